@@ -1,0 +1,71 @@
+/**
+ * The HTTP application, independent of the runtime: routes, OpenAPI document, docs page, and the
+ * mapping of every failure to problem+json. Runtimes pass in the broker admin and their options.
+ */
+
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Hono } from 'hono';
+import type { BrokerAdmin } from './broker/admin.js';
+import { type Logger, silentLogger } from './logger.js';
+import { docsPage, PUBLIC_SWAGGER_UI_ASSETS } from './openapi/docs.js';
+import { problemResponse } from './openapi/problems.js';
+import { validationHook } from './openapi/validation.js';
+import { clusterRoutes } from './routes/cluster.js';
+import { errorResponse } from './routes/errors.js';
+import { groupRoutes } from './routes/groups.js';
+import { healthRoutes } from './routes/health.js';
+
+export interface AppDeps {
+  admin: BrokerAdmin;
+  logger?: Logger;
+  /** Where the docs page loads Swagger UI from (default: a public CDN copy). */
+  docsAssetsUrl?: string;
+  /** Runtime-specific extra routes (the Node server's docs assets). */
+  extend?: (app: Hono) => void;
+}
+
+export const API_VERSION = '0.1.0';
+
+export function createApp({
+  admin,
+  logger = silentLogger,
+  docsAssetsUrl = PUBLIC_SWAGGER_UI_ASSETS,
+  extend,
+}: AppDeps) {
+  const app = new OpenAPIHono({ defaultHook: validationHook });
+
+  healthRoutes(app, admin);
+  groupRoutes(app, admin);
+  clusterRoutes(app, admin);
+
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'kafka-groups-rest',
+      version: API_VERSION,
+      description:
+        "HTTP/REST window onto Apache Kafka's groups: classic, consumer (KIP-848), share (KIP-932) and streams (KIP-1071). " +
+        'Every error is an RFC 9457 problem (application/problem+json).',
+      license: { name: 'Apache-2.0', url: 'https://www.apache.org/licenses/LICENSE-2.0' },
+    },
+    tags: [
+      { name: 'groups', description: 'Groups of every type' },
+      { name: 'cluster', description: 'The brokers behind the API' },
+      { name: 'health', description: 'Liveness and readiness' },
+    ],
+  });
+  app.get('/docs', (c) => c.html(docsPage('/openapi.json', docsAssetsUrl)));
+  extend?.(app);
+
+  app.notFound((c) =>
+    problemResponse(
+      c,
+      'route-not-found',
+      `${c.req.method} ${c.req.path} is not a route of this API; see /openapi.json`,
+    ),
+  );
+  app.onError((error, c) => errorResponse(error, c, logger));
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,127 @@
+/**
+ * What can go wrong between this product and the brokers, as types the routes map to HTTP.
+ * Messages name the broker and the RPC, never credentials.
+ */
+
+import { kafkaError } from './protocol/errors.js';
+
+export interface KafkaErrorInfo {
+  code: number;
+  name: string;
+  message: string | null;
+}
+
+export function describeKafkaError(code: number, message?: string | null): KafkaErrorInfo {
+  const known = kafkaError(code);
+  return { code, name: known.name, message: message ?? null };
+}
+
+/** A group id as messages show it: whole when short, cut when it would drown the message. */
+export function quoteId(groupId: string): string {
+  const chars = [...groupId];
+  return chars.length <= 200
+    ? `'${groupId}'`
+    : `'${chars.slice(0, 200).join('')}…' (${chars.length} characters)`;
+}
+
+export abstract class BrokerError extends Error {
+  /** `host:port` of the broker concerned, where there is one. */
+  abstract readonly broker: string | undefined;
+}
+
+/** Could not connect, or the connection dropped. Worth a retry later (503). */
+export class BrokerUnavailableError extends BrokerError {
+  override readonly name = 'BrokerUnavailableError';
+  constructor(
+    readonly broker: string | undefined,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** The broker did not answer within the request timeout (504). */
+export class BrokerTimeoutError extends BrokerError {
+  override readonly name = 'BrokerTimeoutError';
+  constructor(
+    readonly broker: string,
+    readonly api: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`${broker} did not answer ${api} within ${timeoutMs} ms`);
+  }
+}
+
+/** The broker answered bytes the codec cannot read (502). */
+export class BrokerResponseError extends BrokerError {
+  override readonly name = 'BrokerResponseError';
+  constructor(
+    readonly broker: string,
+    readonly api: string,
+    readonly version: number,
+    reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${broker} answered ${api} v${version} with a response that cannot be read: ${reason}`, options);
+  }
+}
+
+/** The broker and this product share no version of an RPC (502). */
+export class UnsupportedApiError extends BrokerError {
+  override readonly name = 'UnsupportedApiError';
+  constructor(
+    readonly broker: string,
+    readonly api: string,
+    readonly brokerRange: { min: number; max: number } | undefined,
+    readonly ownRange: { min: number; max: number },
+  ) {
+    super(
+      brokerRange
+        ? `${broker} supports ${api} v${brokerRange.min}-${brokerRange.max}, this product v${ownRange.min}-${ownRange.max}`
+        : `${broker} does not support ${api}`,
+    );
+  }
+}
+
+/** Kafka answered with an error code that has no better mapping (502, with the code). */
+export class KafkaResponseError extends BrokerError {
+  override readonly name = 'KafkaResponseError';
+  readonly kafkaError: KafkaErrorInfo;
+  constructor(
+    readonly broker: string | undefined,
+    readonly api: string,
+    code: number,
+    message?: string | null,
+  ) {
+    const info = describeKafkaError(code, message);
+    super(`${api} failed with ${info.name} (${code})${info.message ? `: ${info.message}` : ''}`);
+    this.kafkaError = info;
+  }
+}
+
+/** The group's coordinator stayed unavailable through every retry (503). */
+export class CoordinatorUnavailableError extends BrokerError {
+  override readonly name = 'CoordinatorUnavailableError';
+  constructor(
+    readonly groupId: string,
+    readonly broker: string | undefined,
+    readonly kafkaError: KafkaErrorInfo,
+    readonly attempts: number,
+  ) {
+    super(
+      `the coordinator of group ${quoteId(groupId)} is not available after ${attempts} attempts (${kafkaError.name})`,
+    );
+  }
+}
+
+/** The group does not exist (404). */
+export class GroupNotFoundError extends Error {
+  override readonly name = 'GroupNotFoundError';
+  constructor(
+    readonly groupId: string,
+    readonly kafkaError?: KafkaErrorInfo,
+  ) {
+    super(`group ${quoteId(groupId)} does not exist`);
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * What the broker admin returns: plain JSON-ready objects (no bigint, bytes as base64), in the
+ * shape the HTTP API publishes. A group is a discriminated union on `type`.
+ */
+
+export const GROUP_TYPES = ['classic', 'consumer', 'share', 'streams'] as const;
+export type GroupType = (typeof GROUP_TYPES)[number];
+
+export interface BrokerRef {
+  nodeId: number;
+  host: string;
+  port: number;
+}
+
+export interface GroupListing {
+  groupId: string;
+  /** null when the broker is too old to say (ListGroups before v5). */
+  type: GroupType | null;
+  protocolType: string;
+  /** null when the broker is too old to say (ListGroups before v4). */
+  state: string | null;
+}
+
+export interface BrokerFailure {
+  broker: BrokerRef;
+  error: {
+    name: string;
+    message: string;
+    kafkaError?: { code: number; name: string; message: string | null };
+  };
+}
+
+export interface GroupList {
+  groups: GroupListing[];
+  /** Brokers whose ListGroups failed: their groups are missing from `groups`. */
+  failures: BrokerFailure[];
+}
+
+export interface TopicPartitions {
+  topic: string;
+  partitions: number[];
+}
+
+export interface ConsumerSubscription {
+  version: number;
+  topics: string[];
+  userData: string | null;
+  ownedPartitions: TopicPartitions[];
+  generationId: number;
+  rackId: string | null;
+}
+
+export interface ConsumerAssignment {
+  version: number;
+  partitions: TopicPartitions[];
+  userData: string | null;
+}
+
+export interface ClassicMember {
+  memberId: string;
+  groupInstanceId: string | null;
+  clientId: string;
+  clientHost: string;
+  /** The member's protocol metadata as sent by the client, base64. */
+  memberMetadata: string;
+  /** The member's assignment as sent by the leader, base64 (empty until the group is Stable). */
+  memberAssignment: string;
+  /** Decoded `memberMetadata` for protocol type `consumer`; null when the bytes are empty. */
+  subscription?: ConsumerSubscription | null;
+  /** Decoded `memberAssignment` for protocol type `consumer`; null when the bytes are empty. */
+  assignment?: ConsumerAssignment | null;
+  /** Why the consumer-protocol bytes could not be decoded (the raw bytes stay above). */
+  decodeError?: string;
+}
+
+export interface ClassicGroup {
+  type: 'classic';
+  groupId: string;
+  state: string;
+  protocolType: string;
+  /** The chosen protocol: the partition assignor for consumers. */
+  protocol: string;
+  coordinator: BrokerRef;
+  members: ClassicMember[];
+}
+
+export type Group = ClassicGroup;

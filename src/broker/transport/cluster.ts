@@ -1,0 +1,130 @@
+/**
+ * The brokers of one cluster: bootstrap, discovery through Metadata, and one connection per
+ * broker address, reused across requests.
+ */
+
+import type { ISocketFactory } from 'kafkajs';
+import defaultSocketFactory from 'kafkajs/src/network/socketFactory.js';
+import type { KafkaConfig } from '../../config.js';
+import type { Logger } from '../../logger.js';
+import { BrokerUnavailableError } from '../errors.js';
+import { Metadata } from '../protocol/messages/metadata.js';
+import {
+  type BrokerAddress,
+  BrokerConnection,
+  type ConnectionSettings,
+  formatAddress,
+} from './connection.js';
+import { kafkajsLogger } from './logging.js';
+
+export interface BrokerInfo extends BrokerAddress {
+  nodeId: number;
+  rack: string | null;
+}
+
+export interface ClusterInfo {
+  clusterId: string | null;
+  controllerId: number | null;
+  brokers: BrokerInfo[];
+}
+
+export interface ClusterOptions {
+  socketFactory?: ISocketFactory;
+  logger: Logger;
+}
+
+export function parseAddress(address: string): BrokerAddress {
+  const at = address.lastIndexOf(':');
+  const host = address.slice(0, at).replace(/^\[(.*)\]$/, '$1');
+  return { host, port: Number(address.slice(at + 1)) };
+}
+
+export class KafkaCluster {
+  private readonly settings: ConnectionSettings;
+  private readonly connections = new Map<string, BrokerConnection>();
+  private readonly bootstrap: BrokerAddress[];
+
+  constructor(config: KafkaConfig, options: ClusterOptions) {
+    this.bootstrap = config.brokers.map(parseAddress);
+    this.settings = {
+      clientId: config.clientId,
+      ssl: config.ssl === false ? null : config.ssl,
+      sasl: config.sasl
+        ? // kafkajs names the mechanisms in lower case too; the union is its own.
+          ({
+            mechanism: config.sasl.mechanism,
+            username: config.sasl.username,
+            password: config.sasl.password,
+          } as never)
+        : null,
+      socketFactory: options.socketFactory ?? defaultSocketFactory(),
+      connectionTimeoutMs: config.connectionTimeoutMs,
+      requestTimeoutMs: config.requestTimeoutMs,
+      logger: kafkajsLogger(options.logger),
+    };
+  }
+
+  get requestTimeoutMs(): number {
+    return this.settings.requestTimeoutMs;
+  }
+
+  /** The connection to a broker address, opened on first use and kept. */
+  connection(address: BrokerAddress): BrokerConnection {
+    const key = formatAddress(address);
+    let connection = this.connections.get(key);
+    if (!connection) {
+      connection = new BrokerConnection({ host: address.host, port: address.port }, this.settings);
+      this.connections.set(key, connection);
+    }
+    return connection;
+  }
+
+  /**
+   * Runs `call` on the first bootstrap broker that can be reached. Only connection failures move on
+   * to the next broker: an answer, even an error, is the cluster's answer.
+   */
+  async anyBroker<T>(call: (connection: BrokerConnection) => Promise<T>): Promise<T> {
+    const failures: string[] = [];
+    for (const address of this.bootstrap) {
+      try {
+        return await call(this.connection(address));
+      } catch (error) {
+        if (!(error instanceof BrokerUnavailableError)) throw error;
+        failures.push(error.message);
+      }
+    }
+    throw new BrokerUnavailableError(
+      undefined,
+      `no bootstrap broker could be reached: ${failures.join('; ')}`,
+    );
+  }
+
+  /** Brokers, controller and cluster id, from Metadata with no topics. */
+  async describe(): Promise<ClusterInfo> {
+    return this.anyBroker(async (connection) => {
+      const { response } = await connection.send(
+        Metadata,
+        (version) => ({
+          // v0 reads an empty list as "all topics"; v1+ reads it as none.
+          topics: [],
+          ...(version >= 4 && { allowAutoTopicCreation: false }),
+        }),
+        { min: 1 },
+      );
+      return {
+        clusterId: response.clusterId ?? null,
+        controllerId:
+          response.controllerId === undefined || response.controllerId < 0 ? null : response.controllerId,
+        brokers: response.brokers
+          .map((b) => ({ nodeId: b.nodeId, host: b.host, port: b.port, rack: b.rack ?? null }))
+          .sort((a, b) => a.nodeId - b.nodeId),
+      };
+    });
+  }
+
+  async close(): Promise<void> {
+    const connections = [...this.connections.values()];
+    this.connections.clear();
+    await Promise.all(connections.map((c) => c.close()));
+  }
+}

@@ -1,0 +1,64 @@
+// kafkajs 2.2.4 keeps its connection class out of its public typings; this is the part we use.
+// The package is pinned and unmaintained, so this surface does not move.
+declare module 'kafkajs/src/network/connection.js' {
+  import type { ConnectionOptions as TlsOptions } from 'node:tls';
+  import type { ISocketFactory, SASLOptions } from 'kafkajs';
+
+  export interface KafkajsProtocolRequest {
+    apiKey: number;
+    apiVersion: number;
+    apiName: string;
+    encode(): Promise<{ buf: Buffer; buffer: Buffer }> | { buf: Buffer; buffer: Buffer };
+  }
+  export interface KafkajsProtocolResponse<T> {
+    decode(payload: Buffer): Promise<T> | T;
+    parse(decoded: T): Promise<T> | T;
+  }
+
+  export default class Connection {
+    constructor(options: {
+      host: string;
+      port: number;
+      logger: unknown;
+      socketFactory: ISocketFactory;
+      requestTimeout: number;
+      connectionTimeout: number;
+      enforceRequestTimeout?: boolean;
+      ssl?: TlsOptions | null;
+      sasl?: SASLOptions | null;
+      clientId: string;
+      maxInFlightRequests?: number | null;
+    });
+    readonly host: string;
+    readonly port: number;
+    setVersions(versions: Record<number, { minVersion: number; maxVersion: number }>): void;
+    setSupportAuthenticationProtocol(isSupported: boolean): void;
+    isConnected(): boolean;
+    connect(): Promise<true>;
+    disconnect(): Promise<void>;
+    send<T>(protocol: {
+      request: KafkajsProtocolRequest;
+      response: KafkajsProtocolResponse<T>;
+      requestTimeout?: number | null;
+      logResponseError?: boolean;
+    }): Promise<T>;
+  }
+}
+
+declare module 'kafkajs/src/network/socketFactory.js' {
+  import type { ISocketFactory } from 'kafkajs';
+  export default function defaultSocketFactory(): ISocketFactory;
+}
+
+declare module 'kafkajs/src/loggers/index.js' {
+  import type { logCreator, logLevel } from 'kafkajs';
+  export function createLogger(options: { level: logLevel; logCreator: logCreator }): unknown;
+}
+
+declare module 'kafkajs/src/protocol/encoder.js' {
+  export default class Encoder {
+    writeBuffer(value: Buffer): this;
+    readonly buf: Buffer;
+    readonly buffer: Buffer;
+  }
+}

@@ -1,0 +1,212 @@
+/**
+ * RFC 9457 problem details: the one shape of every error this API returns, its schema, its
+ * catalogue of types, and the examples the OpenAPI document shows for each.
+ */
+
+import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+export const KafkaErrorSchema = z
+  .object({
+    code: z.number().int().openapi({ description: "Kafka's error code", example: 69 }),
+    name: z.string().openapi({ description: "Kafka's name for the code", example: 'GROUP_ID_NOT_FOUND' }),
+    message: z.string().nullable().openapi({ description: "Kafka's own message, where it sent one" }),
+  })
+  .openapi('KafkaError');
+
+export const InvalidParameterSchema = z
+  .object({
+    in: z.enum(['path', 'query', 'header']),
+    name: z.string().openapi({ example: 'groupId' }),
+    expected: z.string().openapi({ description: 'What the parameter accepts' }),
+    received: z
+      .string()
+      .nullable()
+      .openapi({ description: 'What came (shortened when long), null when absent' }),
+    message: z.string(),
+  })
+  .openapi('InvalidParameter');
+
+export const ProblemSchema = z
+  .object({
+    type: z.string().openapi({
+      description: 'Stable URI reference naming the kind of problem',
+      example: '/problems/group-not-found',
+    }),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    instance: z.string().optional().openapi({ description: 'The request path' }),
+    groupId: z.string().optional(),
+    broker: z.string().optional().openapi({ description: 'host:port of the broker concerned' }),
+    kafkaError: KafkaErrorSchema.optional(),
+    errors: z.array(InvalidParameterSchema).optional(),
+  })
+  .openapi('Problem', { description: 'RFC 9457 problem details' });
+
+export type Problem = z.infer<typeof ProblemSchema>;
+export type InvalidParameter = z.infer<typeof InvalidParameterSchema>;
+
+export const PROBLEMS = {
+  'invalid-input': { status: 400, title: 'Invalid input' },
+  'group-not-found': { status: 404, title: 'Group not found' },
+  'route-not-found': { status: 404, title: 'No such route' },
+  'internal-error': { status: 500, title: 'Internal error' },
+  'broker-response-unreadable': { status: 502, title: 'Broker response cannot be read' },
+  'unsupported-broker-api': { status: 502, title: 'Broker does not support a needed RPC version' },
+  'kafka-error': { status: 502, title: 'Kafka returned an error' },
+  'broker-unavailable': { status: 503, title: 'Broker unavailable' },
+  'coordinator-unavailable': { status: 503, title: 'Group coordinator unavailable' },
+  'broker-timeout': { status: 504, title: 'Broker did not answer in time' },
+} as const;
+
+export type ProblemSlug = keyof typeof PROBLEMS;
+type ProblemStatus = (typeof PROBLEMS)[ProblemSlug]['status'];
+
+export type ProblemExtensions = Omit<Problem, 'type' | 'title' | 'status' | 'detail'>;
+
+export function problemBody(slug: ProblemSlug, detail: string, extensions: ProblemExtensions = {}): Problem {
+  const { status, title } = PROBLEMS[slug];
+  return { type: `/problems/${slug}`, title, status, detail, ...extensions };
+}
+
+/** A problem+json response; `headers` carries Retry-After for 503. */
+export function problemResponse(
+  c: Context,
+  slug: ProblemSlug,
+  detail: string,
+  extensions: ProblemExtensions = {},
+  headers: Record<string, string> = {},
+): Response {
+  const body = problemBody(slug, detail, { instance: c.req.path, ...extensions });
+  return new Response(JSON.stringify(body), {
+    status: body.status,
+    headers: { 'content-type': PROBLEM_CONTENT_TYPE, ...headers },
+  });
+}
+
+const EXAMPLES: Record<ProblemSlug, Problem> = {
+  'invalid-input': problemBody(
+    'invalid-input',
+    "query parameter 'limit' expected an integer from 1 to 1000, received 'abc'",
+    {
+      instance: '/groups',
+      errors: [
+        {
+          in: 'query',
+          name: 'limit',
+          expected: 'an integer from 1 to 1000',
+          received: 'abc',
+          message: "query parameter 'limit' expected an integer from 1 to 1000, received 'abc'",
+        },
+      ],
+    },
+  ),
+  'group-not-found': problemBody('group-not-found', "group 'orders-eu' does not exist", {
+    instance: '/groups/orders-eu',
+    groupId: 'orders-eu',
+    kafkaError: { code: 69, name: 'GROUP_ID_NOT_FOUND', message: 'Group orders-eu not found.' },
+  }),
+  'route-not-found': problemBody(
+    'route-not-found',
+    'GET /group is not a route of this API; see /openapi.json',
+    {
+      instance: '/group',
+    },
+  ),
+  'internal-error': problemBody(
+    'internal-error',
+    'the request failed unexpectedly; the server log has the details',
+    {
+      instance: '/groups/orders-eu',
+    },
+  ),
+  'broker-response-unreadable': problemBody(
+    'broker-response-unreadable',
+    '10.0.0.12:9092 answered DescribeGroups v5 with a response that cannot be read: 3 bytes left over',
+    { instance: '/groups/orders-eu', broker: '10.0.0.12:9092' },
+  ),
+  'unsupported-broker-api': problemBody(
+    'unsupported-broker-api',
+    '10.0.0.12:9092 does not support ListGroups',
+    {
+      instance: '/groups',
+      broker: '10.0.0.12:9092',
+    },
+  ),
+  'kafka-error': problemBody('kafka-error', 'DescribeGroups failed with GROUP_AUTHORIZATION_FAILED (30)', {
+    instance: '/groups/orders-eu',
+    broker: '10.0.0.12:9092',
+    kafkaError: { code: 30, name: 'GROUP_AUTHORIZATION_FAILED', message: null },
+  }),
+  'broker-unavailable': problemBody(
+    'broker-unavailable',
+    'no bootstrap broker could be reached: cannot connect to 10.0.0.12:9092: Connection error: connect ECONNREFUSED',
+    { instance: '/groups' },
+  ),
+  'coordinator-unavailable': problemBody(
+    'coordinator-unavailable',
+    "the coordinator of group 'orders-eu' is not available after 8 attempts (COORDINATOR_LOAD_IN_PROGRESS)",
+    {
+      instance: '/groups/orders-eu',
+      groupId: 'orders-eu',
+      broker: '10.0.0.12:9092',
+      kafkaError: { code: 14, name: 'COORDINATOR_LOAD_IN_PROGRESS', message: null },
+    },
+  ),
+  'broker-timeout': problemBody(
+    'broker-timeout',
+    '10.0.0.12:9092 did not answer DescribeGroups within 10000 ms',
+    {
+      instance: '/groups/orders-eu',
+      broker: '10.0.0.12:9092',
+    },
+  ),
+};
+
+/**
+ * The `responses` entries of a route for the problems it can return, each documented with an
+ * example per problem type of that status.
+ */
+export function problemResponses(...slugs: ProblemSlug[]) {
+  const byStatus = new Map<ProblemStatus, ProblemSlug[]>();
+  for (const slug of slugs) {
+    const status = PROBLEMS[slug].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), slug]);
+  }
+  const responses: Record<
+    string,
+    { description: string; content: Record<string, unknown>; headers?: Record<string, unknown> }
+  > = {};
+  for (const [status, list] of byStatus) {
+    responses[String(status)] = {
+      description: list.map((slug) => PROBLEMS[slug].title).join('; '),
+      ...(status === 503 && {
+        headers: {
+          'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' } },
+        },
+      }),
+      content: {
+        [PROBLEM_CONTENT_TYPE]: {
+          schema: ProblemSchema,
+          examples: Object.fromEntries(
+            list.map((slug) => [slug, { summary: PROBLEMS[slug].title, value: EXAMPLES[slug] }]),
+          ),
+        },
+      },
+    };
+  }
+  return responses;
+}
+
+/** Problems every route that talks to Kafka can return. */
+export const BROKER_PROBLEMS: ProblemSlug[] = [
+  'internal-error',
+  'broker-response-unreadable',
+  'unsupported-broker-api',
+  'kafka-error',
+  'broker-unavailable',
+  'broker-timeout',
+];

@@ -1,0 +1,21 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { BrokerAdmin } from '../broker/admin.js';
+import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
+import { ClusterSchema } from '../openapi/schemas.js';
+import { strictQuery } from '../openapi/validation.js';
+
+const describeCluster = createRoute({
+  method: 'get',
+  path: '/cluster',
+  tags: ['cluster'],
+  summary: 'Brokers, controller and cluster id',
+  request: { query: strictQuery({}) },
+  responses: {
+    200: { description: 'The cluster', content: { 'application/json': { schema: ClusterSchema } } },
+    ...problemResponses('invalid-input', ...BROKER_PROBLEMS),
+  },
+});
+
+export function clusterRoutes(app: OpenAPIHono, admin: BrokerAdmin): void {
+  app.openapi(describeCluster, async (c) => c.json(await admin.describeCluster(), 200));
+}

@@ -1,0 +1,31 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { BrokerAdmin } from '../broker/admin.js';
+import { problemResponses } from '../openapi/problems.js';
+import { HealthSchema } from '../openapi/schemas.js';
+
+const live = createRoute({
+  method: 'get',
+  path: '/healthz',
+  tags: ['health'],
+  summary: 'Liveness: the process answers HTTP',
+  responses: { 200: { description: 'Alive', content: { 'application/json': { schema: HealthSchema } } } },
+});
+
+const ready = createRoute({
+  method: 'get',
+  path: '/readyz',
+  tags: ['health'],
+  summary: 'Readiness: a broker answers ApiVersions',
+  responses: {
+    200: { description: 'Ready', content: { 'application/json': { schema: HealthSchema } } },
+    ...problemResponses('broker-unavailable', 'broker-timeout', 'internal-error'),
+  },
+});
+
+export function healthRoutes(app: OpenAPIHono, admin: BrokerAdmin): void {
+  app.openapi(live, (c) => c.json({ status: 'ok' as const }, 200));
+  app.openapi(ready, async (c) => {
+    await admin.ping();
+    return c.json({ status: 'ok' as const }, 200);
+  });
+}

@@ -1,0 +1,110 @@
+/**
+ * The Node server: configuration from process.env, kafkajs's own TCP/TLS sockets, Swagger UI's
+ * assets served locally, and a graceful stop on SIGTERM/SIGINT.
+ */
+
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from '@hono/node-server';
+import { createApp } from '../app.js';
+import { GroupAdmin } from '../broker/admin.js';
+import { KafkaCluster } from '../broker/transport/cluster.js';
+import { type Config, ConfigError, loadConfig } from '../config.js';
+import { createLogger, type Logger } from '../logger.js';
+
+const DOCS_ASSETS = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+};
+// Group ids may be 32,767 UTF-8 bytes, three times that percent-encoded: Node's 16 KiB default
+// would refuse the longest ones with a bare 431 before the API can say anything.
+const MAX_HEADER_BYTES = 256 * 1024;
+const SHUTDOWN_GRACE_MS = 10_000;
+
+export interface RunningServer {
+  url: string;
+  /** Stops accepting, lets requests in flight finish (bounded), closes Kafka connections. */
+  close(): Promise<void>;
+}
+
+export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
+  const admin = new GroupAdmin(new KafkaCluster(config.kafka, { logger }));
+  const assetsDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  const app = createApp({
+    admin,
+    logger,
+    docsAssetsUrl: '/docs/assets',
+    extend: (app) =>
+      app.get('/docs/assets/:file', async (c) => {
+        const type = DOCS_ASSETS[c.req.param('file') as keyof typeof DOCS_ASSETS];
+        if (!type) return c.notFound();
+        const body = new Uint8Array(await readFile(join(assetsDir, c.req.param('file'))));
+        return c.body(body, 200, { 'content-type': type, 'cache-control': 'public, max-age=86400' });
+      }),
+  });
+
+  const server = serve({
+    fetch: app.fetch,
+    port: config.port,
+    serverOptions: { maxHeaderSize: MAX_HEADER_BYTES },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  logger.info('listening', { url, brokers: config.kafka.brokers });
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= new Promise<void>((resolve) => {
+      const force = setTimeout(() => {
+        logger.warn('requests still in flight after the grace period; closing anyway', {
+          graceMs: SHUTDOWN_GRACE_MS,
+        });
+        if ('closeAllConnections' in server) server.closeAllConnections();
+      }, SHUTDOWN_GRACE_MS);
+      force.unref();
+      // close() stops accepting and calls back once the requests in flight are answered.
+      server.close(() => {
+        clearTimeout(force);
+        admin.close().finally(resolve);
+      });
+      if ('closeIdleConnections' in server) server.closeIdleConnections();
+    });
+    return closing;
+  };
+  return { url, close };
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`configuration error: ${error.message}`);
+    process.exit(2);
+  }
+  const logger = createLogger(config.logLevel);
+  const server = await startServer(config, logger);
+  // One plain line for people and scripts that wait for the server.
+  console.log(`kafka-groups-rest listening on ${server.url}`);
+  const stop = (signal: string) => {
+    logger.info('stopping', { signal });
+    server.close().then(() => process.exit(0));
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}
