@@ -1,0 +1,44 @@
+/** The application wired to the test broker, as the Node runtime wires it, plus the document checker. */
+
+import { inject } from 'vitest';
+import { createApp } from '../../src/app.js';
+import { GroupAdmin } from '../../src/broker/admin.js';
+import { KafkaCluster } from '../../src/broker/transport/cluster.js';
+import { loadConfig } from '../../src/config.js';
+import { silentLogger } from '../../src/logger.js';
+import { OpenApiChecker } from './openapi.js';
+
+export interface TestApp {
+  app: ReturnType<typeof createApp>;
+  admin: GroupAdmin;
+  checker: OpenApiChecker;
+  bootstrap: string;
+  /** GET `path` and check the answer against the document entry `template`; returns status and body. */
+  get<T = Record<string, unknown>>(
+    path: string,
+    template: string,
+  ): Promise<{ status: number; body: T; headers: Headers }>;
+  close(): Promise<void>;
+}
+
+export async function testApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const bootstrap = inject('kafkaBrokers');
+  const config = loadConfig({ KAFKA_BROKERS: bootstrap, ...env });
+  const admin = new GroupAdmin(new KafkaCluster(config.kafka, { logger: silentLogger }));
+  const app = createApp({ admin });
+  const checker = await OpenApiChecker.load(async (path) => app.request(path));
+  return {
+    app,
+    admin,
+    checker,
+    bootstrap,
+    async get<T>(path: string, template: string) {
+      const res = await app.request(path);
+      const headers = res.headers;
+      const status = res.status;
+      const body = (await checker.check('get', template, res)) as T;
+      return { status, body, headers };
+    },
+    close: () => admin.close(),
+  };
+}
