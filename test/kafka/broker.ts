@@ -1,0 +1,522 @@
+/**
+ * A single-node Kafka (KRaft, combined broker + controller) for tests, run from the jars that
+ * fetch.ts brings from Maven Central.
+ *
+ *   const broker = await startBroker();           // KAFKA_VERSION or the pinned version
+ *   broker.bootstrap                              // '127.0.0.1:PORT'
+ *   await broker.stop();
+ *
+ * Each broker gets free loopback ports, a fresh temporary data dir (deleted by stop()) and a log
+ * file under <cache>/logs. The JVM runs test/kafka/Launcher.java: unless `detached`, it exits when
+ * its standard input closes, so it never outlives the Node process that started it, even one
+ * killed by SIGKILL. Ready means the broker answered DescribeCluster and its group coordinator
+ * answered FindCoordinator (the offsets topic exists), not a log line.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Kafka, logLevel } from 'kafkajs';
+import {
+  classpathOf,
+  ensureBrokerLib,
+  javaCommand,
+  KAFKA_TEST_DIR,
+  logsDir,
+  parseKafkaVersion,
+  pruneLogs,
+  resolveKafkaVersion,
+} from './fetch.js';
+
+export interface StartBrokerOptions {
+  /** Kafka version; default KAFKA_VERSION or PINNED_KAFKA_VERSION. */
+  version?: string;
+  /** Where the broker's output goes; default <cache>/logs/broker-<version>-<time>.log. */
+  logFile?: string;
+  /**
+   * Detached: the JVM gets its own session, ignores standard input and outlives this process
+   * (for the CLI). Default false: the JVM exits when this process exits.
+   */
+  detached?: boolean;
+  /** Total time allowed for format + start + readiness; default 120 s. */
+  readyTimeoutMs?: number;
+  /** JVM maximum heap; default KAFKA_HEAP or '512m'. */
+  heap?: string;
+  /** Extra or overriding server.properties entries. */
+  config?: Record<string, string>;
+}
+
+export interface RunningBroker {
+  /** '127.0.0.1:PORT', for KAFKA_BROKERS and kafkajs `brokers`. */
+  readonly bootstrap: string;
+  readonly version: string;
+  readonly port: number;
+  readonly controllerPort: number;
+  readonly pid: number;
+  /** Temporary directory with server.properties and the data; removed by stop(). */
+  readonly dataDir: string;
+  readonly logFile: string;
+  /** The JVM's process (its stdin is the lifeline pipe unless detached). */
+  readonly process: ChildProcess;
+  /** SIGTERM, wait (bounded), SIGKILL; then removes the data dir. Idempotent. */
+  stop(): Promise<void>;
+}
+
+const STOP_GRACE_MS = 20_000;
+
+/** server.properties for a single-node combined-mode broker of `version`. */
+export function brokerConfig(
+  version: string,
+  port: number,
+  controllerPort: number,
+  dataDir: string,
+): Record<string, string> {
+  const cfg: Record<string, string> = {
+    'process.roles': 'broker,controller',
+    'node.id': '1',
+    listeners: `PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort}`,
+    'advertised.listeners': `PLAINTEXT://127.0.0.1:${port}`,
+    'listener.security.protocol.map': 'PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
+    'inter.broker.listener.name': 'PLAINTEXT',
+    'controller.listener.names': 'CONTROLLER',
+    'controller.quorum.bootstrap.servers': `127.0.0.1:${controllerPort}`,
+    'log.dirs': path.join(dataDir, 'data'),
+    'num.partitions': '1',
+    'default.replication.factor': '1',
+    // Topics are created on purpose (fixtures, tests), never by a typo.
+    'auto.create.topics.enable': 'false',
+    'offsets.topic.replication.factor': '1',
+    'offsets.topic.num.partitions': '5',
+    'transaction.state.log.replication.factor': '1',
+    'transaction.state.log.min.isr': '1',
+    'transaction.state.log.num.partitions': '5',
+    'group.initial.rebalance.delay.ms': '0',
+    // Members of consumer and share groups reconcile through heartbeats: 1 s instead of 5 s makes
+    // multi-member groups settle in seconds (the floor must move with it).
+    'group.consumer.min.heartbeat.interval.ms': '1000',
+    'group.consumer.heartbeat.interval.ms': '1000',
+    'num.network.threads': '2',
+    'num.io.threads': '4',
+    'log.cleaner.dedupe.buffer.size': String(8 * 1024 * 1024),
+  };
+  const { major, minor } = parseKafkaVersion(version);
+  if (major < 4) {
+    // 3.x: the consumer rebalance protocol (KIP-848) is opt-in; share and streams groups do not exist.
+    cfg['group.coordinator.rebalance.protocols'] = 'classic,consumer';
+  } else {
+    cfg['share.coordinator.state.topic.replication.factor'] = '1';
+    cfg['share.coordinator.state.topic.min.isr'] = '1';
+    cfg['share.coordinator.state.topic.num.partitions'] = '5';
+    cfg['group.share.min.heartbeat.interval.ms'] = '1000';
+    cfg['group.share.heartbeat.interval.ms'] = '1000';
+    if (minor >= 1 || major > 4) {
+      cfg['group.streams.min.heartbeat.interval.ms'] = '1000';
+      cfg['group.streams.heartbeat.interval.ms'] = '1000';
+      cfg['group.streams.initial.rebalance.delay.ms'] = '0';
+    }
+    if (major === 4 && minor === 0) {
+      // 4.0: share groups are early access.
+      cfg['group.coordinator.rebalance.protocols'] = 'classic,consumer,share';
+      cfg['group.share.enable'] = 'true';
+      cfg['unstable.api.versions.enable'] = 'true';
+    } else if (major === 4 && minor === 1) {
+      // 4.1: share groups need share.version=1 (set at format time); streams groups are unstable.
+      cfg['unstable.api.versions.enable'] = 'true';
+      cfg['unstable.feature.versions.enable'] = 'true';
+    }
+    // 4.2+: consumer, share and streams groups are on by default.
+  }
+  return cfg;
+}
+
+/** Extra `kafka-storage format` arguments for `version` (features off by default there). */
+export function formatFeatures(version: string): string[] {
+  const { major, minor } = parseKafkaVersion(version);
+  if (major === 4 && minor === 1) return ['--feature', 'share.version=1', '--feature', 'streams.version=1'];
+  return [];
+}
+
+export async function startBroker(options: StartBrokerOptions = {}): Promise<RunningBroker> {
+  const version = resolveKafkaVersion(options.version);
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 120_000);
+  const lib = await ensureBrokerLib(version);
+
+  await mkdir(logsDir(), { recursive: true });
+  await pruneLogs('broker-');
+  const logFile =
+    options.logFile ??
+    path.join(
+      logsDir(),
+      `broker-${version}-${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(2).toString('hex')}.log`,
+    );
+
+  await sweepStaleDataDirs();
+  // A port picked free can be taken before the broker binds it: retry with new ports then.
+  for (let attempt = 1; ; attempt++) {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), DATA_DIR_PREFIX));
+    try {
+      return await startOnce(version, lib, dataDir, logFile, options, deadline);
+    } catch (err) {
+      await rm(dataDir, { recursive: true, force: true });
+      if (err instanceof PortTakenError && attempt < 3 && Date.now() < deadline) continue;
+      throw err;
+    }
+  }
+}
+
+class PortTakenError extends Error {}
+
+const DATA_DIR_PREFIX = 'kafka-groups-rest-broker-';
+const PID_FILE = 'jvm.pid';
+
+/**
+ * Removes data dirs left by brokers whose owner died before stop() (the JVM stopped itself, but
+ * nobody deleted its files): older than a minute, and no live process names the dir on its command
+ * line (its JVM from jvm.pid first, then any process, for dirs without a pid file).
+ */
+async function sweepStaleDataDirs(): Promise<void> {
+  const tmp = os.tmpdir();
+  let names: string[];
+  try {
+    names = (await readdir(tmp)).filter((n) => n.startsWith(DATA_DIR_PREFIX));
+  } catch {
+    return;
+  }
+  let commandLines: string[] | undefined;
+  for (const name of names) {
+    const dir = path.join(tmp, name);
+    const age = Date.now() - (await stat(dir).catch(() => ({ mtimeMs: Date.now() }))).mtimeMs;
+    if (age < 60_000) continue; // being set up right now, perhaps
+    const pid = Number.parseInt(await readFile(path.join(dir, PID_FILE), 'utf8').catch(() => ''), 10);
+    if (pid > 0 && isAlive(pid) && commandLine(pid)?.includes(dir)) continue;
+    commandLines ??= await allCommandLines();
+    if (commandLines.some((c) => c.includes(dir))) continue;
+    await rm(dir, { recursive: true, force: true }).catch(() => {});
+  }
+}
+
+async function allCommandLines(): Promise<string[]> {
+  const pids = (await readdir('/proc').catch(() => [] as string[])).filter((n) => /^\d+$/.test(n));
+  return pids.map((p) => commandLine(Number(p)) ?? '');
+}
+
+async function startOnce(
+  version: string,
+  lib: string,
+  dataDir: string,
+  logFile: string,
+  options: StartBrokerOptions,
+  deadline: number,
+): Promise<RunningBroker> {
+  const [port, controllerPort] = await freePorts(2);
+  if (port === undefined || controllerPort === undefined) throw new Error('no free port');
+  const cfg = { ...brokerConfig(version, port, controllerPort, dataDir), ...options.config };
+  const propsFile = path.join(dataDir, 'server.properties');
+  await writeFile(
+    propsFile,
+    `${Object.entries(cfg)
+      .map(([k, v]) => `${k}=${v}`)
+      .join('\n')}\n`,
+  );
+  const logStart = await appendLog(logFile, `==== kafka-test: Kafka ${version}, data dir ${dataDir}\n`);
+
+  const jvmArgs = [
+    '-Xms64m',
+    `-Xmx${options.heap ?? process.env.KAFKA_HEAP ?? '512m'}`,
+    '-XX:+UseG1GC',
+    '-XX:+ExitOnOutOfMemoryError',
+    '-Djava.awt.headless=true',
+    `-Dlog4j2.configurationFile=${path.join(KAFKA_TEST_DIR, 'log4j2-broker.properties')}`,
+    `-Dkafka.test.log.level=${process.env.KAFKA_LOG_LEVEL ?? 'INFO'}`,
+    ...(process.env.KAFKA_JAVA_OPTS ?? '').split(/\s+/).filter(Boolean),
+    '-cp',
+    classpathOf(lib),
+  ];
+
+  // Format the storage (KRaft, one voter: this node).
+  let clusterId = randomBytes(16).toString('base64url');
+  while (clusterId.startsWith('-')) clusterId = randomBytes(16).toString('base64url'); // not an option
+  await runToCompletion(
+    [
+      ...jvmArgs,
+      'kafka.tools.StorageTool',
+      'format',
+      '-t',
+      clusterId,
+      '-c',
+      propsFile,
+      '--standalone',
+      ...formatFeatures(version),
+    ],
+    logFile,
+    Math.max(5_000, deadline - Date.now()),
+    'kafka-storage format',
+  );
+
+  const detached = options.detached ?? false;
+  const launcher = path.join(KAFKA_TEST_DIR, 'Launcher.java');
+  const args = [...jvmArgs, launcher, ...(detached ? [] : ['--exit-on-stdin-eof']), 'kafka.Kafka', propsFile];
+  const fd = openSync(logFile, 'a');
+  let child: ChildProcess;
+  try {
+    // Own session in both modes: a Ctrl-C meant for the test runner does not hit the JVM before
+    // the runner's teardown; the stdin pipe (attached) or `stop` (detached) ends it.
+    child = spawn(javaCommand(), args, {
+      detached: true,
+      stdio: [detached ? 'ignore' : 'pipe', fd, fd],
+    });
+  } finally {
+    closeSync(fd);
+  }
+  const pid = child.pid;
+  if (pid === undefined) {
+    await onceSpawnError(child);
+    throw new Error(`could not start ${javaCommand()}`);
+  }
+  await writeFile(path.join(dataDir, PID_FILE), `${pid}\n`);
+  let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  const exitPromise = new Promise<void>((resolve) => {
+    child.once('exit', (code, signal) => {
+      exited = { code, signal };
+      resolve();
+    });
+  });
+  child.stdin?.on('error', () => {}); // EPIPE once the JVM is gone
+  // Neither the child nor its lifeline keeps this process alive; when it exits, the JVM follows.
+  child.unref();
+  (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+
+  const bootstrap = `127.0.0.1:${port}`;
+  let stopping: Promise<void> | undefined;
+  const broker: RunningBroker = {
+    bootstrap,
+    version,
+    port,
+    controllerPort,
+    pid,
+    dataDir,
+    logFile,
+    process: child,
+    stop() {
+      stopping ??= (async () => {
+        if (!exited) {
+          signal(pid, 'SIGTERM');
+          if (!(await within(exitPromise, STOP_GRACE_MS))) {
+            signal(pid, 'SIGKILL');
+            await within(exitPromise, 10_000);
+          }
+        }
+        child.stdin?.destroy();
+        await rm(dataDir, { recursive: true, force: true });
+      })();
+      return stopping;
+    },
+  };
+
+  try {
+    await waitUntilReady(bootstrap, deadline, () => exited !== undefined);
+  } catch (err) {
+    const died = exited;
+    const why = died ? `the JVM exited (code ${died.code}, signal ${died.signal})` : (err as Error).message;
+    await broker.stop();
+    const tail = readLogTail(logFile, logStart);
+    if (died && /Address already in use|BindException/.test(tail)) {
+      throw new PortTakenError(`port ${port} or ${controllerPort} was taken`);
+    }
+    throw new Error(
+      `Kafka ${version} did not become ready on ${bootstrap}: ${why}\nlog file: ${logFile}\n--- last lines ---\n${tail}`,
+    );
+  }
+  return broker;
+}
+
+/**
+ * Polls until the broker answers DescribeCluster and FindCoordinator for a group (which makes it
+ * create the offsets topic and load its coordinator), or throws at `deadline`.
+ */
+export async function waitUntilReady(
+  bootstrap: string,
+  deadline: number,
+  hasDied: () => boolean = () => false,
+): Promise<void> {
+  const kafka = new Kafka({
+    clientId: 'kafka-test-ready',
+    brokers: [bootstrap],
+    logLevel: logLevel.NOTHING,
+    connectionTimeout: 1_000,
+    requestTimeout: 5_000,
+    retry: { retries: 0 },
+  });
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    if (hasDied()) throw new Error('the broker process exited');
+    const admin = kafka.admin();
+    try {
+      await admin.connect();
+      // Also loads kafkajs' metadata (the broker pool), which describeGroups needs.
+      await admin.describeCluster();
+      // kafkajs finds the coordinator first (retrying COORDINATOR_NOT_AVAILABLE on its own).
+      await admin.describeGroups(['kafka-test-readiness-probe']);
+      return;
+    } catch (err) {
+      lastError = err;
+    } finally {
+      await admin.disconnect().catch(() => {});
+    }
+    await sleep(250);
+  }
+  throw new Error(
+    `timed out; last error: ${lastError instanceof Error ? lastError.message : String(lastError)}`,
+  );
+}
+
+/** Whether a process with this pid exists (zombies count as gone). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true;
+  }
+}
+
+/** The command line of a process, or undefined when it is gone or unreadable. */
+export function commandLine(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Stops a broker by pid (one started detached, perhaps by another process): SIGTERM, wait
+ * (bounded), SIGKILL. Signals it only while its command line still contains `mustContain` (its
+ * server.properties path), so a reused pid is never hit. Resolves true if it was running.
+ */
+export async function stopBrokerPid(
+  pid: number,
+  mustContain: string,
+  graceMs = STOP_GRACE_MS,
+): Promise<boolean> {
+  const ours = () => isAlive(pid) && (commandLine(pid)?.includes(mustContain) ?? false);
+  if (!ours()) return false;
+  signal(pid, 'SIGTERM');
+  const until = Date.now() + graceMs;
+  while (Date.now() < until && ours()) await sleep(100);
+  if (ours()) {
+    signal(pid, 'SIGKILL');
+    const killUntil = Date.now() + 10_000;
+    while (Date.now() < killUntil && ours()) await sleep(100);
+  }
+  return true;
+}
+
+function signal(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    // already gone
+  }
+}
+
+async function runToCompletion(args: string[], logFile: string, timeoutMs: number, what: string) {
+  const fd = openSync(logFile, 'a');
+  let child: ChildProcess;
+  try {
+    child = spawn(javaCommand(), args, { stdio: ['ignore', fd, fd] });
+  } finally {
+    closeSync(fd);
+  }
+  const result = await new Promise<{ code: number | null; signal: NodeJS.Signals | null } | Error>(
+    (resolve) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        resolve(new Error(`${what} took longer than ${timeoutMs} ms`));
+      }, timeoutMs);
+      child.once('error', (err) => {
+        clearTimeout(timer);
+        resolve(err);
+      });
+      child.once('exit', (code, sig) => {
+        clearTimeout(timer);
+        resolve({ code, signal: sig });
+      });
+    },
+  );
+  if (result instanceof Error || result.code !== 0) {
+    const why =
+      result instanceof Error ? result.message : `exit code ${result.code}, signal ${result.signal}`;
+    throw new Error(
+      `${what} failed (${why})\nlog file: ${logFile}\n--- last lines ---\n${readLogTail(logFile)}`,
+    );
+  }
+}
+
+function onceSpawnError(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    child.once('error', () => resolve());
+    setTimeout(resolve, 100);
+  });
+}
+
+async function appendLog(logFile: string, text: string): Promise<number> {
+  const handle = await open(logFile, 'a');
+  try {
+    const { size } = await handle.stat();
+    await handle.write(text);
+    return size;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The last `lines` lines of a log file, from byte `from` on. */
+export function readLogTail(logFile: string, from = 0, lines = 40): string {
+  if (!existsSync(logFile)) return '(no log file)';
+  const text = readFileSync(logFile).subarray(from).toString('utf8');
+  return text.trimEnd().split('\n').slice(-lines).join('\n');
+}
+
+/** Free loopback ports (bound then released: a small race remains, handled by a retry). */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<net.Server>((resolve, reject) => {
+          const server = net.createServer();
+          server.once('error', reject);
+          server.listen(0, '127.0.0.1', () => resolve(server));
+        }),
+    ),
+  );
+  const ports = servers.map((s) => (s.address() as net.AddressInfo).port);
+  await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+  return ports;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Resolves true if `p` settles within `ms`, false otherwise. */
+async function within(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([p.then(() => true as const), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
