@@ -31,10 +31,16 @@ export {
   responseHeaderVersion,
 } from './headers.js';
 export * from './messages/api-versions.js';
+export * from './messages/consumer-group-describe.js';
 export * from './messages/describe-groups.js';
+export * from './messages/describe-share-group-offsets.js';
 export * from './messages/find-coordinator.js';
 export * from './messages/list-groups.js';
+export * from './messages/list-offsets.js';
 export * from './messages/metadata.js';
+export * from './messages/offset-fetch.js';
+export * from './messages/share-group-describe.js';
+export * from './messages/streams-group-describe.js';
 export { Reader, type TaggedField, type TaggedFieldHandler } from './reader.js';
 export { API_MESSAGES } from './registry.js';
 export { ZERO_UUID } from './uuid.js';

@@ -2,14 +2,29 @@
 
 import type { AnyApiMessage } from './api.js';
 import { ApiVersions } from './messages/api-versions.js';
+import { ConsumerGroupDescribe } from './messages/consumer-group-describe.js';
 import { DescribeGroups } from './messages/describe-groups.js';
+import { DescribeShareGroupOffsets } from './messages/describe-share-group-offsets.js';
 import { FindCoordinator } from './messages/find-coordinator.js';
 import { ListGroups } from './messages/list-groups.js';
+import { ListOffsets } from './messages/list-offsets.js';
 import { Metadata } from './messages/metadata.js';
+import { OffsetFetch } from './messages/offset-fetch.js';
+import { ShareGroupDescribe } from './messages/share-group-describe.js';
+import { StreamsGroupDescribe } from './messages/streams-group-describe.js';
 
 export const API_MESSAGES: ReadonlyMap<number, AnyApiMessage> = new Map(
-  [ApiVersions, Metadata, FindCoordinator, ListGroups, DescribeGroups].map((api): [number, AnyApiMessage] => [
-    api.apiKey,
-    api,
-  ]),
+  [
+    ApiVersions,
+    Metadata,
+    FindCoordinator,
+    ListGroups,
+    DescribeGroups,
+    ConsumerGroupDescribe,
+    ShareGroupDescribe,
+    StreamsGroupDescribe,
+    OffsetFetch,
+    ListOffsets,
+    DescribeShareGroupOffsets,
+  ].map((api): [number, AnyApiMessage] => [api.apiKey, api]),
 );
