@@ -67,39 +67,38 @@ export function pickVersion(
 
 export class BrokerConnection {
   readonly label: string;
-  private readonly connection: Connection;
-  private versions: Promise<Map<number, VersionRange>> | undefined;
+  private connection: Connection;
+  private negotiation: { promise: Promise<Map<number, VersionRange>>; settled: boolean } | undefined;
 
   constructor(
     readonly address: BrokerAddress,
     private readonly settings: ConnectionSettings,
   ) {
     this.label = formatAddress(address);
-    this.connection = new Connection({
-      host: address.host,
-      port: address.port,
-      logger: settings.logger,
-      socketFactory: settings.socketFactory,
-      requestTimeout: settings.requestTimeoutMs,
-      connectionTimeout: settings.connectionTimeoutMs,
-      enforceRequestTimeout: true,
-      ssl: settings.ssl,
-      sasl: settings.sasl,
-      clientId: settings.clientId,
-    });
+    this.connection = this.create();
   }
 
-  /** The broker's version range per API key, asked once per connection. */
+  /**
+   * The broker's version range per API key, asked once per connection. Concurrent callers share
+   * one negotiation; a connection that dropped since is replaced and asked again.
+   */
   apiVersions(): Promise<Map<number, VersionRange>> {
-    if (!this.versions || !this.connection.isConnected()) {
-      const negotiation = this.negotiate();
-      this.versions = negotiation;
-      // A failed negotiation is not cached: the next call connects afresh.
-      negotiation.catch(() => {
-        if (this.versions === negotiation) this.versions = undefined;
-      });
-    }
-    return this.versions;
+    const current = this.negotiation;
+    if (current && (!current.settled || this.connection.isConnected())) return current.promise;
+    if (current) this.replace();
+    const entry = { promise: this.negotiate(), settled: false };
+    this.negotiation = entry;
+    entry.promise.then(
+      () => {
+        entry.settled = true;
+      },
+      () => {
+        entry.settled = true;
+        // A failed negotiation is not kept: the next call starts afresh.
+        if (this.negotiation === entry) this.negotiation = undefined;
+      },
+    );
+    return entry.promise;
   }
 
   /** The version `send` would use for `api`, or undefined when there is none in common. */
@@ -133,12 +132,39 @@ export class BrokerConnection {
   }
 
   async close(): Promise<void> {
-    this.versions = undefined;
+    this.negotiation = undefined;
     await this.connection.disconnect().catch(() => undefined);
   }
 
   isConnected(): boolean {
     return this.connection.isConnected();
+  }
+
+  private create(): Connection {
+    const { settings, address } = this;
+    return new Connection({
+      host: address.host,
+      port: address.port,
+      logger: settings.logger,
+      socketFactory: settings.socketFactory,
+      requestTimeout: settings.requestTimeoutMs,
+      connectionTimeout: settings.connectionTimeoutMs,
+      enforceRequestTimeout: true,
+      ssl: settings.ssl,
+      sasl: settings.sasl,
+      clientId: settings.clientId,
+    });
+  }
+
+  /**
+   * Drops the current kafkajs connection for a new one. kafkajs keeps half-read response bytes
+   * across its own reconnects, so after a stall or a cut-off answer only a new object is clean.
+   */
+  private replace(): void {
+    const old = this.connection;
+    this.connection = this.create();
+    this.negotiation = undefined;
+    old.disconnect().catch(() => undefined);
   }
 
   private async negotiate(): Promise<Map<number, VersionRange>> {
@@ -207,7 +233,10 @@ export class BrokerConnection {
         logResponseError: false,
       });
     } catch (error) {
-      throw this.translate(error, api.name);
+      const translated = this.translate(error, api.name);
+      if (translated instanceof BrokerTimeoutError || translated instanceof BrokerUnavailableError)
+        this.replace();
+      throw translated;
     }
   }
 
