@@ -42,7 +42,7 @@ export const ENV_VARIABLES = {
   LOG_LEVEL: 'debug | info | warn | error | silent (default info)',
   KAFKA_BROKERS: 'comma-separated bootstrap brokers host:port (default 127.0.0.1:9092)',
   KAFKA_CLIENT_ID: 'client id sent to the brokers (default kafka-groups-rest)',
-  KAFKA_SSL: 'true to connect with TLS (default false; implied by any KAFKA_SSL_* below)',
+  KAFKA_SSL: 'true to connect with TLS (default false; implied by KAFKA_SSL_CA, _CERT, _KEY or _SERVERNAME)',
   KAFKA_SSL_CA: 'PEM of the CA(s) to trust instead of the system store',
   KAFKA_SSL_CERT: 'PEM client certificate for mutual TLS',
   KAFKA_SSL_KEY: 'PEM private key of the client certificate (secret)',
@@ -73,22 +73,24 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
 }
 
 function boolean(env: Env, name: string, fallback: boolean): boolean {
-  const raw = text(env, name)?.toLowerCase();
+  const raw = text(env, name);
   if (raw === undefined) return fallback;
-  if (raw === 'true' || raw === '1' || raw === 'yes') return true;
-  if (raw === 'false' || raw === '0' || raw === 'no') return false;
+  const lower = raw.toLowerCase();
+  if (lower === 'true' || lower === '1' || lower === 'yes') return true;
+  if (lower === 'false' || lower === '0' || lower === 'no') return false;
   throw new ConfigError(name, `expected true or false, received '${raw}'`);
 }
 
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T;
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[]): T | undefined;
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback?: T): T | undefined {
-  const raw = text(env, name)?.toLowerCase();
+  const raw = text(env, name);
   if (raw === undefined) return fallback;
-  if (!(allowed as readonly string[]).includes(raw)) {
+  const lower = raw.toLowerCase();
+  if (!(allowed as readonly string[]).includes(lower)) {
     throw new ConfigError(name, `expected one of ${allowed.join(', ')}, received '${raw}'`);
   }
-  return raw as T;
+  return lower as T;
 }
 
 export function parseBrokers(raw: string, variable = 'KAFKA_BROKERS'): string[] {
@@ -112,6 +114,8 @@ function ssl(env: Env): KafkaConfig['ssl'] {
   const key = text(env, 'KAFKA_SSL_KEY');
   const servername = text(env, 'KAFKA_SSL_SERVERNAME');
   const implied = ca !== undefined || cert !== undefined || key !== undefined || servername !== undefined;
+  // Read even when TLS stays off, so a typo is reported rather than ignored.
+  const rejectUnauthorized = boolean(env, 'KAFKA_SSL_REJECT_UNAUTHORIZED', true);
   if (!boolean(env, 'KAFKA_SSL', implied)) return false;
   if ((cert === undefined) !== (key === undefined)) {
     throw new ConfigError(
@@ -120,7 +124,7 @@ function ssl(env: Env): KafkaConfig['ssl'] {
     );
   }
   return {
-    rejectUnauthorized: boolean(env, 'KAFKA_SSL_REJECT_UNAUTHORIZED', true),
+    rejectUnauthorized,
     ...(ca !== undefined && { ca }),
     ...(cert !== undefined && { cert }),
     ...(key !== undefined && { key }),

@@ -1,0 +1,353 @@
+/**
+ * loadConfig: the defaults, every variable, every way a value can be bad, and that secret values
+ * (SASL password, TLS key) never reach an error.
+ */
+
+import { inspect } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { type Config, ConfigError, ENV_VARIABLES, type Env, loadConfig } from '../../src/config.js';
+
+type Variable = keyof typeof ENV_VARIABLES;
+
+const DEFAULTS: Config = {
+  port: 8080,
+  logLevel: 'info',
+  kafka: {
+    brokers: ['127.0.0.1:9092'],
+    clientId: 'kafka-groups-rest',
+    ssl: false,
+    connectionTimeoutMs: 3000,
+    requestTimeoutMs: 10_000,
+  },
+};
+
+const SASL = { KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_USERNAME: 'alice', KAFKA_SASL_PASSWORD: 'pw' };
+const TLS_PAIR = { KAFKA_SSL_CERT: 'CERT-PEM', KAFKA_SSL_KEY: 'KEY-PEM' };
+
+const tls = (c: Config) => (c.kafka.ssl === false ? undefined : c.kafka.ssl);
+
+/** The ConfigError `load` throws (fails the test when it throws nothing or something else). */
+function configError(env: Env): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig', () => {
+  it('defaults with an empty environment', () => {
+    expect(loadConfig({})).toEqual(DEFAULTS);
+  });
+
+  it('treats empty and blank values as unset', () => {
+    const blank = Object.fromEntries(
+      Object.keys(ENV_VARIABLES).map((name) => [name, name.endsWith('PASSWORD') ? '' : '  ']),
+    );
+    expect(loadConfig(blank)).toEqual(DEFAULTS);
+  });
+
+  it('reads every variable at once', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      LOG_LEVEL: 'debug',
+      KAFKA_BROKERS: 'a:9092,b:9093',
+      KAFKA_CLIENT_ID: 'my-client',
+      KAFKA_SSL: 'true',
+      KAFKA_SSL_CA: 'CA-PEM',
+      KAFKA_SSL_CERT: 'CERT-PEM',
+      KAFKA_SSL_KEY: 'KEY-PEM',
+      KAFKA_SSL_REJECT_UNAUTHORIZED: 'false',
+      KAFKA_SSL_SERVERNAME: 'kafka.example.com',
+      KAFKA_SASL_MECHANISM: 'scram-sha-512',
+      KAFKA_SASL_USERNAME: 'alice',
+      KAFKA_SASL_PASSWORD: 'pw',
+      KAFKA_CONNECTION_TIMEOUT_MS: '1500',
+      KAFKA_REQUEST_TIMEOUT_MS: '20000',
+    });
+    expect(config).toEqual({
+      port: 9000,
+      logLevel: 'debug',
+      kafka: {
+        brokers: ['a:9092', 'b:9093'],
+        clientId: 'my-client',
+        ssl: {
+          ca: 'CA-PEM',
+          cert: 'CERT-PEM',
+          key: 'KEY-PEM',
+          rejectUnauthorized: false,
+          servername: 'kafka.example.com',
+        },
+        sasl: { mechanism: 'scram-sha-512', username: 'alice', password: 'pw' },
+        connectionTimeoutMs: 1500,
+        requestTimeoutMs: 20_000,
+      },
+    });
+  });
+
+  /** Per variable: environments and the part of the config each must produce. */
+  const parsed: Record<Variable, [string, Env, (c: Config) => unknown, unknown][]> = {
+    PORT: [
+      ['0 (any free port)', { PORT: '0' }, (c) => c.port, 0],
+      ['65535', { PORT: '65535' }, (c) => c.port, 65535],
+      ['with spaces around', { PORT: ' 3000 ' }, (c) => c.port, 3000],
+    ],
+    LOG_LEVEL: [
+      ...(['debug', 'info', 'warn', 'error', 'silent'] as const).map(
+        (level): [string, Env, (c: Config) => unknown, unknown] => [
+          level,
+          { LOG_LEVEL: level },
+          (c) => c.logLevel,
+          level,
+        ],
+      ),
+      ['in upper case', { LOG_LEVEL: 'WARN' }, (c) => c.logLevel, 'warn'],
+    ],
+    KAFKA_BROKERS: [
+      ['one broker', { KAFKA_BROKERS: 'kafka:9092' }, (c) => c.kafka.brokers, ['kafka:9092']],
+      [
+        'spaces and an empty entry',
+        { KAFKA_BROKERS: ' a:1 , b:2,, ' },
+        (c) => c.kafka.brokers,
+        ['a:1', 'b:2'],
+      ],
+      [
+        'IPv6 and IPv4 literals',
+        { KAFKA_BROKERS: '[::1]:9092,10.0.0.1:9093' },
+        (c) => c.kafka.brokers,
+        ['[::1]:9092', '10.0.0.1:9093'],
+      ],
+    ],
+    KAFKA_CLIENT_ID: [
+      ['any text', { KAFKA_CLIENT_ID: 'reporting 1' }, (c) => c.kafka.clientId, 'reporting 1'],
+    ],
+    KAFKA_SSL: [
+      ...['true', 'TRUE', '1', 'yes'].map((v): [string, Env, (c: Config) => unknown, unknown] => [
+        v,
+        { KAFKA_SSL: v },
+        (c) => c.kafka.ssl,
+        { rejectUnauthorized: true },
+      ]),
+      ...['false', 'False', '0', 'no'].map((v): [string, Env, (c: Config) => unknown, unknown] => [
+        v,
+        { KAFKA_SSL: v },
+        (c) => c.kafka.ssl,
+        false,
+      ]),
+      ['false wins over KAFKA_SSL_CA', { KAFKA_SSL: 'false', KAFKA_SSL_CA: 'CA' }, (c) => c.kafka.ssl, false],
+    ],
+    KAFKA_SSL_CA: [
+      ['implies TLS', { KAFKA_SSL_CA: 'CA' }, (c) => c.kafka.ssl, { ca: 'CA', rejectUnauthorized: true }],
+    ],
+    KAFKA_SSL_CERT: [
+      [
+        'with the key, implies TLS',
+        TLS_PAIR,
+        (c) => c.kafka.ssl,
+        { cert: 'CERT-PEM', key: 'KEY-PEM', rejectUnauthorized: true },
+      ],
+    ],
+    KAFKA_SSL_KEY: [
+      [
+        'kept as given inside (PEM lines)',
+        { KAFKA_SSL_CERT: 'C', KAFKA_SSL_KEY: '-----BEGIN KEY-----\nabc\n-----END KEY-----' },
+        (c) => tls(c)?.key,
+        '-----BEGIN KEY-----\nabc\n-----END KEY-----',
+      ],
+    ],
+    KAFKA_SSL_REJECT_UNAUTHORIZED: [
+      [
+        'false',
+        { KAFKA_SSL: 'true', KAFKA_SSL_REJECT_UNAUTHORIZED: 'false' },
+        (c) => c.kafka.ssl,
+        { rejectUnauthorized: false },
+      ],
+      [
+        'true',
+        { KAFKA_SSL: 'true', KAFKA_SSL_REJECT_UNAUTHORIZED: 'true' },
+        (c) => c.kafka.ssl,
+        { rejectUnauthorized: true },
+      ],
+    ],
+    KAFKA_SSL_SERVERNAME: [
+      [
+        'implies TLS',
+        { KAFKA_SSL_SERVERNAME: 'kafka.example.com' },
+        (c) => c.kafka.ssl,
+        { servername: 'kafka.example.com', rejectUnauthorized: true },
+      ],
+    ],
+    KAFKA_SASL_MECHANISM: [
+      ...(['plain', 'scram-sha-256', 'scram-sha-512'] as const).map(
+        (m): [string, Env, (c: Config) => unknown, unknown] => [
+          m,
+          { ...SASL, KAFKA_SASL_MECHANISM: m },
+          (c) => c.kafka.sasl?.mechanism,
+          m,
+        ],
+      ),
+      [
+        'in upper case',
+        { ...SASL, KAFKA_SASL_MECHANISM: 'SCRAM-SHA-256' },
+        (c) => c.kafka.sasl?.mechanism,
+        'scram-sha-256',
+      ],
+      [
+        'unset: no SASL, credentials ignored',
+        { KAFKA_SASL_USERNAME: 'alice', KAFKA_SASL_PASSWORD: 'pw' },
+        (c) => c.kafka.sasl,
+        undefined,
+      ],
+    ],
+    KAFKA_SASL_USERNAME: [
+      ['trimmed', { ...SASL, KAFKA_SASL_USERNAME: ' alice ' }, (c) => c.kafka.sasl?.username, 'alice'],
+    ],
+    KAFKA_SASL_PASSWORD: [
+      [
+        'taken as given, spaces included',
+        { ...SASL, KAFKA_SASL_PASSWORD: ' p w ' },
+        (c) => c.kafka.sasl?.password,
+        ' p w ',
+      ],
+    ],
+    KAFKA_CONNECTION_TIMEOUT_MS: [
+      ['1 (the minimum)', { KAFKA_CONNECTION_TIMEOUT_MS: '1' }, (c) => c.kafka.connectionTimeoutMs, 1],
+      [
+        '600000 (the maximum)',
+        { KAFKA_CONNECTION_TIMEOUT_MS: '600000' },
+        (c) => c.kafka.connectionTimeoutMs,
+        600_000,
+      ],
+    ],
+    KAFKA_REQUEST_TIMEOUT_MS: [
+      ['1 (the minimum)', { KAFKA_REQUEST_TIMEOUT_MS: '1' }, (c) => c.kafka.requestTimeoutMs, 1],
+      [
+        '600000 (the maximum)',
+        { KAFKA_REQUEST_TIMEOUT_MS: '600000' },
+        (c) => c.kafka.requestTimeoutMs,
+        600_000,
+      ],
+    ],
+  };
+
+  it('has parse cases for every variable it documents', () => {
+    expect(Object.keys(parsed).sort()).toEqual(Object.keys(ENV_VARIABLES).sort());
+  });
+
+  const parseCases = Object.entries(parsed).flatMap(([variable, cases]) =>
+    cases.map(([label, env, pick, expected]) => ({ name: `${variable}: ${label}`, env, pick, expected })),
+  );
+  it.each(parseCases)('parses $name', ({ env, pick, expected }) => {
+    expect(pick(loadConfig(env))).toEqual(expected);
+  });
+
+  /** Bad environments, each with the variable its ConfigError must name. */
+  const bad: [Variable, Env][] = [
+    ['PORT', { PORT: 'abc' }],
+    ['PORT', { PORT: '-1' }],
+    ['PORT', { PORT: '65536' }],
+    ['PORT', { PORT: '80.5' }],
+    ['PORT', { PORT: '1e3' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }],
+    ['KAFKA_BROKERS', { KAFKA_BROKERS: ',' }],
+    ['KAFKA_BROKERS', { KAFKA_BROKERS: 'kafka' }],
+    ['KAFKA_BROKERS', { KAFKA_BROKERS: 'kafka:' }],
+    ['KAFKA_BROKERS', { KAFKA_BROKERS: 'kafka:0' }],
+    ['KAFKA_BROKERS', { KAFKA_BROKERS: 'kafka:65536' }],
+    ['KAFKA_BROKERS', { KAFKA_BROKERS: 'kafka:9092,other' }],
+    ['KAFKA_BROKERS', { KAFKA_BROKERS: 'ka fka:9092' }],
+    ['KAFKA_BROKERS', { KAFKA_BROKERS: '::1:9092' }],
+    ['KAFKA_SSL', { KAFKA_SSL: 'maybe' }],
+    ['KAFKA_SSL_REJECT_UNAUTHORIZED', { KAFKA_SSL: 'true', KAFKA_SSL_REJECT_UNAUTHORIZED: 'sometimes' }],
+    // A missing partner is spelt `undefined`, so that the secrets test below can add the others.
+    ['KAFKA_SSL_KEY', { KAFKA_SSL_CERT: 'CERT-PEM', KAFKA_SSL_KEY: undefined }],
+    ['KAFKA_SSL_CERT', { KAFKA_SSL_KEY: 'KEY-PEM', KAFKA_SSL_CERT: undefined }],
+    ['KAFKA_SASL_MECHANISM', { KAFKA_SASL_MECHANISM: 'gssapi' }],
+    ['KAFKA_SASL_USERNAME', { KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_USERNAME: undefined }],
+    ['KAFKA_SASL_USERNAME', { KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_USERNAME: '   ' }],
+    [
+      'KAFKA_SASL_PASSWORD',
+      { KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_USERNAME: 'alice', KAFKA_SASL_PASSWORD: undefined },
+    ],
+    [
+      'KAFKA_SASL_PASSWORD',
+      { KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_USERNAME: 'alice', KAFKA_SASL_PASSWORD: '' },
+    ],
+    ['KAFKA_CONNECTION_TIMEOUT_MS', { KAFKA_CONNECTION_TIMEOUT_MS: '0' }],
+    ['KAFKA_CONNECTION_TIMEOUT_MS', { KAFKA_CONNECTION_TIMEOUT_MS: '600001' }],
+    ['KAFKA_CONNECTION_TIMEOUT_MS', { KAFKA_CONNECTION_TIMEOUT_MS: '3s' }],
+    ['KAFKA_REQUEST_TIMEOUT_MS', { KAFKA_REQUEST_TIMEOUT_MS: '0' }],
+    ['KAFKA_REQUEST_TIMEOUT_MS', { KAFKA_REQUEST_TIMEOUT_MS: '-5' }],
+    ['KAFKA_REQUEST_TIMEOUT_MS', { KAFKA_REQUEST_TIMEOUT_MS: 'ten' }],
+  ];
+
+  it.each(bad)('rejects a bad %s (%o) with a ConfigError naming it', (variable, env) => {
+    const error = configError(env);
+    expect(error.name).toBe('ConfigError');
+    expect(error.variable).toBe(variable);
+    expect(error.message.startsWith(`${variable}: `), error.message).toBe(true);
+  });
+
+  it('echoes the rejected value of a non-secret variable, so the operator sees what was wrong', () => {
+    expect(configError({ PORT: 'abc' }).message).toContain("'abc'");
+    expect(configError({ KAFKA_BROKERS: 'a:1,oops' }).message).toContain("'oops'");
+  });
+
+  // KNOWN GAP (src/config.ts ssl()): KAFKA_SSL_REJECT_UNAUTHORIZED is parsed only when TLS is on, so
+  // a bad value is accepted silently otherwise; the README also lists it among the KAFKA_SSL_*
+  // variables that imply TLS, which the code does not do. Remove `.fails` once decided and fixed.
+  it('rejects a bad KAFKA_SSL_REJECT_UNAUTHORIZED even when nothing else turns TLS on', () => {
+    expect(configError({ KAFKA_SSL_REJECT_UNAUTHORIZED: 'sometimes' }).variable).toBe(
+      'KAFKA_SSL_REJECT_UNAUTHORIZED',
+    );
+  });
+
+  describe('secrets', () => {
+    const PASSWORD = 'SASL-PASSWORD-sekr1t-7f3a';
+    const KEY = '-----BEGIN PRIVATE KEY-----\nTLS-KEY-sekr1t-91bd\n-----END PRIVATE KEY-----';
+    const secrets: Env = {
+      KAFKA_SASL_MECHANISM: 'scram-sha-256',
+      KAFKA_SASL_USERNAME: 'alice',
+      KAFKA_SASL_PASSWORD: PASSWORD,
+      KAFKA_SSL_CERT: 'CERT-PEM',
+      KAFKA_SSL_KEY: KEY,
+    };
+
+    /** Every way to fail, with the secrets set wherever the case allows them. */
+    const failing: [string, Env][] = [
+      ...bad.map(([variable, env]): [string, Env] => [
+        `bad ${variable} ${JSON.stringify(env)}`,
+        { ...secrets, ...env },
+      ]),
+      ['password without a user name', { KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_PASSWORD: PASSWORD }],
+      ['password with a bad mechanism', { ...secrets, KAFKA_SASL_MECHANISM: 'oauthbearer' }],
+      ['key without a certificate', { KAFKA_SSL_KEY: KEY }],
+      ['key with TLS switched on wrongly', { KAFKA_SSL: 'ja', KAFKA_SSL_KEY: KEY, KAFKA_SSL_CERT: 'C' }],
+      ['key with a bad reject-unauthorized', { ...secrets, KAFKA_SSL_REJECT_UNAUTHORIZED: 'nope' }],
+      ['secrets and bad brokers', { ...secrets, KAFKA_BROKERS: 'not a broker' }],
+    ];
+
+    it.each(failing)('keeps the SASL password and the TLS key out of the ConfigError: %s', (_label, env) => {
+      const error = configError(env);
+      const renderings = [
+        error.message,
+        String(error),
+        error.stack ?? '',
+        JSON.stringify(error),
+        inspect(error),
+      ];
+      for (const text of renderings) {
+        expect(text).not.toContain(PASSWORD);
+        expect(text).not.toContain('sekr1t');
+      }
+    });
+
+    it('still hands the secrets to the connection when the configuration is good', () => {
+      const config = loadConfig(secrets);
+      expect(config.kafka.sasl?.password).toBe(PASSWORD);
+      expect(tls(config)?.key).toBe(KEY);
+    });
+  });
+});
