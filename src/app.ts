@@ -35,7 +35,7 @@ export function createApp({
   const app = new OpenAPIHono({ defaultHook: validationHook });
 
   healthRoutes(app, admin);
-  groupRoutes(app, admin);
+  groupRoutes(app, admin, logger);
   clusterRoutes(app, admin);
 
   app.doc31('/openapi.json', {

@@ -3,9 +3,15 @@
  * interface, so their tests can hand in a stand-in that injects faults.
  */
 
-import { describeClassicGroup } from './classic.js';
 import { Coordinators, type RetryPolicy } from './coordinators.js';
+import { classicDescriber } from './describe/classic.js';
+import { consumerDescriber } from './describe/consumer.js';
+import type { GroupDescriber } from './describe/outcome.js';
+import { resolveGroups } from './describe/resolve.js';
+import { shareDescriber } from './describe/share.js';
+import { streamsDescriber } from './describe/streams.js';
 import { BrokerError, KafkaResponseError } from './errors.js';
+import { type ListFilter, listingMatches, normalizeState } from './listing.js';
 import {
   type BrokerFailure,
   GROUP_TYPES,
@@ -17,23 +23,55 @@ import {
 import { ListGroups } from './protocol/messages/list-groups.js';
 import type { ClusterInfo, KafkaCluster } from './transport/cluster.js';
 
+export type { ListFilter } from './listing.js';
+
+export type GroupResult = { groupId: string; group: Group } | { groupId: string; error: Error };
+
+export interface DescribeOptions {
+  /** Assert the type: a group of another type is a GroupTypeMismatchError. */
+  expected?: GroupType;
+}
+
 export interface BrokerAdmin {
-  listGroups(): Promise<GroupList>;
-  describeGroup(groupId: string): Promise<Group>;
+  listGroups(filter?: ListFilter): Promise<GroupList>;
+  /** One group; throws GroupNotFoundError, GroupTypeMismatchError, … */
+  describeGroup(groupId: string, options?: DescribeOptions): Promise<Group>;
+  /** Many groups, one RPC per coordinator and type; each with its own outcome, in the order asked. */
+  describeGroups(
+    groupIds: readonly string[],
+    options?: DescribeOptions & { hints?: ReadonlyMap<string, GroupType> },
+  ): Promise<GroupResult[]>;
   describeCluster(): Promise<ClusterInfo>;
   /** Resolves once a broker answers ApiVersions; throws otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
 
+export interface GroupAdminOptions {
+  retry?: RetryPolicy;
+  describers?: Partial<Record<GroupType, GroupDescriber>>;
+}
+
+/** How many group types to remember, so a warm describe asks one RPC instead of four. */
+const TYPE_CACHE_SIZE = 10_000;
+
 export class GroupAdmin implements BrokerAdmin {
   private readonly coordinators: Coordinators;
+  private readonly describers: Record<GroupType, GroupDescriber>;
+  private readonly knownTypes = new Map<string, GroupType>();
 
   constructor(
     private readonly cluster: KafkaCluster,
-    options: { retry?: RetryPolicy } = {},
+    options: GroupAdminOptions = {},
   ) {
     this.coordinators = new Coordinators(cluster, options.retry);
+    this.describers = {
+      classic: classicDescriber,
+      consumer: consumerDescriber,
+      share: shareDescriber,
+      streams: streamsDescriber,
+      ...options.describers,
+    };
   }
 
   describeCluster(): Promise<ClusterInfo> {
@@ -45,13 +83,13 @@ export class GroupAdmin implements BrokerAdmin {
   }
 
   /** ListGroups on every broker at once; a broker that fails is reported, not dropped. */
-  async listGroups(): Promise<GroupList> {
+  async listGroups(filter: ListFilter = {}): Promise<GroupList> {
     const { brokers } = await this.cluster.describe();
     const answers = await Promise.all(
       brokers.map(async (broker) => {
         const ref = { nodeId: broker.nodeId, host: broker.host, port: broker.port };
         try {
-          return { groups: await this.listOn(ref), failure: undefined };
+          return { groups: await this.listOn(ref, filter), failure: undefined };
         } catch (error) {
           return { groups: [], failure: failureOf(ref, error) };
         }
@@ -60,10 +98,7 @@ export class GroupAdmin implements BrokerAdmin {
     const byId = new Map<string, GroupListing>();
     const failures: BrokerFailure[] = [];
     for (const answer of answers) {
-      if (answer.failure) {
-        failures.push(answer.failure);
-        continue;
-      }
+      if (answer.failure) failures.push(answer.failure);
       // While a coordinator moves, two brokers can list the same group; the first answer stands.
       for (const group of answer.groups) if (!byId.has(group.groupId)) byId.set(group.groupId, group);
     }
@@ -71,31 +106,85 @@ export class GroupAdmin implements BrokerAdmin {
     return { groups, failures };
   }
 
-  async describeGroup(groupId: string): Promise<Group> {
-    return this.coordinators.withCoordinator(groupId, (coordinator) =>
-      describeClassicGroup(this.cluster.connection(coordinator), coordinator, groupId),
+  async describeGroup(groupId: string, options: DescribeOptions = {}): Promise<Group> {
+    const [result] = await this.describeGroups([groupId], options);
+    if (!result) throw new Error('describeGroups returned no result');
+    if ('error' in result) throw result.error;
+    return result.group;
+  }
+
+  async describeGroups(
+    groupIds: readonly string[],
+    { expected, hints }: DescribeOptions & { hints?: ReadonlyMap<string, GroupType> } = {},
+  ): Promise<GroupResult[]> {
+    const unique = [...new Set(groupIds)];
+    const known = new Map<string, GroupType>();
+    for (const id of unique) {
+      const type = hints?.get(id) ?? this.knownTypes.get(id);
+      if (type) known.set(id, type);
+    }
+    const results = await this.coordinators.forEachCoordinator(unique, (coordinator, ids) =>
+      resolveGroups(this.describers, this.cluster.connection(coordinator), coordinator, ids, {
+        ...(expected && { expected }),
+        hints: known,
+      }),
     );
+    return unique.map((groupId) => {
+      const result = results.get(groupId);
+      if (!result) return { groupId, error: new Error(`no outcome for group ${groupId}`) };
+      if ('error' in result) {
+        return { groupId, error: result.error };
+      }
+      this.rememberType(groupId, result.value.type);
+      return { groupId, group: result.value };
+    });
   }
 
   close(): Promise<void> {
     return this.cluster.close();
   }
 
-  private async listOn(broker: { nodeId: number; host: string; port: number }): Promise<GroupListing[]> {
+  private rememberType(groupId: string, type: GroupType): void {
+    if (this.knownTypes.size >= TYPE_CACHE_SIZE && !this.knownTypes.has(groupId)) {
+      const oldest = this.knownTypes.keys().next().value;
+      if (oldest !== undefined) this.knownTypes.delete(oldest);
+    }
+    this.knownTypes.set(groupId, type);
+  }
+
+  private async listOn(
+    broker: { nodeId: number; host: string; port: number },
+    filter: ListFilter,
+  ): Promise<GroupListing[]> {
     const connection = this.cluster.connection(broker);
+    // The broker filters where it can (less to send); the same filter runs here again, for brokers
+    // too old to filter and for the states the broker cannot match (see listing.ts).
     const { response } = await connection.send(ListGroups, (v) => ({
-      ...(v >= 4 && { statesFilter: [] }),
-      ...(v >= 5 && { typesFilter: [] }),
+      ...(v >= 4 && { statesFilter: brokerStates(filter) }),
+      ...(v >= 5 && { typesFilter: filter.types ? [...filter.types] : [] }),
     }));
     if (response.errorCode !== 0)
       throw new KafkaResponseError(connection.label, 'ListGroups', response.errorCode);
-    return response.groups.map((g) => ({
-      groupId: g.groupId,
-      type: groupType(g.groupType),
-      protocolType: g.protocolType,
-      state: g.groupState ?? null,
-    }));
+    return response.groups
+      .map(
+        (g): GroupListing => ({
+          groupId: g.groupId,
+          type: groupType(g.groupType),
+          protocolType: g.protocolType,
+          state: g.groupState === undefined ? null : normalizeState(g.groupState),
+        }),
+      )
+      .filter((g) => listingMatches(g, filter));
   }
+}
+
+/**
+ * The states to send in ListGroups: none when NotReady is asked for, since the broker compares a
+ * streams group's NotReady as 'not_ready' and would drop it.
+ */
+function brokerStates(filter: ListFilter): string[] {
+  if (!filter.states || filter.states.some((s) => s === 'NotReady')) return [];
+  return [...filter.states];
 }
 
 function groupType(type: string | undefined): GroupType | null {
@@ -115,6 +204,8 @@ function failureOf(broker: BrokerFailure['broker'], error: unknown): BrokerFailu
   };
 }
 
+const encoder = new TextEncoder();
+
 /** Byte order of the UTF-8 encoding, like Kafka's own ordering, independent of the locale. */
 export function compareIds(a: string, b: string): number {
   if (a === b) return 0;
@@ -127,4 +218,3 @@ export function compareIds(a: string, b: string): number {
   }
   return ea.length - eb.length;
 }
-const encoder = new TextEncoder();

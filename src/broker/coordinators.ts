@@ -1,7 +1,8 @@
 /**
- * Group coordinators: found with FindCoordinator, remembered, and forgotten when the broker says
- * they moved. `withCoordinator` runs a call against a group's coordinator and retries the
- * coordinator errors (14, 15, 16) with a bounded backoff, so callers see a group or a final error.
+ * Group coordinators: found with FindCoordinator (one batched request from v4), remembered, and
+ * forgotten when a broker says they moved. `forEachCoordinator` runs a call per coordinator for
+ * a set of groups and retries the coordinator errors (14, 15, 16) with a bounded backoff, so every
+ * group ends with a value or a final error of its own.
  */
 
 import {
@@ -10,17 +11,19 @@ import {
   describeKafkaError,
   type KafkaErrorInfo,
   KafkaResponseError,
-  quoteId,
 } from './errors.js';
 import type { BrokerRef } from './model.js';
 import { FindCoordinator } from './protocol/messages/find-coordinator.js';
 import type { KafkaCluster } from './transport/cluster.js';
+import type { BrokerConnection } from './transport/connection.js';
 
 export const COORDINATOR_LOAD_IN_PROGRESS = 14;
 export const COORDINATOR_NOT_AVAILABLE = 15;
 export const NOT_COORDINATOR = 16;
 const RETRIABLE = new Set([COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR]);
 const GROUP_KEY_TYPE = 0;
+/** FindCoordinator before v4 takes one key a request: so many go out at once. */
+const SINGLE_LOOKUP_CONCURRENCY = 16;
 
 export interface RetryPolicy {
   attempts: number;
@@ -30,8 +33,8 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 8, initialBackoffMs: 50, maxBackoffMs: 1000 };
 
-/** What a call against a coordinator returns: a value, or a coordinator error worth a retry. */
-export type CoordinatorOutcome<T> = { value: T } | { retry: KafkaErrorInfo };
+/** A group's outcome at its coordinator: a value, a coordinator error worth a retry, or a final error. */
+export type CoordinatorOutcome<T> = { value: T } | { retry: KafkaErrorInfo } | { error: Error };
 
 export function isCoordinatorError(code: number): boolean {
   return RETRIABLE.has(code);
@@ -49,83 +52,200 @@ export class Coordinators {
     private readonly retry: RetryPolicy = DEFAULT_RETRY,
   ) {}
 
-  async withCoordinator<T>(
-    groupId: string,
-    call: (coordinator: BrokerRef) => Promise<CoordinatorOutcome<T>>,
-  ): Promise<T> {
-    let last: KafkaErrorInfo = describeKafkaError(COORDINATOR_NOT_AVAILABLE);
-    let lastBroker: string | undefined;
-    for (let attempt = 0; attempt < this.retry.attempts; attempt++) {
+  /**
+   * Calls `call` once per coordinator with the groups it holds, until every group has a value or a
+   * final error. Groups answered with a coordinator error go round again after a backoff; the
+   * coordinator is looked up afresh unless it was only loading.
+   */
+  async forEachCoordinator<T>(
+    groupIds: readonly string[],
+    call: (coordinator: BrokerRef, groupIds: string[]) => Promise<Map<string, CoordinatorOutcome<T>>>,
+  ): Promise<Map<string, { value: T } | { error: Error }>> {
+    const done = new Map<string, { value: T } | { error: Error }>();
+    const last = new Map<string, { kafkaError: KafkaErrorInfo; broker?: string }>();
+    let pending = [...new Set(groupIds)];
+    for (let attempt = 0; attempt < this.retry.attempts && pending.length > 0; attempt++) {
       if (attempt > 0)
         await sleep(Math.min(this.retry.maxBackoffMs, this.retry.initialBackoffMs * 2 ** (attempt - 1)));
-      const found = await this.find(groupId);
-      if ('retry' in found) {
-        last = found.retry;
-        continue;
+      const retry: string[] = [];
+      const found = await this.find(pending);
+      const byCoordinator = new Map<string, { coordinator: BrokerRef; ids: string[] }>();
+      for (const [id, outcome] of found) {
+        if ('value' in outcome) {
+          const key = `${outcome.value.nodeId}@${outcome.value.host}:${outcome.value.port}`;
+          const entry = byCoordinator.get(key) ?? { coordinator: outcome.value, ids: [] };
+          entry.ids.push(id);
+          byCoordinator.set(key, entry);
+        } else if ('retry' in outcome) {
+          last.set(id, { kafkaError: outcome.retry });
+          retry.push(id);
+        } else {
+          done.set(id, outcome);
+        }
       }
-      const coordinator = found.value;
-      lastBroker = `${coordinator.host}:${coordinator.port}`;
-      let outcome: CoordinatorOutcome<T>;
-      try {
-        outcome = await call(coordinator);
-      } catch (error) {
-        // A coordinator that went away is looked up again; the group may have moved with it.
-        if (!(error instanceof BrokerUnavailableError) || attempt === this.retry.attempts - 1) throw error;
-        this.forget(groupId);
-        last = describeKafkaError(COORDINATOR_NOT_AVAILABLE, error.message);
-        continue;
-      }
-      if ('value' in outcome) return outcome.value;
-      last = outcome.retry;
-      if (last.code !== COORDINATOR_LOAD_IN_PROGRESS) this.forget(groupId);
+      const finalAttempt = attempt === this.retry.attempts - 1;
+      await Promise.all(
+        [...byCoordinator.values()].map(async ({ coordinator, ids }) => {
+          const broker = `${coordinator.host}:${coordinator.port}`;
+          let outcomes: Map<string, CoordinatorOutcome<T>>;
+          try {
+            outcomes = await call(coordinator, ids);
+          } catch (error) {
+            // A coordinator that went away is looked up again: its groups may have moved.
+            if (!(error instanceof BrokerUnavailableError) || finalAttempt) {
+              for (const id of ids) done.set(id, { error: error as Error });
+              return;
+            }
+            for (const id of ids) {
+              this.forget(id);
+              last.set(id, {
+                kafkaError: describeKafkaError(COORDINATOR_NOT_AVAILABLE, error.message),
+                broker,
+              });
+              retry.push(id);
+            }
+            return;
+          }
+          for (const id of ids) {
+            const outcome = outcomes.get(id);
+            if (!outcome) {
+              done.set(id, {
+                error: new KafkaResponseError(
+                  broker,
+                  'describe',
+                  -1,
+                  'the coordinator did not answer for this group',
+                ),
+              });
+            } else if ('retry' in outcome) {
+              if (outcome.retry.code !== COORDINATOR_LOAD_IN_PROGRESS) this.forget(id);
+              last.set(id, { kafkaError: outcome.retry, broker });
+              retry.push(id);
+            } else {
+              done.set(id, outcome);
+            }
+          }
+        }),
+      );
+      pending = retry;
     }
-    throw new CoordinatorUnavailableError(groupId, lastBroker, last, this.retry.attempts);
+    for (const id of pending) {
+      const { kafkaError, broker } = last.get(id) ?? {
+        kafkaError: describeKafkaError(COORDINATOR_NOT_AVAILABLE),
+      };
+      done.set(id, { error: new CoordinatorUnavailableError(id, broker, kafkaError, this.retry.attempts) });
+    }
+    return done;
   }
 
   forget(groupId: string): void {
     this.cache.delete(groupId);
   }
 
-  private async find(groupId: string): Promise<CoordinatorOutcome<BrokerRef>> {
-    const cached = this.cache.get(groupId);
-    if (cached) return { value: cached };
-    const found = await this.cluster.anyBroker(async (connection) => {
-      const { version, response } = await connection.send(FindCoordinator, (v) =>
-        v >= 4
-          ? { keyType: GROUP_KEY_TYPE, coordinatorKeys: [groupId] }
-          : { key: groupId, ...(v >= 1 && { keyType: GROUP_KEY_TYPE }) },
-      );
-      if (version >= 4) {
-        const entry = response.coordinators?.find((c) => c.key === groupId);
-        if (!entry)
-          throw new KafkaResponseError(
-            connection.label,
-            'FindCoordinator',
-            -1,
-            `no answer for group ${quoteId(groupId)}`,
-          );
-        return { ...entry, broker: connection.label };
-      }
-      return {
-        errorCode: response.errorCode ?? 0,
-        errorMessage: response.errorMessage ?? null,
-        nodeId: response.nodeId ?? -1,
-        host: response.host ?? '',
-        port: response.port ?? -1,
-        broker: connection.label,
-      };
-    });
-    if (found.errorCode !== 0) {
-      if (isCoordinatorError(found.errorCode))
-        return { retry: describeKafkaError(found.errorCode, found.errorMessage) };
-      throw new KafkaResponseError(found.broker, 'FindCoordinator', found.errorCode, found.errorMessage);
+  /** Coordinators of `groupIds`: from the cache, else one FindCoordinator (v4+) or one per group. */
+  private async find(groupIds: string[]): Promise<Map<string, CoordinatorOutcome<BrokerRef>>> {
+    const out = new Map<string, CoordinatorOutcome<BrokerRef>>();
+    const missing: string[] = [];
+    for (const id of groupIds) {
+      const cached = this.cache.get(id);
+      if (cached) out.set(id, { value: cached });
+      else missing.push(id);
     }
-    const coordinator: BrokerRef = { nodeId: found.nodeId, host: found.host, port: found.port };
-    if (this.cache.size >= Coordinators.CACHE_SIZE) {
+    if (missing.length === 0) return out;
+    const answers = await this.cluster.anyBroker(async (connection) => {
+      const version = await connection.versionFor(FindCoordinator);
+      return version !== undefined && version >= 4
+        ? lookupBatch(connection, missing)
+        : lookupEach(connection, missing);
+    });
+    for (const answer of answers) {
+      if (answer.errorCode === 0) {
+        const coordinator = { nodeId: answer.nodeId, host: answer.host, port: answer.port };
+        this.remember(answer.key, coordinator);
+        out.set(answer.key, { value: coordinator });
+      } else if (isCoordinatorError(answer.errorCode)) {
+        out.set(answer.key, { retry: describeKafkaError(answer.errorCode, answer.errorMessage) });
+      } else {
+        out.set(answer.key, {
+          error: new KafkaResponseError(
+            answer.broker,
+            'FindCoordinator',
+            answer.errorCode,
+            answer.errorMessage,
+          ),
+        });
+      }
+    }
+    return out;
+  }
+
+  private remember(groupId: string, coordinator: BrokerRef): void {
+    if (this.cache.size >= Coordinators.CACHE_SIZE && !this.cache.has(groupId)) {
       const oldest = this.cache.keys().next().value;
       if (oldest !== undefined) this.cache.delete(oldest);
     }
     this.cache.set(groupId, coordinator);
-    return { value: coordinator };
   }
+}
+
+interface Lookup {
+  key: string;
+  nodeId: number;
+  host: string;
+  port: number;
+  errorCode: number;
+  errorMessage: string | null;
+  broker: string;
+}
+
+async function lookupBatch(connection: BrokerConnection, groupIds: string[]): Promise<Lookup[]> {
+  const { response } = await connection.send(
+    FindCoordinator,
+    { keyType: GROUP_KEY_TYPE, coordinatorKeys: groupIds },
+    { min: 4 },
+  );
+  const answers = new Map((response.coordinators ?? []).map((c) => [c.key, c]));
+  return groupIds.map((id) => {
+    const entry = answers.get(id);
+    return entry
+      ? { ...entry, broker: connection.label }
+      : {
+          key: id,
+          nodeId: -1,
+          host: '',
+          port: -1,
+          errorCode: -1,
+          errorMessage: 'no answer for this group',
+          broker: connection.label,
+        };
+  });
+}
+
+async function lookupEach(connection: BrokerConnection, groupIds: string[]): Promise<Lookup[]> {
+  const out: Lookup[] = [];
+  for (let i = 0; i < groupIds.length; i += SINGLE_LOOKUP_CONCURRENCY) {
+    const slice = groupIds.slice(i, i + SINGLE_LOOKUP_CONCURRENCY);
+    const answers = await Promise.all(
+      slice.map(async (key) => {
+        const { response } = await connection.send(
+          FindCoordinator,
+          (v) => ({ key, ...(v >= 1 && { keyType: GROUP_KEY_TYPE }) }),
+          {
+            max: 3,
+          },
+        );
+        return {
+          key,
+          nodeId: response.nodeId ?? -1,
+          host: response.host ?? '',
+          port: response.port ?? -1,
+          errorCode: response.errorCode ?? 0,
+          errorMessage: response.errorMessage ?? null,
+          broker: connection.label,
+        };
+      }),
+    );
+    out.push(...answers);
+  }
+  return out;
 }

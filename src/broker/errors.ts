@@ -125,3 +125,32 @@ export class GroupNotFoundError extends Error {
     super(`group ${quoteId(groupId)} does not exist`);
   }
 }
+
+/** The group exists, but is of another type than the request asked for (409). */
+export class GroupTypeMismatchError extends Error {
+  override readonly name = 'GroupTypeMismatchError';
+  constructor(
+    readonly groupId: string,
+    readonly expectedType: string,
+    readonly actualType: string,
+    /** What the expected type's RPC said, where it said something (GROUP_ID_NOT_FOUND, "not a … group"). */
+    readonly kafkaError?: KafkaErrorInfo,
+  ) {
+    super(`group ${quoteId(groupId)} is a ${actualType} group, not a ${expectedType} group`);
+  }
+}
+
+/** The request asked for a group type this cluster does not serve (disabled or too old) (501). */
+export class GroupTypeUnavailableError extends Error {
+  override readonly name = 'GroupTypeUnavailableError';
+  constructor(
+    readonly groupId: string,
+    readonly expectedType: string,
+    readonly reason: string,
+    readonly kafkaError?: KafkaErrorInfo,
+  ) {
+    super(
+      `the cluster does not serve ${expectedType} groups, so group ${quoteId(groupId)} cannot be described as one: ${reason}`,
+    );
+  }
+}

@@ -84,4 +84,121 @@ export interface ClassicGroup {
   members: ClassicMember[];
 }
 
-export type Group = ClassicGroup;
+/** Partitions of a topic as the newer group RPCs name them: by id and by name. */
+export interface TopicIdPartitions {
+  topicId: string;
+  topic: string;
+  partitions: number[];
+}
+
+export interface ConsumerMember {
+  memberId: string;
+  instanceId: string | null;
+  rackId: string | null;
+  memberEpoch: number;
+  clientId: string;
+  clientHost: string;
+  subscribedTopicNames: string[];
+  subscribedTopicRegex: string | null;
+  assignment: TopicIdPartitions[];
+  targetAssignment: TopicIdPartitions[];
+  /** 'classic' for a member still on the classic protocol in a mixed group; null before v1. */
+  memberType: 'consumer' | 'classic' | null;
+}
+
+export interface ConsumerGroup {
+  type: 'consumer';
+  groupId: string;
+  state: string;
+  groupEpoch: number;
+  assignmentEpoch: number;
+  assignor: string;
+  coordinator: BrokerRef;
+  members: ConsumerMember[];
+}
+
+export interface ShareMember {
+  memberId: string;
+  rackId: string | null;
+  memberEpoch: number;
+  clientId: string;
+  clientHost: string;
+  subscribedTopicNames: string[];
+  assignment: TopicIdPartitions[];
+}
+
+export interface ShareGroup {
+  type: 'share';
+  groupId: string;
+  state: string;
+  groupEpoch: number;
+  assignmentEpoch: number;
+  assignor: string;
+  coordinator: BrokerRef;
+  members: ShareMember[];
+}
+
+export interface StreamsTopicInfo {
+  name: string;
+  partitions: number;
+  replicationFactor: number;
+  topicConfigs: { key: string; value: string }[];
+}
+
+export interface StreamsSubtopology {
+  subtopologyId: string;
+  sourceTopics: string[];
+  repartitionSinkTopics: string[];
+  stateChangelogTopics: StreamsTopicInfo[];
+  repartitionSourceTopics: StreamsTopicInfo[];
+}
+
+export interface StreamsTasks {
+  subtopologyId: string;
+  partitions: number[];
+}
+
+export interface StreamsAssignment {
+  activeTasks: StreamsTasks[];
+  standbyTasks: StreamsTasks[];
+  warmupTasks: StreamsTasks[];
+}
+
+export interface StreamsTaskOffset {
+  subtopologyId: string;
+  partition: number;
+  offset: number;
+}
+
+export interface StreamsMember {
+  memberId: string;
+  memberEpoch: number;
+  instanceId: string | null;
+  rackId: string | null;
+  clientId: string;
+  clientHost: string;
+  topologyEpoch: number;
+  processId: string;
+  userEndpoint: { host: string; port: number } | null;
+  clientTags: { key: string; value: string }[];
+  taskOffsets: StreamsTaskOffset[];
+  taskEndOffsets: StreamsTaskOffset[];
+  assignment: StreamsAssignment;
+  targetAssignment: StreamsAssignment;
+  isClassic: boolean;
+}
+
+export interface StreamsGroup {
+  type: 'streams';
+  groupId: string;
+  state: string;
+  groupEpoch: number;
+  assignmentEpoch: number;
+  /** The server-side assignor; null from brokers before StreamsGroupDescribe v1. */
+  assignor: string | null;
+  topology: { epoch: number; subtopologies: StreamsSubtopology[] } | null;
+  coordinator: BrokerRef;
+  members: StreamsMember[];
+}
+
+export type Group = ClassicGroup | ConsumerGroup | ShareGroup | StreamsGroup;

@@ -18,8 +18,11 @@ export const KafkaErrorSchema = z
 
 export const InvalidParameterSchema = z
   .object({
-    in: z.enum(['path', 'query', 'header']),
-    name: z.string().openapi({ example: 'groupId' }),
+    in: z.enum(['path', 'query', 'header', 'body']),
+    name: z.string().openapi({
+      example: 'groupId',
+      description: 'The parameter, or the path of the body field (groupIds[2])',
+    }),
     expected: z.string().openapi({ description: 'What the parameter accepts' }),
     received: z
       .string()
@@ -43,6 +46,8 @@ export const ProblemSchema = z
     broker: z.string().optional().openapi({ description: 'host:port of the broker concerned' }),
     kafkaError: KafkaErrorSchema.optional(),
     errors: z.array(InvalidParameterSchema).optional(),
+    expectedType: z.string().optional().openapi({ description: 'The group type the request asked for' }),
+    actualType: z.string().optional().openapi({ description: 'The type the group really has' }),
   })
   .openapi('Problem', { description: 'RFC 9457 problem details' });
 
@@ -53,7 +58,9 @@ export const PROBLEMS = {
   'invalid-input': { status: 400, title: 'Invalid input' },
   'group-not-found': { status: 404, title: 'Group not found' },
   'route-not-found': { status: 404, title: 'No such route' },
+  'group-type-mismatch': { status: 409, title: 'Group is of another type' },
   'internal-error': { status: 500, title: 'Internal error' },
+  'group-type-unavailable': { status: 501, title: 'Group type not served by this cluster' },
   'broker-response-unreadable': { status: 502, title: 'Broker response cannot be read' },
   'unsupported-broker-api': { status: 502, title: 'Broker does not support a needed RPC version' },
   'kafka-error': { status: 502, title: 'Kafka returned an error' },
@@ -115,6 +122,22 @@ const EXAMPLES: Record<ProblemSlug, Problem> = {
     {
       instance: '/group',
     },
+  ),
+  'group-type-mismatch': problemBody(
+    'group-type-mismatch',
+    "group 'orders-eu' is a consumer group, not a share group",
+    {
+      instance: '/groups/orders-eu',
+      groupId: 'orders-eu',
+      expectedType: 'share',
+      actualType: 'consumer',
+      kafkaError: { code: 69, name: 'GROUP_ID_NOT_FOUND', message: 'Group orders-eu is not a share group.' },
+    },
+  ),
+  'group-type-unavailable': problemBody(
+    'group-type-unavailable',
+    "the cluster does not serve share groups, so group 'orders-eu' cannot be described as one: 10.0.0.12:9092 does not support ShareGroupDescribe",
+    { instance: '/groups/orders-eu', groupId: 'orders-eu', expectedType: 'share' },
   ),
   'internal-error': problemBody(
     'internal-error',

@@ -5,9 +5,12 @@
 
 import { z } from '@hono/zod-openapi';
 import { GROUP_TYPES } from '../broker/model.js';
+import { ProblemSchema } from './problems.js';
+import { expect } from './validation.js';
 
 /** Kafka strings carry an int16 length: the longest group id a broker can hold, in UTF-8 bytes. */
 export const MAX_GROUP_ID_BYTES = 32_767;
+export const GROUP_ID_RULE = `a group id of 1 to ${MAX_GROUP_ID_BYTES} UTF-8 bytes`;
 
 export const GroupTypeSchema = z.enum(GROUP_TYPES).openapi('GroupType', {
   description: "The group's type, in Kafka's own words (KIP-848 consumer, KIP-932 share, KIP-1071 streams)",
@@ -125,7 +128,7 @@ export const ClassicMemberSchema = z
   })
   .openapi('ClassicMember');
 
-const CLASSIC_GROUP_EXAMPLE = {
+export const CLASSIC_GROUP_EXAMPLE = {
   type: 'classic',
   groupId: 'demo-classic',
   state: 'Stable',
@@ -171,10 +174,362 @@ export const ClassicGroupSchema = z
   })
   .openapi('ClassicGroup', { example: CLASSIC_GROUP_EXAMPLE });
 
-export const GroupSchema = z.discriminatedUnion('type', [ClassicGroupSchema]).openapi('Group', {
-  description: 'A group, discriminated on `type`',
-  example: CLASSIC_GROUP_EXAMPLE,
-});
+const TopicIdPartitionsSchema = z
+  .object({
+    topicId: z.string().openapi({ description: "Kafka's topic id (base64url uuid)" }),
+    topic: z.string(),
+    partitions: z.array(z.number().int()),
+  })
+  .openapi('TopicIdPartitions');
+
+export const CONSUMER_GROUP_EXAMPLE = {
+  type: 'consumer',
+  groupId: 'demo-consumer',
+  state: 'Stable',
+  groupEpoch: 3,
+  assignmentEpoch: 3,
+  assignor: 'uniform',
+  coordinator: { nodeId: 1, host: '127.0.0.1', port: 9092 },
+  members: [
+    {
+      memberId: 'JZ8dKx3qS2yGmR1c9v4LqA',
+      instanceId: null,
+      rackId: null,
+      memberEpoch: 3,
+      clientId: 'demo-consumer-0',
+      clientHost: '/127.0.0.1',
+      subscribedTopicNames: ['demo-events'],
+      subscribedTopicRegex: null,
+      assignment: [{ topicId: 'p3Y0yRr9SSiHDzcwCd0p4g', topic: 'demo-events', partitions: [0, 1] }],
+      targetAssignment: [{ topicId: 'p3Y0yRr9SSiHDzcwCd0p4g', topic: 'demo-events', partitions: [0, 1] }],
+      memberType: 'consumer',
+    },
+  ],
+} as const;
+
+export const ConsumerGroupSchema = z
+  .object({
+    type: z.literal('consumer'),
+    groupId: z.string(),
+    state: z.string().openapi({ description: 'Empty, Assigning, Reconciling, Stable' }),
+    groupEpoch: z.number().int(),
+    assignmentEpoch: z.number().int(),
+    assignor: z.string().openapi({ description: 'The server-side assignor' }),
+    coordinator: BrokerRefSchema,
+    members: z.array(
+      z
+        .object({
+          memberId: z.string(),
+          instanceId: z.string().nullable(),
+          rackId: z.string().nullable(),
+          memberEpoch: z.number().int(),
+          clientId: z.string(),
+          clientHost: z.string(),
+          subscribedTopicNames: z.array(z.string()),
+          subscribedTopicRegex: z.string().nullable(),
+          assignment: z.array(TopicIdPartitionsSchema),
+          targetAssignment: z.array(TopicIdPartitionsSchema),
+          memberType: z.enum(['consumer', 'classic']).nullable().openapi({
+            description:
+              "'classic' for a member still speaking the classic protocol in a mixed group; null from brokers before ConsumerGroupDescribe v1",
+          }),
+        })
+        .openapi('ConsumerMember'),
+    ),
+  })
+  .openapi('ConsumerGroup', { description: 'A KIP-848 consumer group', example: CONSUMER_GROUP_EXAMPLE });
+
+export const SHARE_GROUP_EXAMPLE = {
+  type: 'share',
+  groupId: 'demo-share',
+  state: 'Stable',
+  groupEpoch: 2,
+  assignmentEpoch: 2,
+  assignor: 'simple',
+  coordinator: { nodeId: 1, host: '127.0.0.1', port: 9092 },
+  members: [
+    {
+      memberId: 'a1yZ2vJDT3uMvK0xQe8nXw',
+      rackId: null,
+      memberEpoch: 2,
+      clientId: 'demo-share-0',
+      clientHost: '/127.0.0.1',
+      subscribedTopicNames: ['demo-events'],
+      assignment: [{ topicId: 'p3Y0yRr9SSiHDzcwCd0p4g', topic: 'demo-events', partitions: [0, 1, 2] }],
+    },
+  ],
+} as const;
+
+export const ShareGroupSchema = z
+  .object({
+    type: z.literal('share'),
+    groupId: z.string(),
+    state: z.string().openapi({ description: 'Empty, Stable' }),
+    groupEpoch: z.number().int(),
+    assignmentEpoch: z.number().int(),
+    assignor: z.string(),
+    coordinator: BrokerRefSchema,
+    members: z.array(
+      z
+        .object({
+          memberId: z.string(),
+          rackId: z.string().nullable(),
+          memberEpoch: z.number().int(),
+          clientId: z.string(),
+          clientHost: z.string(),
+          subscribedTopicNames: z.array(z.string()),
+          assignment: z.array(TopicIdPartitionsSchema),
+        })
+        .openapi('ShareMember'),
+    ),
+  })
+  .openapi('ShareGroup', { description: 'A KIP-932 share group', example: SHARE_GROUP_EXAMPLE });
+
+const StreamsTopicInfoSchema = z
+  .object({
+    name: z.string(),
+    partitions: z.number().int(),
+    replicationFactor: z.number().int(),
+    topicConfigs: z.array(z.object({ key: z.string(), value: z.string() })),
+  })
+  .openapi('StreamsTopicInfo');
+
+const StreamsTasksSchema = z
+  .object({ subtopologyId: z.string(), partitions: z.array(z.number().int()) })
+  .openapi('StreamsTasks');
+
+const StreamsAssignmentSchema = z
+  .object({
+    activeTasks: z.array(StreamsTasksSchema),
+    standbyTasks: z.array(StreamsTasksSchema),
+    warmupTasks: z.array(StreamsTasksSchema),
+  })
+  .openapi('StreamsAssignment');
+
+const StreamsTaskOffsetSchema = z
+  .object({ subtopologyId: z.string(), partition: z.number().int(), offset: z.number().int() })
+  .openapi('StreamsTaskOffset');
+
+export const STREAMS_GROUP_EXAMPLE = {
+  type: 'streams',
+  groupId: 'demo-streams',
+  state: 'Stable',
+  groupEpoch: 4,
+  assignmentEpoch: 4,
+  assignor: 'sticky',
+  topology: {
+    epoch: 0,
+    subtopologies: [
+      {
+        subtopologyId: '0',
+        sourceTopics: ['demo-events'],
+        repartitionSinkTopics: ['demo-streams-by-value-repartition'],
+        stateChangelogTopics: [],
+        repartitionSourceTopics: [],
+      },
+      {
+        subtopologyId: '1',
+        sourceTopics: [],
+        repartitionSinkTopics: [],
+        stateChangelogTopics: [
+          { name: 'demo-streams-counts-changelog', partitions: 3, replicationFactor: 1, topicConfigs: [] },
+        ],
+        repartitionSourceTopics: [
+          {
+            name: 'demo-streams-by-value-repartition',
+            partitions: 3,
+            replicationFactor: 1,
+            topicConfigs: [],
+          },
+        ],
+      },
+    ],
+  },
+  coordinator: { nodeId: 1, host: '127.0.0.1', port: 9092 },
+  members: [
+    {
+      memberId: 'Q1pbW4pTTe2f0J3y8mK9Yw',
+      memberEpoch: 4,
+      instanceId: null,
+      rackId: null,
+      clientId: 'demo-streams-0',
+      clientHost: '/127.0.0.1',
+      topologyEpoch: 0,
+      processId: '6c2a4c52-51b4-4e0c-9f3a-3c1f0f4f2b1e',
+      userEndpoint: null,
+      clientTags: [],
+      taskOffsets: [],
+      taskEndOffsets: [],
+      assignment: {
+        activeTasks: [
+          { subtopologyId: '0', partitions: [0, 1, 2] },
+          { subtopologyId: '1', partitions: [0, 1, 2] },
+        ],
+        standbyTasks: [],
+        warmupTasks: [],
+      },
+      targetAssignment: {
+        activeTasks: [
+          { subtopologyId: '0', partitions: [0, 1, 2] },
+          { subtopologyId: '1', partitions: [0, 1, 2] },
+        ],
+        standbyTasks: [],
+        warmupTasks: [],
+      },
+      isClassic: false,
+    },
+  ],
+} as const;
+
+export const StreamsGroupSchema = z
+  .object({
+    type: z.literal('streams'),
+    groupId: z.string(),
+    state: z.string().openapi({ description: 'Empty, NotReady, Assigning, Reconciling, Stable' }),
+    groupEpoch: z.number().int(),
+    assignmentEpoch: z.number().int(),
+    assignor: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The server-side assignor; null from brokers before StreamsGroupDescribe v1' }),
+    topology: z
+      .object({
+        epoch: z.number().int(),
+        subtopologies: z.array(
+          z
+            .object({
+              subtopologyId: z.string(),
+              sourceTopics: z.array(z.string()),
+              repartitionSinkTopics: z.array(z.string()),
+              stateChangelogTopics: z.array(StreamsTopicInfoSchema),
+              repartitionSourceTopics: z.array(StreamsTopicInfoSchema),
+            })
+            .openapi('StreamsSubtopology'),
+        ),
+      })
+      .nullable()
+      .openapi({ description: 'null until a member has sent the topology' }),
+    coordinator: BrokerRefSchema,
+    members: z.array(
+      z
+        .object({
+          memberId: z.string(),
+          memberEpoch: z.number().int(),
+          instanceId: z.string().nullable(),
+          rackId: z.string().nullable(),
+          clientId: z.string(),
+          clientHost: z.string(),
+          topologyEpoch: z.number().int(),
+          processId: z.string(),
+          userEndpoint: z.object({ host: z.string(), port: z.number().int() }).nullable(),
+          clientTags: z.array(z.object({ key: z.string(), value: z.string() })),
+          taskOffsets: z.array(StreamsTaskOffsetSchema),
+          taskEndOffsets: z.array(StreamsTaskOffsetSchema),
+          assignment: StreamsAssignmentSchema,
+          targetAssignment: StreamsAssignmentSchema,
+          isClassic: z.boolean(),
+        })
+        .openapi('StreamsMember'),
+    ),
+  })
+  .openapi('StreamsGroup', { description: 'A KIP-1071 streams group', example: STREAMS_GROUP_EXAMPLE });
+
+export const GroupSchema = z
+  .discriminatedUnion('type', [ClassicGroupSchema, ConsumerGroupSchema, ShareGroupSchema, StreamsGroupSchema])
+  .openapi('Group', {
+    description: 'A group, discriminated on `type`',
+    example: CLASSIC_GROUP_EXAMPLE,
+  });
+
+export const MAX_BATCH_GROUPS = 100;
+
+export const GroupPageSchema = z
+  .object({
+    groups: z.array(
+      GroupListingSchema.extend({
+        details: GroupSchema.optional().openapi({ description: 'With include=details: the group described' }),
+        detailsError: ProblemSchema.optional().openapi({
+          description: 'With include=details: why it could not be described',
+        }),
+      }).openapi('GroupPageEntry'),
+    ),
+    failures: z.array(BrokerFailureSchema).openapi({
+      description: 'Brokers whose ListGroups failed: the groups they coordinate are missing from `groups`',
+    }),
+    nextCursor: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Pass as `cursor` for the next page; null on the last page' }),
+  })
+  .openapi('GroupPage', {
+    example: {
+      groups: [
+        { groupId: 'demo-classic', type: 'classic', protocolType: 'consumer', state: 'Stable' },
+        { groupId: 'demo-consumer', type: 'consumer', protocolType: 'consumer', state: 'Stable' },
+        { groupId: 'demo-empty', type: 'classic', protocolType: '', state: 'Empty' },
+        { groupId: 'demo-share', type: 'share', protocolType: 'share', state: 'Stable' },
+      ],
+      failures: [],
+      nextCursor: 'ZzE6ZGVtby1zaGFyZQ',
+    },
+  });
+
+export const BatchDescribeRequestSchema = z
+  .strictObject({
+    groupIds: z
+      .array(
+        z
+          .string(expect(GROUP_ID_RULE))
+          .min(1, expect(GROUP_ID_RULE))
+          .refine(
+            (id) => new TextEncoder().encode(id).byteLength <= MAX_GROUP_ID_BYTES,
+            expect(GROUP_ID_RULE),
+          ),
+        expect(`an array of 1 to ${MAX_BATCH_GROUPS} group ids`),
+      )
+      .min(1, expect(`an array of 1 to ${MAX_BATCH_GROUPS} group ids`))
+      .max(MAX_BATCH_GROUPS, expect(`an array of 1 to ${MAX_BATCH_GROUPS} group ids`))
+      .openapi({ description: `1 to ${MAX_BATCH_GROUPS} group ids; duplicates are answered once` }),
+    type: z
+      .enum(GROUP_TYPES, expect(`one of ${GROUP_TYPES.join(', ')}`))
+      .optional()
+      .openapi({ description: 'Assert every group has this type (mismatches are per-group 409 problems)' }),
+  })
+  .openapi('BatchDescribeRequest', {
+    example: { groupIds: ['demo-classic', 'demo-share', 'no-such-group'] },
+  });
+
+export const BatchDescribeResultSchema = z
+  .object({
+    results: z.array(
+      z
+        .union([
+          z.object({ groupId: z.string(), group: GroupSchema }).strict(),
+          z.object({ groupId: z.string(), problem: ProblemSchema }).strict(),
+        ])
+        .openapi('BatchDescribeOutcome', {
+          description: 'The group, or the problem that kept it from being described',
+        }),
+    ),
+  })
+  .openapi('BatchDescribeResult', {
+    example: {
+      results: [
+        { groupId: 'demo-classic', group: CLASSIC_GROUP_EXAMPLE },
+        {
+          groupId: 'no-such-group',
+          problem: {
+            type: '/problems/group-not-found',
+            title: 'Group not found',
+            status: 404,
+            detail: "group 'no-such-group' does not exist",
+            groupId: 'no-such-group',
+            kafkaError: { code: 69, name: 'GROUP_ID_NOT_FOUND', message: 'Group no-such-group not found.' },
+          },
+        },
+      ],
+    },
+  });
 
 export const ClusterSchema = z
   .object({

@@ -25,34 +25,71 @@ export function strictQuery<Shape extends z.ZodRawShape>(shape: Shape) {
   });
 }
 
-function shorten(value: string): string {
+export function shorten(value: string): string {
   const chars = [...value];
   if (chars.length <= RECEIVED_MAX) return value;
   return `${chars.slice(0, RECEIVED_MAX).join('')}… (${chars.length} characters in all)`;
 }
 
-function rawValue(c: Context, where: InvalidParameter['in'], name: string): string | null {
-  if (where === 'path') return c.req.param(name) ?? null;
-  if (where === 'header') return c.req.header(name) ?? null;
-  const values = c.req.queries(name);
-  if (!values || values.length === 0) return null;
-  return values.length === 1 ? (values[0] as string) : values.join(',');
+function show(value: unknown): string | null {
+  if (value === undefined) return null;
+  return shorten(typeof value === 'string' ? value : JSON.stringify(value));
 }
 
-const TARGETS: Record<string, InvalidParameter['in']> = { param: 'path', query: 'query', header: 'header' };
+function rawValue(
+  c: Context,
+  where: InvalidParameter['in'],
+  name: string,
+  body: unknown,
+  path: PropertyKey[],
+): string | null {
+  if (where === 'path') return show(c.req.param(name));
+  if (where === 'header') return show(c.req.header(name));
+  if (where === 'body') {
+    let value: unknown = body;
+    for (const key of path)
+      value =
+        value != null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+    return show(value);
+  }
+  const values = c.req.queries(name);
+  if (!values || values.length === 0) return null;
+  return show(values.join(','));
+}
 
-export function invalidParameters(error: z.ZodError, target: string, c: Context): InvalidParameter[] {
+const TARGETS: Record<string, InvalidParameter['in']> = {
+  param: 'path',
+  query: 'query',
+  header: 'header',
+  json: 'body',
+};
+
+function bodyPath(path: PropertyKey[]): string {
+  return (
+    path.reduce<string>(
+      (out, key) =>
+        typeof key === 'number' ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key),
+      '',
+    ) || '(body)'
+  );
+}
+
+export async function invalidParameters(
+  error: z.ZodError,
+  target: string,
+  c: Context,
+): Promise<InvalidParameter[]> {
   const where = TARGETS[target] ?? 'query';
+  const body = where === 'body' ? await c.req.json().catch(() => undefined) : undefined;
   const out: InvalidParameter[] = [];
   for (const issue of error.issues) {
-    const names = issue.code === 'unrecognized_keys' ? issue.keys : [String(issue.path[0] ?? '')];
-    for (const name of names) {
-      const raw = rawValue(c, where, name);
-      const received = raw === null ? null : shorten(raw);
-      const label =
-        issue.code === 'unrecognized_keys'
-          ? `unknown ${where} parameter '${name}'`
-          : `${where} parameter '${name}'`;
+    const unknownKeys = issue.code === 'unrecognized_keys';
+    const paths = unknownKeys ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
+    for (const path of paths) {
+      const name = where === 'body' ? bodyPath(path) : String(path[0] ?? '');
+      const received = rawValue(c, where, name, body, path);
+      const noun = where === 'body' ? 'body field' : `${where} parameter`;
+      const label = unknownKeys ? `unknown ${noun} '${name}'` : `${noun} '${name}'`;
       out.push({
         in: where,
         name,
@@ -66,8 +103,11 @@ export function invalidParameters(error: z.ZodError, target: string, c: Context)
 }
 
 /** The `defaultHook` of every route: passes valid input through, answers 400 otherwise. */
-export function validationHook(result: { success: boolean; error?: z.ZodError; target: string }, c: Context) {
+export async function validationHook(
+  result: { success: boolean; error?: z.ZodError; target: string },
+  c: Context,
+) {
   if (result.success || !result.error) return undefined;
-  const errors = invalidParameters(result.error, result.target, c);
+  const errors = await invalidParameters(result.error, result.target, c);
   return problemResponse(c, 'invalid-input', errors.map((e) => e.message).join('; '), { errors });
 }

@@ -1,35 +1,152 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { BrokerAdmin } from '../broker/admin.js';
+import { canonicalState, GROUP_STATES, type GroupState } from '../broker/listing.js';
+import { GROUP_TYPES, type GroupType } from '../broker/model.js';
+import type { Logger } from '../logger.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
-import { GroupListSchema, GroupSchema, MAX_GROUP_ID_BYTES } from '../openapi/schemas.js';
+import {
+  BatchDescribeRequestSchema,
+  BatchDescribeResultSchema,
+  CLASSIC_GROUP_EXAMPLE,
+  CONSUMER_GROUP_EXAMPLE,
+  GROUP_ID_RULE,
+  GroupPageSchema,
+  GroupSchema,
+  GroupTypeSchema,
+  MAX_BATCH_GROUPS,
+  MAX_GROUP_ID_BYTES,
+  SHARE_GROUP_EXAMPLE,
+  STREAMS_GROUP_EXAMPLE,
+} from '../openapi/schemas.js';
 import { expect, strictQuery } from '../openapi/validation.js';
+import { problemOf } from './errors.js';
+import { decodeCursor, encodeCursor, pageAfter } from './paging.js';
 
 const utf8 = new TextEncoder();
 
 export const GroupIdParam = z
   .string()
-  .min(1, expect(`a group id of 1 to ${MAX_GROUP_ID_BYTES} UTF-8 bytes`))
-  .refine(
-    (id) => utf8.encode(id).byteLength <= MAX_GROUP_ID_BYTES,
-    expect(`a group id of 1 to ${MAX_GROUP_ID_BYTES} UTF-8 bytes`),
-  )
+  .min(1, expect(GROUP_ID_RULE))
+  .refine((id) => utf8.encode(id).byteLength <= MAX_GROUP_ID_BYTES, expect(GROUP_ID_RULE))
   .openapi({
     param: { name: 'groupId', in: 'path' },
     description: 'The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips',
     example: 'demo-classic',
   });
 
+/**
+ * A query parameter that takes several values, repeated (`?type=a&type=b`) or comma-separated
+ * (`?type=a,b`), matched case-insensitively against `allowed`.
+ */
+function listParam<T extends string>(
+  allowed: readonly T[],
+  canonical: (value: string) => T | undefined,
+  description: string,
+) {
+  const accepted = `one or more of ${allowed.join(', ')} (repeated or comma-separated, any case)`;
+  return z
+    .union([z.string(), z.array(z.string())])
+    .transform((raw, ctx) => {
+      const values = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => v.split(',')).map((v) => v.trim());
+      const out: T[] = [];
+      for (const value of values) {
+        const known = canonical(value);
+        if (known === undefined) {
+          ctx.addIssue({ code: 'custom', message: accepted });
+          return z.NEVER;
+        }
+        if (!out.includes(known)) out.push(known);
+      }
+      return out;
+    })
+    .optional()
+    .openapi({
+      description: `${description}: ${accepted}`,
+      type: 'array',
+      items: { type: 'string', enum: [...allowed] },
+    });
+}
+
+const typeOf = (value: string) => GROUP_TYPES.find((t) => t === value.toLowerCase());
+const LIMIT_RULE = 'an integer from 1 to 1000';
+const INCLUDES = ['details'] as const;
+
+const ListQuery = strictQuery({
+  type: listParam(GROUP_TYPES, typeOf, 'Only groups of these types').openapi({
+    param: { name: 'type', in: 'query', style: 'form', explode: true },
+    example: ['consumer', 'share'],
+  }),
+  state: listParam(GROUP_STATES, canonicalState, 'Only groups in these states').openapi({
+    param: { name: 'state', in: 'query', style: 'form', explode: true },
+    example: ['Stable'],
+  }),
+  prefix: z
+    .string()
+    .min(1, expect('a non-empty group id prefix'))
+    .optional()
+    .openapi({
+      param: { name: 'prefix', in: 'query' },
+      description: 'Only group ids starting with this (case-sensitive)',
+      example: 'demo-',
+    }),
+  protocolType: z
+    .string()
+    .optional()
+    .openapi({
+      param: { name: 'protocolType', in: 'query' },
+      description:
+        "Only groups of this exact protocol type ('consumer', 'connect'; empty for groups made by an offset commit)",
+      example: 'consumer',
+    }),
+  limit: z
+    .string()
+    .regex(/^\d{1,4}$/, expect(LIMIT_RULE))
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= 1000, expect(LIMIT_RULE))
+    .optional()
+    .openapi({
+      param: { name: 'limit', in: 'query' },
+      description: `Page size: ${LIMIT_RULE} (default 100)`,
+      example: '100',
+    }),
+  cursor: z
+    .string()
+    .transform((raw, ctx) => {
+      const after = decodeCursor(raw);
+      if (after === undefined) {
+        ctx.addIssue({ code: 'custom', message: 'the nextCursor of a previous page, as it was given' });
+        return z.NEVER;
+      }
+      return after;
+    })
+    .optional()
+    .openapi({
+      param: { name: 'cursor', in: 'query' },
+      description: "Opaque: a previous page's `nextCursor`",
+    }),
+  include: listParam(
+    INCLUDES,
+    (v) => INCLUDES.find((i) => i === v.toLowerCase()),
+    'Extra data per group of the page',
+  ).openapi({
+    param: { name: 'include', in: 'query', style: 'form', explode: true },
+    example: ['details'],
+  }),
+});
+
 const listGroups = createRoute({
   method: 'get',
   path: '/groups',
   tags: ['groups'],
-  summary: 'List the groups of every broker',
+  summary: 'List the groups of every broker, filtered and paged',
   description:
-    'Asks every broker for its groups (ListGroups at the highest version it offers) and merges the answers, sorted by group id. ' +
-    'A broker that fails is listed in `failures`, never silently dropped.',
-  request: { query: strictQuery({}) },
+    'Asks every broker for its groups (ListGroups at the highest version it offers; `type` and `state` are sent to brokers that ' +
+    'can filter, v5 and v4, and applied here in every case) and merges the answers, sorted by group id in UTF-8 byte order. ' +
+    'A broker that fails is listed in `failures`, never silently dropped. `include=details` describes the groups of the page, ' +
+    'one RPC per coordinator and type.',
+  request: { query: ListQuery },
   responses: {
-    200: { description: 'The groups', content: { 'application/json': { schema: GroupListSchema } } },
+    200: { description: 'A page of groups', content: { 'application/json': { schema: GroupPageSchema } } },
     ...problemResponses('invalid-input', ...BROKER_PROBLEMS),
   },
 });
@@ -38,21 +155,112 @@ const describeGroup = createRoute({
   method: 'get',
   path: '/groups/{groupId}',
   tags: ['groups'],
-  summary: 'Describe a group',
+  summary: 'Describe a group of any type',
   description:
-    "Finds the group's coordinator (FindCoordinator, retrying coordinator errors with a bounded backoff) and describes the group " +
-    'there. Classic groups with protocol type `consumer` have their subscriptions and assignments decoded.',
-  request: { params: z.object({ groupId: GroupIdParam }), query: strictQuery({}) },
+    "Finds the group's coordinator and describes the group with its type's own RPC (DescribeGroups, ConsumerGroupDescribe, " +
+    'ShareGroupDescribe, StreamsGroupDescribe). `type` asserts the type: a group of another type is a 409 naming both types.',
+  request: {
+    params: z.object({ groupId: GroupIdParam }),
+    query: strictQuery({
+      type: GroupTypeSchema.optional().openapi({
+        param: { name: 'type', in: 'query' },
+        description: 'The type the group must have; another type answers 409',
+      }),
+    }),
+  },
   responses: {
-    200: { description: 'The group', content: { 'application/json': { schema: GroupSchema } } },
-    ...problemResponses('invalid-input', 'group-not-found', 'coordinator-unavailable', ...BROKER_PROBLEMS),
+    200: {
+      description: 'The group',
+      content: {
+        'application/json': {
+          schema: GroupSchema,
+          examples: {
+            classic: { summary: 'A classic consumer group', value: CLASSIC_GROUP_EXAMPLE },
+            consumer: { summary: 'A consumer group (KIP-848)', value: CONSUMER_GROUP_EXAMPLE },
+            share: { summary: 'A share group (KIP-932)', value: SHARE_GROUP_EXAMPLE },
+            streams: { summary: 'A streams group (KIP-1071)', value: STREAMS_GROUP_EXAMPLE },
+          },
+        },
+      },
+    },
+    ...problemResponses(
+      'invalid-input',
+      'group-not-found',
+      'group-type-mismatch',
+      'group-type-unavailable',
+      'coordinator-unavailable',
+      ...BROKER_PROBLEMS,
+    ),
   },
 });
 
-export function groupRoutes(app: OpenAPIHono, admin: BrokerAdmin): void {
-  app.openapi(listGroups, async (c) => c.json(await admin.listGroups(), 200));
+const batchDescribe = createRoute({
+  method: 'post',
+  path: '/groups/describe',
+  tags: ['groups'],
+  summary: `Describe up to ${MAX_BATCH_GROUPS} groups at once`,
+  description:
+    'Each group gets its own outcome, the group or a problem, in the order asked (duplicates answered once). One FindCoordinator ' +
+    'for all of them (v4+), then one describe RPC per coordinator and group type.',
+  request: {
+    body: { required: true, content: { 'application/json': { schema: BatchDescribeRequestSchema } } },
+  },
+  responses: {
+    200: {
+      description: 'One outcome per group id',
+      content: { 'application/json': { schema: BatchDescribeResultSchema } },
+    },
+    ...problemResponses('invalid-input', ...BROKER_PROBLEMS),
+  },
+});
+
+export function groupRoutes(app: OpenAPIHono, admin: BrokerAdmin, logger: Logger): void {
+  app.openapi(listGroups, async (c) => {
+    const query = c.req.valid('query');
+    const { groups, failures } = await admin.listGroups({
+      ...(query.type && { types: query.type as GroupType[] }),
+      ...(query.state && { states: query.state as GroupState[] }),
+      ...(query.prefix !== undefined && { prefix: query.prefix }),
+      ...(query.protocolType !== undefined && { protocolType: query.protocolType }),
+    });
+    const limit = query.limit ?? 100;
+    const { page, more } = pageAfter(groups, query.cursor, limit);
+    const nextCursor = more ? encodeCursor((page.at(-1) as { groupId: string }).groupId) : null;
+    if (!query.include?.includes('details')) return c.json({ groups: page, failures, nextCursor }, 200);
+
+    const hints = new Map(page.flatMap((g) => (g.type ? [[g.groupId, g.type] as const] : [])));
+    const results = await admin.describeGroups(
+      page.map((g) => g.groupId),
+      { hints },
+    );
+    const detailed = page.map((listing, i) => {
+      const result = results[i];
+      if (!result) return listing;
+      return 'group' in result
+        ? { ...listing, details: result.group }
+        : { ...listing, detailsError: problemOf(result.error, logger, c.req.path) };
+    });
+    return c.json({ groups: detailed, failures, nextCursor }, 200);
+  });
+
   app.openapi(describeGroup, async (c) => {
     const { groupId } = c.req.valid('param');
-    return c.json(await admin.describeGroup(groupId), 200);
+    const { type } = c.req.valid('query');
+    return c.json(await admin.describeGroup(groupId, type ? { expected: type } : {}), 200);
+  });
+
+  app.openapi(batchDescribe, async (c) => {
+    const { groupIds, type } = c.req.valid('json');
+    const results = await admin.describeGroups(groupIds, type ? { expected: type } : {});
+    return c.json(
+      {
+        results: results.map((r) =>
+          'group' in r
+            ? { groupId: r.groupId, group: r.group }
+            : { groupId: r.groupId, problem: problemOf(r.error, logger, c.req.path) },
+        ),
+      },
+      200,
+    );
   });
 }

@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { BrokerAdmin } from '../broker/admin.js';
+import { BrokerError, BrokerUnavailableError } from '../broker/errors.js';
 import { problemResponses } from '../openapi/problems.js';
 import { HealthSchema } from '../openapi/schemas.js';
 
@@ -18,14 +19,22 @@ const ready = createRoute({
   summary: 'Readiness: a broker answers ApiVersions',
   responses: {
     200: { description: 'Ready', content: { 'application/json': { schema: HealthSchema } } },
-    ...problemResponses('broker-unavailable', 'broker-timeout', 'internal-error'),
+    ...problemResponses('broker-unavailable', 'internal-error'),
   },
 });
 
 export function healthRoutes(app: OpenAPIHono, admin: BrokerAdmin): void {
   app.openapi(live, (c) => c.json({ status: 'ok' as const }, 200));
   app.openapi(ready, async (c) => {
-    await admin.ping();
+    try {
+      await admin.ping();
+    } catch (error) {
+      // Whatever kept the broker from answering, the service is not ready: one status for probes.
+      if (error instanceof BrokerError && !(error instanceof BrokerUnavailableError)) {
+        throw new BrokerUnavailableError(error.broker, `not ready: ${error.message}`, { cause: error });
+      }
+      throw error;
+    }
     return c.json({ status: 'ok' as const }, 200);
   });
 }

@@ -127,7 +127,7 @@ describe('GET /groups', () => {
         in: 'query',
         name: 'typ',
         received: 'share',
-        expected: 'no query parameters',
+        expected: 'one of the known parameters: type, state, prefix, protocolType, limit, cursor, include',
       }),
     ]);
   });

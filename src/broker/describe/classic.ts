@@ -3,15 +3,8 @@
  * decoded into subscriptions and assignments.
  */
 
-import type { CoordinatorOutcome } from './coordinators.js';
-import { isCoordinatorError } from './coordinators.js';
-import {
-  BrokerResponseError,
-  describeKafkaError,
-  GroupNotFoundError,
-  KafkaResponseError,
-  quoteId,
-} from './errors.js';
+import { isCoordinatorError } from '../coordinators.js';
+import { BrokerResponseError, KafkaResponseError, quoteId } from '../errors.js';
 import type {
   BrokerRef,
   ClassicGroup,
@@ -19,63 +12,88 @@ import type {
   ConsumerAssignment,
   ConsumerSubscription,
   TopicPartitions,
-} from './model.js';
+} from '../model.js';
 import {
   decodeConsumerProtocolAssignment,
   decodeConsumerProtocolSubscription,
-} from './protocol/consumer-protocol.js';
-import { type DescribedGroupMember, DescribeGroups } from './protocol/messages/describe-groups.js';
-import type { BrokerConnection } from './transport/connection.js';
+} from '../protocol/consumer-protocol.js';
+import {
+  type DescribedGroup,
+  type DescribedGroupMember,
+  DescribeGroups,
+} from '../protocol/messages/describe-groups.js';
+import {
+  type GroupDescriber,
+  nearIdLimit,
+  outcomeOfError,
+  type TypedOutcome,
+  unsupportedForAll,
+} from './outcome.js';
+import { latestPerInstance } from './static-members.js';
 
-const GROUP_ID_NOT_FOUND = 69;
-/** Room Kafka needs around a group id in its "Group <id> not found." message. */
-const NOT_FOUND_MESSAGE_OVERHEAD = 64;
-const utf8 = new TextEncoder();
+export const classicDescriber: GroupDescriber = {
+  type: 'classic',
+  api: DescribeGroups.name,
+  async describe(connection, coordinator, groupIds) {
+    const version = await connection.versionFor(DescribeGroups);
+    if (version === undefined)
+      return unsupportedForAll(groupIds, `${connection.label} does not support DescribeGroups`);
+    // From v6 the broker explains a missing group in ErrorMessage; for ids near the 32,767-byte
+    // limit that message is too long for Kafka to serialize and the whole answer becomes
+    // UNKNOWN_SERVER_ERROR. v5 says the same thing as state Dead, with no message to overflow.
+    const nearLimit = groupIds.some(nearIdLimit);
+    const { version: used, response } = await connection.send(
+      DescribeGroups,
+      (v) => ({ groups: [...groupIds], ...(v >= 3 && { includeAuthorizedOperations: false }) }),
+      nearLimit ? { max: 5 } : undefined,
+    );
+    const byId = new Map(response.groups.map((g) => [g.groupId, g]));
+    const out = new Map<string, TypedOutcome>();
+    for (const id of groupIds) {
+      const described = byId.get(id);
+      if (!described) {
+        out.set(id, {
+          kind: 'failed',
+          error: new BrokerResponseError(
+            connection.label,
+            'DescribeGroups',
+            used,
+            `no entry for group ${quoteId(id)}`,
+          ),
+        });
+        continue;
+      }
+      out.set(id, outcome(described, coordinator, connection.label));
+    }
+    return out;
+  },
+};
 
-export async function describeClassicGroup(
-  connection: BrokerConnection,
-  coordinator: BrokerRef,
-  groupId: string,
-): Promise<CoordinatorOutcome<ClassicGroup>> {
-  // From v6 the broker explains a missing group in ErrorMessage; for ids near the 32,767-byte limit
-  // that message is too long for Kafka to serialize and the whole answer becomes
-  // UNKNOWN_SERVER_ERROR. v5 says the same thing as state Dead, with no message to overflow.
-  const nearLimit = utf8.encode(groupId).byteLength > 32_767 - NOT_FOUND_MESSAGE_OVERHEAD;
-  const { version, response } = await connection.send(
-    DescribeGroups,
-    (v) => ({ groups: [groupId], ...(v >= 3 && { includeAuthorizedOperations: false }) }),
-    nearLimit ? { max: 5 } : undefined,
-  );
-  const described = response.groups.find((g) => g.groupId === groupId);
-  if (!described) {
-    throw new BrokerResponseError(
-      connection.label,
-      'DescribeGroups',
-      version,
-      `no entry for group ${quoteId(groupId)}`,
+function outcome(described: DescribedGroup, coordinator: BrokerRef, broker: string): TypedOutcome {
+  if (described.errorCode !== 0) {
+    return outcomeOfError(
+      described.groupId,
+      described.errorCode,
+      described.errorMessage,
+      () => new KafkaResponseError(broker, 'DescribeGroups', described.errorCode, described.errorMessage),
+      isCoordinatorError,
     );
   }
-  const { errorCode } = described;
-  if (isCoordinatorError(errorCode)) return { retry: describeKafkaError(errorCode, described.errorMessage) };
-  if (errorCode === GROUP_ID_NOT_FOUND) {
-    throw new GroupNotFoundError(groupId, describeKafkaError(errorCode, described.errorMessage));
-  }
-  if (errorCode !== 0)
-    throw new KafkaResponseError(connection.label, 'DescribeGroups', errorCode, described.errorMessage);
-  // Before v6 a missing group is answered as Dead with no error.
-  if (described.groupState === 'Dead') throw new GroupNotFoundError(groupId);
+  // Before v6 a missing group, or one of another type, is answered as Dead with no error.
+  if (described.groupState === 'Dead') return { kind: 'absent' };
   const decode = described.protocolType === 'consumer';
-  return {
-    value: {
-      type: 'classic',
-      groupId,
-      state: described.groupState,
-      protocolType: described.protocolType,
-      protocol: described.protocolData,
-      coordinator,
-      members: described.members.map((m) => classicMember(m, decode)),
-    },
+  const group: ClassicGroup = {
+    type: 'classic',
+    groupId: described.groupId,
+    state: described.groupState,
+    protocolType: described.protocolType,
+    protocol: described.protocolData,
+    coordinator,
+    members: latestPerInstance(described.members, (m) => m.groupInstanceId).map((m) =>
+      classicMember(m, decode),
+    ),
   };
+  return { kind: 'found', group };
 }
 
 function classicMember(member: DescribedGroupMember, decodeConsumerProtocol: boolean): ClassicMember {

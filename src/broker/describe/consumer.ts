@@ -1,0 +1,88 @@
+/** Consumer groups (KIP-848): ConsumerGroupDescribe, one request for many groups. */
+
+import { isCoordinatorError } from '../coordinators.js';
+import { KafkaResponseError } from '../errors.js';
+import type { ConsumerGroup, ConsumerMember, TopicIdPartitions } from '../model.js';
+import {
+  ConsumerGroupDescribe,
+  type ConsumerGroupDescribeAssignment,
+  ConsumerGroupMemberType,
+} from '../protocol/messages/consumer-group-describe.js';
+import { type GroupDescriber, outcomeOfError, perGroup } from './outcome.js';
+import { latestPerInstance } from './static-members.js';
+
+export const consumerDescriber: GroupDescriber = {
+  type: 'consumer',
+  api: ConsumerGroupDescribe.name,
+  describe: (connection, coordinator, groupIds) =>
+    perGroup(
+      connection,
+      ConsumerGroupDescribe,
+      groupIds,
+      { groupIds: [...groupIds], includeAuthorizedOperations: false },
+      (g) => {
+        if (g.errorCode !== 0) {
+          return outcomeOfError(
+            g.groupId,
+            g.errorCode,
+            g.errorMessage,
+            () =>
+              new KafkaResponseError(
+                connection.label,
+                ConsumerGroupDescribe.name,
+                g.errorCode,
+                g.errorMessage,
+              ),
+            isCoordinatorError,
+          );
+        }
+        const group: ConsumerGroup = {
+          type: 'consumer',
+          groupId: g.groupId,
+          state: g.groupState,
+          groupEpoch: g.groupEpoch,
+          assignmentEpoch: g.assignmentEpoch,
+          assignor: g.assignorName,
+          coordinator,
+          members: latestPerInstance(
+            g.members,
+            (m) => m.instanceId,
+            (m) => m.memberEpoch,
+          ).map(
+            (m): ConsumerMember => ({
+              memberId: m.memberId,
+              instanceId: m.instanceId,
+              rackId: m.rackId,
+              memberEpoch: m.memberEpoch,
+              clientId: m.clientId,
+              clientHost: m.clientHost,
+              subscribedTopicNames: m.subscribedTopicNames,
+              // Brokers send an empty string for "no regex"; the API says null.
+              subscribedTopicRegex: m.subscribedTopicRegex || null,
+              assignment: topicIdPartitions(m.assignment),
+              targetAssignment: topicIdPartitions(m.targetAssignment),
+              memberType:
+                m.memberType === ConsumerGroupMemberType.Classic
+                  ? 'classic'
+                  : m.memberType === ConsumerGroupMemberType.Consumer
+                    ? 'consumer'
+                    : null,
+            }),
+          ),
+        };
+        return { kind: 'found', group };
+      },
+    ),
+};
+
+export function topicIdPartitions(
+  assignment: Pick<ConsumerGroupDescribeAssignment, 'topicPartitions'>,
+): TopicIdPartitions[] {
+  return assignment.topicPartitions
+    .map((tp) => ({
+      topicId: tp.topicId,
+      topic: tp.topicName,
+      partitions: [...tp.partitions].sort((a, b) => a - b),
+    }))
+    .sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : 0));
+}

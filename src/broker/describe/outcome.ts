@@ -1,0 +1,109 @@
+/**
+ * What one type's describe RPC says about one group. Kafka answers a group of another type the
+ * same way as a missing one (GROUP_ID_NOT_FOUND, or Dead before DescribeGroups v6), so a single
+ * RPC can only say "found" or "not of my type"; the resolver asks the other types to tell
+ * "missing" from "another type".
+ */
+
+import type { KafkaErrorInfo } from '../errors.js';
+import { BrokerResponseError, describeKafkaError, quoteId } from '../errors.js';
+import type { BrokerRef, Group, GroupType } from '../model.js';
+import type { ApiMessage } from '../protocol/api.js';
+import type { BrokerConnection } from '../transport/connection.js';
+
+export type TypedOutcome =
+  | { kind: 'found'; group: Group }
+  /** Not a group of this type: missing, or of another type. */
+  | { kind: 'absent'; kafkaError?: KafkaErrorInfo }
+  /** The cluster does not serve this type (the RPC is missing, or UNSUPPORTED_VERSION). */
+  | { kind: 'unsupported'; reason: string; kafkaError?: KafkaErrorInfo }
+  | { kind: 'retry'; kafkaError: KafkaErrorInfo }
+  | { kind: 'failed'; error: Error };
+
+export interface GroupDescriber {
+  readonly type: GroupType;
+  /** The RPC's name, for messages. */
+  readonly api: string;
+  /** One RPC for all `groupIds` (they share this coordinator). */
+  describe(
+    connection: BrokerConnection,
+    coordinator: BrokerRef,
+    groupIds: readonly string[],
+  ): Promise<Map<string, TypedOutcome>>;
+}
+
+export const ErrorCodes = {
+  UNKNOWN_SERVER_ERROR: -1,
+  UNSUPPORTED_VERSION: 35,
+  GROUP_ID_NOT_FOUND: 69,
+} as const;
+
+/** Room Kafka needs around a group id in its "Group <id> not found." messages. */
+const NOT_FOUND_MESSAGE_OVERHEAD = 64;
+const utf8 = new TextEncoder();
+
+/** Whether Kafka's "not found" message for this id overflows its 32,767-byte string limit. */
+export function nearIdLimit(groupId: string): boolean {
+  return utf8.encode(groupId).byteLength > 32_767 - NOT_FOUND_MESSAGE_OVERHEAD;
+}
+
+/** The outcome for a per-group error code every group-describe RPC shares. */
+export function outcomeOfError(
+  groupId: string,
+  code: number,
+  message: string | null | undefined,
+  failed: () => Error,
+  isCoordinatorError: (code: number) => boolean,
+): TypedOutcome {
+  const kafkaError = describeKafkaError(code, message);
+  if (isCoordinatorError(code)) return { kind: 'retry', kafkaError };
+  // Kafka cannot serialize its "Group <id> not found." for ids near the length limit and answers
+  // UNKNOWN_SERVER_ERROR instead: for such an id that error means "not a group of this type".
+  if (code === ErrorCodes.UNKNOWN_SERVER_ERROR && nearIdLimit(groupId)) return { kind: 'absent', kafkaError };
+  if (code === ErrorCodes.GROUP_ID_NOT_FOUND) return { kind: 'absent', kafkaError };
+  if (code === ErrorCodes.UNSUPPORTED_VERSION) {
+    return { kind: 'unsupported', reason: kafkaError.message ?? 'UNSUPPORTED_VERSION', kafkaError };
+  }
+  return { kind: 'failed', error: failed() };
+}
+
+export function unsupportedForAll(groupIds: readonly string[], reason: string): Map<string, TypedOutcome> {
+  return new Map(groupIds.map((id) => [id, { kind: 'unsupported', reason }]));
+}
+
+/**
+ * Sends one batched describe RPC and maps each group of the answer; a group the answer left out
+ * fails on its own, and a coordinator that lacks the RPC makes the type unsupported for all.
+ */
+export async function perGroup<Req, G extends { groupId: string }>(
+  connection: BrokerConnection,
+  api: ApiMessage<Req, { groups: G[] }>,
+  groupIds: readonly string[],
+  request: Req,
+  map: (group: G) => TypedOutcome,
+): Promise<Map<string, TypedOutcome>> {
+  const version = await connection.versionFor(api);
+  if (version === undefined)
+    return unsupportedForAll(groupIds, `${connection.label} does not support ${api.name}`);
+  const { response } = await connection.send(api, request);
+  const byId = new Map(response.groups.map((g) => [g.groupId, g]));
+  const out = new Map<string, TypedOutcome>();
+  for (const id of groupIds) {
+    const group = byId.get(id);
+    out.set(
+      id,
+      group
+        ? map(group)
+        : {
+            kind: 'failed',
+            error: new BrokerResponseError(
+              connection.label,
+              api.name,
+              version,
+              `no entry for group ${quoteId(id)}`,
+            ),
+          },
+    );
+  }
+  return out;
+}

@@ -1,0 +1,126 @@
+/**
+ * Describes groups at one coordinator whatever their type, telling "missing" from "another type"
+ * by asking the types' own describe RPCs rather than reading Kafka's error text.
+ *
+ * Round 1 asks each group's likely type: the one the caller expects, else the one last seen for
+ * it, else all four at once (pipelined on one connection: one round trip). Groups that round 1
+ * did not find are asked of the types not yet tried, in round 2. A group is missing only when
+ * every type the cluster serves has said it is not one of its own.
+ */
+
+import type { CoordinatorOutcome } from '../coordinators.js';
+import {
+  GroupNotFoundError,
+  GroupTypeMismatchError,
+  GroupTypeUnavailableError,
+  type KafkaErrorInfo,
+  UnsupportedApiError,
+} from '../errors.js';
+import { type BrokerRef, GROUP_TYPES, type Group, type GroupType } from '../model.js';
+import type { BrokerConnection } from '../transport/connection.js';
+import type { GroupDescriber, TypedOutcome } from './outcome.js';
+
+export interface ResolveRequest {
+  /** The type the caller asserts (`?type=`): a group of another type becomes a mismatch error. */
+  expected?: GroupType;
+  /** The type each group is thought to have (from ListGroups or an earlier describe). */
+  hints?: ReadonlyMap<string, GroupType>;
+}
+
+interface Verdicts {
+  found?: Group;
+  retry?: KafkaErrorInfo;
+  failed?: Error;
+  tried: Set<GroupType>;
+  said: Map<GroupType, TypedOutcome>;
+}
+
+export async function resolveGroups(
+  describers: Readonly<Record<GroupType, GroupDescriber>>,
+  connection: BrokerConnection,
+  coordinator: BrokerRef,
+  groupIds: readonly string[],
+  { expected, hints }: ResolveRequest = {},
+): Promise<Map<string, CoordinatorOutcome<Group>>> {
+  const verdicts = new Map<string, Verdicts>(
+    groupIds.map((id) => [id, { tried: new Set(), said: new Map() }]),
+  );
+
+  const ask = async (plan: Map<GroupType, string[]>) => {
+    const answers = await Promise.all(
+      [...plan].map(
+        async ([type, ids]) => [type, await describers[type].describe(connection, coordinator, ids)] as const,
+      ),
+    );
+    for (const [type, outcomes] of answers) {
+      for (const [id, outcome] of outcomes) {
+        const v = verdicts.get(id);
+        if (!v) continue;
+        v.tried.add(type);
+        v.said.set(type, outcome);
+        if (outcome.kind === 'found') v.found = outcome.group;
+        else if (outcome.kind === 'retry') v.retry = outcome.kafkaError;
+        else if (outcome.kind === 'failed') v.failed = outcome.error;
+      }
+    }
+  };
+
+  const first = new Map<GroupType, string[]>();
+  for (const id of groupIds) {
+    const likely = expected ?? hints?.get(id);
+    for (const type of likely ? [likely] : GROUP_TYPES) first.set(type, [...(first.get(type) ?? []), id]);
+  }
+  await ask(first);
+
+  const second = new Map<GroupType, string[]>();
+  for (const [id, v] of verdicts) {
+    if (v.found || v.retry || v.failed) continue;
+    for (const type of GROUP_TYPES)
+      if (!v.tried.has(type)) second.set(type, [...(second.get(type) ?? []), id]);
+  }
+  if (second.size > 0) await ask(second);
+
+  const out = new Map<string, CoordinatorOutcome<Group>>();
+  for (const [id, v] of verdicts) out.set(id, verdict(id, v, expected, connection.label));
+  return out;
+}
+
+function verdict(
+  groupId: string,
+  v: Verdicts,
+  expected: GroupType | undefined,
+  broker: string,
+): CoordinatorOutcome<Group> {
+  if (v.found) {
+    if (expected && v.found.type !== expected) {
+      const said = v.said.get(expected);
+      const kafkaError = said && 'kafkaError' in said ? said.kafkaError : undefined;
+      return { error: new GroupTypeMismatchError(groupId, expected, v.found.type, kafkaError) };
+    }
+    return { value: v.found };
+  }
+  // A coordinator error on any type means the answer is not complete yet.
+  if (v.retry) return { retry: v.retry };
+  if (v.failed) return { error: v.failed };
+  const expectedSaid = expected ? v.said.get(expected) : undefined;
+  if (expected && expectedSaid?.kind === 'unsupported') {
+    return {
+      error: new GroupTypeUnavailableError(groupId, expected, expectedSaid.reason, expectedSaid.kafkaError),
+    };
+  }
+  const said = [...v.said.values()];
+  if (said.length > 0 && said.every((o) => o.kind === 'unsupported')) {
+    // Not one describe RPC in common with the coordinator: nothing can be said of the group.
+    const reasons = [...new Set(said.map((o) => (o.kind === 'unsupported' ? o.reason : '')))].join('; ');
+    return {
+      error: new UnsupportedApiError(broker, `any group describe RPC (${reasons})`, undefined, {
+        min: 0,
+        max: 0,
+      }),
+    };
+  }
+  const notFound = [...v.said.values()].find((o) => o.kind === 'absent' && o.kafkaError?.code === 69);
+  return {
+    error: new GroupNotFoundError(groupId, notFound?.kind === 'absent' ? notFound.kafkaError : undefined),
+  };
+}

@@ -1,0 +1,51 @@
+/** Share groups (KIP-932): ShareGroupDescribe, one request for many groups. */
+
+import { isCoordinatorError } from '../coordinators.js';
+import { KafkaResponseError } from '../errors.js';
+import type { ShareGroup } from '../model.js';
+import { ShareGroupDescribe } from '../protocol/messages/share-group-describe.js';
+import { topicIdPartitions } from './consumer.js';
+import { type GroupDescriber, outcomeOfError, perGroup } from './outcome.js';
+
+export const shareDescriber: GroupDescriber = {
+  type: 'share',
+  api: ShareGroupDescribe.name,
+  describe: (connection, coordinator, groupIds) =>
+    perGroup(
+      connection,
+      ShareGroupDescribe,
+      groupIds,
+      { groupIds: [...groupIds], includeAuthorizedOperations: false },
+      (g) => {
+        if (g.errorCode !== 0) {
+          return outcomeOfError(
+            g.groupId,
+            g.errorCode,
+            g.errorMessage,
+            () =>
+              new KafkaResponseError(connection.label, ShareGroupDescribe.name, g.errorCode, g.errorMessage),
+            isCoordinatorError,
+          );
+        }
+        const group: ShareGroup = {
+          type: 'share',
+          groupId: g.groupId,
+          state: g.groupState,
+          groupEpoch: g.groupEpoch,
+          assignmentEpoch: g.assignmentEpoch,
+          assignor: g.assignorName,
+          coordinator,
+          members: g.members.map((m) => ({
+            memberId: m.memberId,
+            rackId: m.rackId,
+            memberEpoch: m.memberEpoch,
+            clientId: m.clientId,
+            clientHost: m.clientHost,
+            subscribedTopicNames: m.subscribedTopicNames,
+            assignment: topicIdPartitions(m.assignment),
+          })),
+        };
+        return { kind: 'found', group };
+      },
+    ),
+};

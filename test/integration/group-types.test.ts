@@ -1,0 +1,354 @@
+/**
+ * Groups of all four types, made by Kafka's own clients, described through the API: every field
+ * against what the fixture did, the type-mismatch matrix, filters, include=details and the batch
+ * describe, with the RPCs counted on the real connection.
+ */
+
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { GroupType } from '../../src/broker/model.js';
+import { BrokerConnection } from '../../src/broker/transport/connection.js';
+import type { Problem } from '../../src/openapi/problems.js';
+import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
+import { type TestApp, testApp } from '../support/app.js';
+
+const run = uniqueName('gt');
+const topic = `${run}-in`;
+const ids: Record<GroupType, string> & { empty: string; missing: string } = {
+  classic: `${run}-classic`,
+  consumer: `${run}-consumer`,
+  share: `${run}-share`,
+  streams: `${run}-streams`,
+  empty: `${run}-empty`,
+  missing: `${run}-missing`,
+};
+const TYPES: GroupType[] = ['classic', 'consumer', 'share', 'streams'];
+
+let t: TestApp;
+let fixtures: RunningFixtures;
+// biome-ignore lint/suspicious/noExplicitAny: the group union is narrowed per test below
+type Json = any;
+
+beforeAll(async () => {
+  t = await testApp();
+  fixtures = await startFixtures({
+    bootstrap: t.bootstrap,
+    topics: [{ name: topic, partitions: 3, records: 20 }],
+    groups: [
+      { type: 'classic', groupId: ids.classic, topics: [topic], members: 2, clientId: `${run}-cl` },
+      {
+        type: 'consumer',
+        groupId: ids.consumer,
+        topics: [topic],
+        members: 2,
+        clientId: `${run}-co`,
+        instanceIdPrefix: `${run}-ci`,
+      },
+      { type: 'share', groupId: ids.share, topics: [topic], members: 2, clientId: `${run}-sh` },
+      { type: 'streams', groupId: ids.streams, topics: [topic], clientId: `${run}-st` },
+      { type: 'empty', groupId: ids.empty, topics: [topic], commit: 5 },
+    ],
+  });
+});
+
+afterAll(async () => {
+  await fixtures?.stop();
+  await t?.close();
+});
+
+const path = (id: string, query = '') => `/groups/${encodeURIComponent(id)}${query}`;
+const heldPartitions = (members: { assignment: { partitions: number[] }[] }[]) =>
+  members.flatMap((m) => m.assignment.flatMap((a) => a.partitions)).sort();
+
+describe('GET /groups/{groupId} for every type', () => {
+  it('describes a consumer group (KIP-848): epochs, assignor, static members, topic ids, assignments', async () => {
+    const { status, body } = await t.get<Json>(path(ids.consumer), '/groups/{groupId}');
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      type: 'consumer',
+      groupId: ids.consumer,
+      state: 'Stable',
+      assignor: 'uniform',
+    });
+    expect(body.groupEpoch).toBeGreaterThanOrEqual(1);
+    expect(body.assignmentEpoch).toBe(body.groupEpoch);
+    expect(body.members).toHaveLength(2);
+    expect(body.members.map((m: Json) => m.instanceId).sort()).toEqual([`${run}-ci-0`, `${run}-ci-1`]);
+    for (const m of body.members) {
+      expect(m.clientId).toMatch(new RegExp(`^${run}-co-[01]$`));
+      expect(m).toMatchObject({
+        clientHost: '/127.0.0.1',
+        rackId: null,
+        subscribedTopicNames: [topic],
+        subscribedTopicRegex: null,
+        memberType: 'consumer',
+      });
+      expect(m.memberEpoch).toBe(body.groupEpoch);
+      expect(m.assignment).toEqual(m.targetAssignment);
+      for (const a of m.assignment)
+        expect(a).toMatchObject({ topic, topicId: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/) });
+    }
+    expect(heldPartitions(body.members)).toEqual([0, 1, 2]);
+  });
+
+  it('describes a share group (KIP-932): members and their assignments', async () => {
+    const { status, body } = await t.get<Json>(path(ids.share), '/groups/{groupId}');
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ type: 'share', groupId: ids.share, state: 'Stable', assignor: 'simple' });
+    expect(body.members).toHaveLength(2);
+    for (const m of body.members) {
+      expect(m.clientId).toMatch(new RegExp(`^${run}-sh-[01]$`));
+      expect(m.subscribedTopicNames).toEqual([topic]);
+      expect(m.memberEpoch).toBeGreaterThanOrEqual(1);
+      for (const a of m.assignment) expect(a.topic).toBe(topic);
+    }
+    // The simple assignor spreads every partition over the members.
+    expect([...new Set(heldPartitions(body.members))]).toEqual([0, 1, 2]);
+  });
+
+  it('describes a streams group (KIP-1071): topology with repartition and changelog topics, tasks', async () => {
+    const { status, body } = await t.get<Json>(path(ids.streams), '/groups/{groupId}');
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ type: 'streams', groupId: ids.streams, state: 'Stable' });
+    const subtopologies = body.topology.subtopologies;
+    const source = subtopologies.find((s: Json) => s.sourceTopics.includes(topic));
+    expect(source.repartitionSinkTopics).toEqual([`${ids.streams}-by-value-repartition`]);
+    const counting = subtopologies.find((s: Json) => s.stateChangelogTopics.length > 0);
+    expect(counting.stateChangelogTopics.map((x: Json) => x.name)).toEqual([
+      `${ids.streams}-counts-changelog`,
+    ]);
+    expect(counting.repartitionSourceTopics).toEqual([
+      expect.objectContaining({ name: `${ids.streams}-by-value-repartition`, partitions: 3 }),
+    ]);
+    expect(body.members).toHaveLength(1);
+    const [member] = body.members;
+    expect(member.clientId.startsWith(`${run}-st-0`)).toBe(true);
+    expect(member.processId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(member.isClassic).toBe(false);
+    // One member holds every task of both subtopologies.
+    const active = member.assignment.activeTasks.map((task: Json) => [task.subtopologyId, task.partitions]);
+    expect(active.sort()).toEqual(subtopologies.map((s: Json) => [s.subtopologyId, [0, 1, 2]]).sort());
+  });
+
+  it('describes a classic group and an Empty one made by an offset commit', async () => {
+    const classic = await t.get<Json>(path(ids.classic), '/groups/{groupId}');
+    expect(classic.body).toMatchObject({
+      type: 'classic',
+      state: 'Stable',
+      protocolType: 'consumer',
+      protocol: 'range',
+    });
+    expect(classic.body.members).toHaveLength(2);
+    const empty = await t.get<Json>(path(ids.empty), '/groups/{groupId}');
+    expect(empty.body).toMatchObject({ type: 'classic', state: 'Empty', members: [] });
+  });
+});
+
+describe('type assertions: every actual type × every requested type', () => {
+  for (const actual of TYPES) {
+    for (const requested of TYPES) {
+      const expectation = actual === requested ? '200' : '409 naming both types';
+      it(`a ${actual} group asked as ${requested} → ${expectation}`, async () => {
+        const { status, body } = await t.get<Json>(
+          path(ids[actual], `?type=${requested}`),
+          '/groups/{groupId}',
+        );
+        if (actual === requested) {
+          expect(status).toBe(200);
+          expect(body).toMatchObject({ type: actual, groupId: ids[actual] });
+          return;
+        }
+        expect(status).toBe(409);
+        expect(body).toMatchObject({
+          type: '/problems/group-type-mismatch',
+          status: 409,
+          groupId: ids[actual],
+          expectedType: requested,
+          actualType: actual,
+        });
+        // Kafka's own word on the mismatch, where it gave one.
+        if (body.kafkaError) expect(body.kafkaError.code).toBe(69);
+      });
+    }
+  }
+
+  for (const requested of [...TYPES, undefined]) {
+    it(`a missing group asked as ${requested ?? 'any type'} → 404`, async () => {
+      const { status, body } = await t.get<Problem>(
+        path(ids.missing, requested ? `?type=${requested}` : ''),
+        '/groups/{groupId}',
+      );
+      expect(status).toBe(404);
+      expect(body).toMatchObject({ type: '/problems/group-not-found', groupId: ids.missing });
+    });
+  }
+
+  it('rejects an unknown type, listing the allowed ones', async () => {
+    const { status, body } = await t.get<Problem>(path(ids.classic, '?type=Consumers'), '/groups/{groupId}');
+    expect(status).toBe(400);
+    expect(body.errors?.[0]).toMatchObject({ in: 'query', name: 'type', received: 'Consumers' });
+    expect(body.errors?.[0]?.expected).toContain('classic');
+  });
+
+  it('costs one describe RPC when the type is known, and four in one round when it is not', async () => {
+    const fresh = await testApp();
+    try {
+      const send = vi.spyOn(BrokerConnection.prototype, 'send');
+      const calls = () => send.mock.calls.map(([api]) => api.name).filter((n) => n !== 'ApiVersions');
+      await fresh.app.request(path(ids.share));
+      expect(calls().sort()).toEqual(
+        [
+          'ConsumerGroupDescribe',
+          'DescribeGroups',
+          'FindCoordinator',
+          'ShareGroupDescribe',
+          'StreamsGroupDescribe',
+        ].sort(),
+      );
+      send.mockClear();
+      await fresh.app.request(path(ids.share));
+      expect(calls()).toEqual(['ShareGroupDescribe']);
+      send.mockRestore();
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
+describe('GET /groups filters', () => {
+  const mine = async (query: string) => {
+    const { status, body } = await t.get<Json>(
+      `/groups?prefix=${encodeURIComponent(run)}&${query}`,
+      '/groups',
+    );
+    expect(status).toBe(200);
+    return body.groups.map((g: Json) => g.groupId).sort();
+  };
+
+  it('filters by type, repeated or comma-separated, in any case', async () => {
+    expect(await mine('type=share')).toEqual([ids.share]);
+    expect(await mine('type=CONSUMER,Streams')).toEqual([ids.consumer, ids.streams].sort());
+    expect(await mine('type=classic&type=share')).toEqual([ids.classic, ids.empty, ids.share].sort());
+  });
+
+  it('filters by state, in any case', async () => {
+    expect(await mine('state=empty')).toEqual([ids.empty]);
+    expect(await mine('state=Stable')).toEqual([ids.classic, ids.consumer, ids.share, ids.streams].sort());
+    expect(await mine('state=stable&type=classic')).toEqual([ids.classic]);
+    // NotReady is never sent to the broker (it compares it as not_ready); asked here, it matches none of these.
+    expect(await mine('state=NotReady')).toEqual([]);
+  });
+
+  it('filters by protocol type, the empty one included', async () => {
+    expect(await mine('protocolType=consumer')).toEqual([ids.classic, ids.consumer].sort());
+    expect(await mine('protocolType=')).toEqual([ids.empty]);
+  });
+
+  it('rejects unknown filter values, naming the parameter and the allowed values', async () => {
+    for (const [query, name] of [
+      ['type=bogus', 'type'],
+      ['state=Sleeping', 'state'],
+      ['limit=abc', 'limit'],
+      ['limit=0', 'limit'],
+      ['limit=1001', 'limit'],
+      ['cursor=not-a-cursor', 'cursor'],
+      ['include=everything', 'include'],
+    ] as const) {
+      const { status, body } = await t.get<Problem>(`/groups?${query}`, '/groups');
+      expect(status, query).toBe(400);
+      expect(body.errors?.[0], query).toMatchObject({ in: 'query', name, received: query.split('=')[1] });
+    }
+    const { body } = await t.get<Problem>('/groups?limit=abc', '/groups');
+    expect(body.errors?.[0]).toMatchObject({ expected: 'an integer from 1 to 1000', received: 'abc' });
+  });
+
+  it('include=details describes the page, one FindCoordinator and one describe RPC per type', async () => {
+    const send = vi.spyOn(BrokerConnection.prototype, 'send');
+    const fresh = await testApp();
+    try {
+      const { status, body } = await fresh.get<Json>(
+        `/groups?prefix=${encodeURIComponent(run)}&include=details`,
+        '/groups',
+      );
+      expect(status).toBe(200);
+      for (const entry of body.groups) {
+        expect(entry.details, entry.groupId).toMatchObject({ groupId: entry.groupId, type: entry.type });
+        expect(entry.detailsError).toBeUndefined();
+      }
+      const names = send.mock.calls.map(([api]) => api.name);
+      expect(names.filter((n) => n === 'FindCoordinator')).toHaveLength(1);
+      for (const api of [
+        'DescribeGroups',
+        'ConsumerGroupDescribe',
+        'ShareGroupDescribe',
+        'StreamsGroupDescribe',
+      ]) {
+        expect(
+          names.filter((n) => n === api),
+          api,
+        ).toHaveLength(1);
+      }
+    } finally {
+      send.mockRestore();
+      await fresh.close();
+    }
+  });
+});
+
+describe('POST /groups/describe', () => {
+  const post = async (body: unknown) => {
+    const res = await t.app.request('/groups/describe', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: (await t.checker.check('post', '/groups/describe', res)) as Json };
+  };
+
+  it('answers each id once, in order, with its group or its problem', async () => {
+    const { status, body } = await post({
+      groupIds: [ids.streams, ids.missing, ids.consumer, ids.streams, ids.classic],
+    });
+    expect(status).toBe(200);
+    expect(body.results.map((r: Json) => r.groupId)).toEqual([
+      ids.streams,
+      ids.missing,
+      ids.consumer,
+      ids.classic,
+    ]);
+    expect(body.results[0].group.type).toBe('streams');
+    expect(body.results[1].problem).toMatchObject({ type: '/problems/group-not-found', status: 404 });
+    expect(body.results[2].group.type).toBe('consumer');
+    expect(body.results[3].group.type).toBe('classic');
+  });
+
+  it('asserts a type per group', async () => {
+    const { body } = await post({ groupIds: [ids.share, ids.consumer], type: 'share' });
+    expect(body.results[0].group.type).toBe('share');
+    expect(body.results[1].problem).toMatchObject({
+      status: 409,
+      expectedType: 'share',
+      actualType: 'consumer',
+    });
+  });
+
+  it('rejects bad bodies, naming the field', async () => {
+    const empty = await post({ groupIds: [] });
+    expect(empty.status).toBe(400);
+    expect(empty.body.errors[0]).toMatchObject({ in: 'body', name: 'groupIds' });
+    const tooMany = await post({ groupIds: Array.from({ length: 101 }, (_, i) => `g${i}`) });
+    expect(tooMany.status).toBe(400);
+    const wrongType = await post({ groupIds: [ids.classic, 7] });
+    expect(wrongType.body.errors[0]).toMatchObject({ in: 'body', name: 'groupIds[1]', received: '7' });
+    const unknownField = await post({ groupIds: [ids.classic], typ: 'share' });
+    expect(unknownField.body.errors[0]).toMatchObject({ in: 'body', name: 'typ', received: 'share' });
+    const res = await t.app.request('/groups/describe', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"groupIds": [',
+    });
+    expect(res.status).toBe(400);
+    expect(await t.checker.check('post', '/groups/describe', res)).toMatchObject({
+      type: '/problems/invalid-input',
+    });
+  });
+});
