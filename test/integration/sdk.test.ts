@@ -1,0 +1,239 @@
+/**
+ * The generated client (sdk/) against the Node server as a process and real groups of every type.
+ * The compiler is part of the test: `npm run typecheck` proves that a group narrows on `type`, with
+ * no cast in this file, and that a new group type fails the exhaustive switch below.
+ */
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { generateSdk, SDK_DIR, SDK_FILES } from '../../scripts/generate-sdk.js';
+import { createGroupsClient, type Group, type GroupsClient } from '../../sdk/index.js';
+import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
+
+type Kind = Group['type'];
+
+const run = uniqueName('sdk');
+const topic = `${run}-events`;
+const ids = {
+  classic: `${run}-classic`,
+  consumer: `${run}-consumer`,
+  share: `${run}-share`,
+  streams: `${run}-streams`,
+} satisfies Record<Kind, string>;
+const kinds: Kind[] = ['classic', 'consumer', 'share', 'streams'];
+
+let server: ChildProcess | undefined;
+let fixtures: RunningFixtures | undefined;
+let api: GroupsClient;
+let output = '';
+
+async function startServer(): Promise<string> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/runtime/node.ts'], {
+    env: { ...process.env, PORT: '0', KAFKA_BROKERS: inject('kafkaBrokers'), LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  server = child;
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  return new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (chunk) => {
+      output += chunk;
+      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
+      if (url) resolve(url);
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
+  });
+}
+
+/**
+ * What only a group of its own type has, read without a cast: each case sees one member of the
+ * union. A fifth group type in the document makes `never` below fail to compile.
+ */
+function checkTypeSpecific(data: Group): string {
+  switch (data.type) {
+    case 'classic': {
+      expect(data.protocolType).toBe('consumer');
+      expect(data.protocol).toBe('range');
+      expect(data.members).toHaveLength(1);
+      for (const member of data.members) {
+        expect(member.decodeError).toBeUndefined();
+        const owned = member.assignment?.partitions.flatMap((tp) =>
+          tp.partitions.map((p) => `${tp.topic}:${p}`),
+        );
+        expect(owned?.sort()).toEqual([`${topic}:0`, `${topic}:1`, `${topic}:2`]);
+      }
+      return data.protocol;
+    }
+    case 'consumer': {
+      expect(data.assignor).toMatch(/\S/);
+      expect(data.members).toHaveLength(1);
+      for (const member of data.members) {
+        expect(member.memberEpoch).toBeGreaterThan(0);
+        expect(member.assignment.length).toBeGreaterThan(0);
+        for (const tp of member.assignment) {
+          expect(tp.topic).toBe(topic);
+          expect(tp.topicId).toMatch(/^[A-Za-z0-9_-]{22}$/);
+        }
+        expect(member.assignment.flatMap((tp) => tp.partitions).sort()).toEqual([0, 1, 2]);
+      }
+      return data.assignor;
+    }
+    case 'share': {
+      expect(data.assignor).toMatch(/\S/);
+      expect(data.members).toHaveLength(1);
+      for (const member of data.members) {
+        expect(member.subscribedTopicNames).toEqual([topic]);
+        expect(member.assignment.flatMap((tp) => tp.partitions).sort()).toEqual([0, 1, 2]);
+      }
+      return data.assignor;
+    }
+    case 'streams': {
+      const subtopologies = data.topology?.subtopologies ?? [];
+      expect(subtopologies.length).toBeGreaterThan(0);
+      expect(subtopologies.flatMap((s) => s.sourceTopics)).toContain(topic);
+      expect(data.members).toHaveLength(1);
+      for (const member of data.members) {
+        expect(member.processId).toMatch(/\S/);
+        expect(member.assignment.activeTasks.length).toBeGreaterThan(0);
+      }
+      return `${subtopologies.length} subtopologies`;
+    }
+    default: {
+      const never: never = data;
+      throw new Error(`a group type this test does not know: ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+describe('sdk/', () => {
+  it('is up to date with the OpenAPI document the app serves', async () => {
+    const fresh = await generateSdk();
+    const stale: string[] = [];
+    for (const name of SDK_FILES) {
+      const committed = await readFile(join(SDK_DIR, name), 'utf8').catch(() => undefined);
+      if (committed !== fresh[name]) stale.push(`sdk/${name}`);
+    }
+    expect(
+      stale,
+      `${stale.join(', ')} out of date with src/: run \`npm run sdk\` and commit the result`,
+    ).toEqual([]);
+  });
+});
+
+describe('the generated client against the Node server', () => {
+  beforeAll(async () => {
+    const [base, started] = await Promise.all([
+      startServer(),
+      startFixtures({
+        bootstrap: inject('kafkaBrokers'),
+        topics: [{ name: topic, partitions: 3, records: 5 }],
+        groups: [
+          { type: 'classic', groupId: ids.classic, topics: [topic], clientId: `${run}-cl` },
+          { type: 'consumer', groupId: ids.consumer, topics: [topic], clientId: `${run}-co` },
+          { type: 'share', groupId: ids.share, topics: [topic], clientId: `${run}-sh` },
+          { type: 'streams', groupId: ids.streams, topics: [topic], clientId: `${run}-st` },
+        ],
+      }),
+    ]);
+    fixtures = started;
+    api = createGroupsClient(base);
+  });
+
+  afterAll(async () => {
+    if (server && server.exitCode === null && server.signalCode === null) {
+      const exited = once(server, 'exit');
+      server.kill('SIGTERM');
+      const stopped = await Promise.race([
+        exited.then(() => true),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), 15_000).unref()),
+      ]);
+      if (!stopped) server.kill('SIGKILL');
+    }
+    await fixtures?.stop();
+  });
+
+  it('lists the groups of every type, filtered by prefix and type', async () => {
+    const { data, error } = await api.GET('/groups', {
+      params: { query: { prefix: run, type: ['classic', 'consumer', 'share', 'streams'] } },
+    });
+    expect(error).toBeUndefined();
+    if (!data) throw new Error('no page');
+    expect(data.failures).toEqual([]);
+    expect(data.nextCursor).toBeNull();
+    expect(data.groups.map((g) => [g.groupId, g.type, g.state])).toEqual(
+      kinds.map((kind) => [ids[kind], kind, 'Stable']),
+    );
+
+    const shareOnly = await api.GET('/groups', { params: { query: { prefix: run, type: ['share'] } } });
+    expect(shareOnly.data?.groups.map((g) => g.groupId)).toEqual([ids.share]);
+  });
+
+  it.each(kinds)('describes the %s group and narrows it on `type`', async (kind) => {
+    const { data, error, response } = await api.GET('/groups/{groupId}', {
+      params: { path: { groupId: ids[kind] } },
+    });
+    expect(error, JSON.stringify(error)).toBeUndefined();
+    expect(response.status).toBe(200);
+    if (!data) throw new Error('no group');
+    expect(data.type).toBe(kind);
+    expect(data.groupId).toBe(ids[kind]);
+    expect(data.state).toBe('Stable');
+    expect(data.coordinator.port).toBeGreaterThan(0);
+    expect(checkTypeSpecific(data)).toMatch(/\S/);
+  });
+
+  it('reads a 404 problem+json as a typed error', async () => {
+    const missing = `${run}-missing`;
+    const { data, error, response } = await api.GET('/groups/{groupId}', {
+      params: { path: { groupId: missing } },
+    });
+    expect(data).toBeUndefined();
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toBe('application/problem+json');
+    if (!error) throw new Error('no problem');
+    expect(error.type).toBe('/problems/group-not-found');
+    expect(error.status).toBe(404);
+    expect(error.groupId).toBe(missing);
+    expect(error.kafkaError?.name).toBe('GROUP_ID_NOT_FOUND');
+  });
+
+  it('reads a 409 type mismatch with the expected and actual types', async () => {
+    const { data, error, response } = await api.GET('/groups/{groupId}', {
+      params: { path: { groupId: ids.share }, query: { type: 'consumer' } },
+    });
+    expect(data).toBeUndefined();
+    expect(response.status).toBe(409);
+    if (!error) throw new Error('no problem');
+    expect(error.type).toBe('/problems/group-type-mismatch');
+    expect(error.expectedType).toBe('consumer');
+    expect(error.actualType).toBe('share');
+    expect(error.groupId).toBe(ids.share);
+  });
+
+  it('describes a batch, each outcome a group narrowed on `type` or a problem', async () => {
+    const missing = `${run}-missing`;
+    const groupIds = [...kinds.map((kind) => ids[kind]), missing];
+    const { data, error } = await api.POST('/groups/describe', { body: { groupIds } });
+    expect(error, JSON.stringify(error)).toBeUndefined();
+    if (!data) throw new Error('no result');
+    expect(data.results.map((r) => r.groupId)).toEqual(groupIds);
+    const seen: string[] = [];
+    for (const outcome of data.results) {
+      if ('group' in outcome) {
+        expect(outcome.group.groupId).toBe(outcome.groupId);
+        expect(checkTypeSpecific(outcome.group)).toMatch(/\S/);
+        seen.push(outcome.group.type);
+      } else {
+        expect(outcome.groupId).toBe(missing);
+        expect(outcome.problem.type).toBe('/problems/group-not-found');
+        expect(outcome.problem.status).toBe(404);
+        seen.push(outcome.problem.type);
+      }
+    }
+    expect(seen).toEqual([...kinds, '/problems/group-not-found']);
+  });
+});
