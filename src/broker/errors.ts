@@ -3,6 +3,7 @@
  * Messages name the broker and the RPC, never credentials.
  */
 
+import type { GroupType } from './model.js';
 import { kafkaError } from './protocol/errors.js';
 
 export interface KafkaErrorInfo {
@@ -131,8 +132,8 @@ export class GroupTypeMismatchError extends Error {
   override readonly name = 'GroupTypeMismatchError';
   constructor(
     readonly groupId: string,
-    readonly expectedType: string,
-    readonly actualType: string,
+    readonly expectedType: GroupType,
+    readonly actualType: GroupType,
     /** What the expected type's RPC said, where it said something (GROUP_ID_NOT_FOUND, "not a … group"). */
     readonly kafkaError?: KafkaErrorInfo,
   ) {
@@ -145,7 +146,7 @@ export class GroupTypeUnavailableError extends Error {
   override readonly name = 'GroupTypeUnavailableError';
   constructor(
     readonly groupId: string,
-    readonly expectedType: string,
+    readonly expectedType: GroupType,
     readonly reason: string,
     readonly kafkaError?: KafkaErrorInfo,
   ) {

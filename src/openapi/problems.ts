@@ -5,6 +5,7 @@
 
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { GROUP_TYPES } from '../broker/model.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -32,28 +33,6 @@ export const InvalidParameterSchema = z
   })
   .openapi('InvalidParameter');
 
-export const ProblemSchema = z
-  .object({
-    type: z.string().openapi({
-      description: 'Stable URI reference naming the kind of problem',
-      example: '/problems/group-not-found',
-    }),
-    title: z.string(),
-    status: z.number().int(),
-    detail: z.string(),
-    instance: z.string().optional().openapi({ description: 'The request path' }),
-    groupId: z.string().optional(),
-    broker: z.string().optional().openapi({ description: 'host:port of the broker concerned' }),
-    kafkaError: KafkaErrorSchema.optional(),
-    errors: z.array(InvalidParameterSchema).optional(),
-    expectedType: z.string().optional().openapi({ description: 'The group type the request asked for' }),
-    actualType: z.string().optional().openapi({ description: 'The type the group really has' }),
-  })
-  .openapi('Problem', { description: 'RFC 9457 problem details' });
-
-export type Problem = z.infer<typeof ProblemSchema>;
-export type InvalidParameter = z.infer<typeof InvalidParameterSchema>;
-
 export const PROBLEMS = {
   'invalid-input': { status: 400, title: 'Invalid input' },
   'group-not-found': { status: 404, title: 'Group not found' },
@@ -70,13 +49,43 @@ export const PROBLEMS = {
 } as const;
 
 export type ProblemSlug = keyof typeof PROBLEMS;
+const PROBLEM_TYPES = Object.keys(PROBLEMS).map((slug) => `/problems/${slug}`) as [
+  `/problems/${ProblemSlug}`,
+  ...`/problems/${ProblemSlug}`[],
+];
+
+export const ProblemSchema = z
+  .object({
+    type: z.enum(PROBLEM_TYPES).openapi({
+      description: 'Stable URI reference naming the kind of problem',
+      example: '/problems/group-not-found',
+    }),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    instance: z.string().optional().openapi({ description: 'The request path' }),
+    groupId: z.string().optional(),
+    broker: z.string().optional().openapi({ description: 'host:port of the broker concerned' }),
+    kafkaError: KafkaErrorSchema.optional(),
+    errors: z.array(InvalidParameterSchema).optional(),
+    expectedType: z
+      .enum(GROUP_TYPES)
+      .optional()
+      .openapi({ description: 'The group type the request asked for' }),
+    actualType: z.enum(GROUP_TYPES).optional().openapi({ description: 'The type the group really has' }),
+  })
+  .openapi('Problem', { description: 'RFC 9457 problem details' });
+
+export type Problem = z.infer<typeof ProblemSchema>;
+export type InvalidParameter = z.infer<typeof InvalidParameterSchema>;
+
 type ProblemStatus = (typeof PROBLEMS)[ProblemSlug]['status'];
 
 export type ProblemExtensions = Omit<Problem, 'type' | 'title' | 'status' | 'detail'>;
 
 export function problemBody(slug: ProblemSlug, detail: string, extensions: ProblemExtensions = {}): Problem {
   const { status, title } = PROBLEMS[slug];
-  return { type: `/problems/${slug}`, title, status, detail, ...extensions };
+  return { type: `/problems/${slug}` as const, title, status, detail, ...extensions };
 }
 
 /** A problem+json response; `headers` carries Retry-After for 503. */

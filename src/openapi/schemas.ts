@@ -12,10 +12,6 @@ import { expect } from './validation.js';
 export const MAX_GROUP_ID_BYTES = 32_767;
 export const GROUP_ID_RULE = `a group id of 1 to ${MAX_GROUP_ID_BYTES} UTF-8 bytes`;
 
-export const GroupTypeSchema = z.enum(GROUP_TYPES).openapi('GroupType', {
-  description: "The group's type, in Kafka's own words (KIP-848 consumer, KIP-932 share, KIP-1071 streams)",
-});
-
 export const BrokerRefSchema = z
   .object({
     nodeId: z.number().int(),
@@ -27,7 +23,8 @@ export const BrokerRefSchema = z
 export const GroupListingSchema = z
   .object({
     groupId: z.string(),
-    type: GroupTypeSchema.nullable().openapi({
+    // A separate enum: annotating the shared GroupType schema here would make it nullable everywhere.
+    type: z.enum(GROUP_TYPES).nullable().openapi({
       description: 'null when the broker is older than ListGroups v5 (Kafka 3.x) and does not say',
     }),
     protocolType: z.string().openapi({
@@ -447,11 +444,13 @@ export const GroupPageSchema = z
   .object({
     groups: z.array(
       GroupListingSchema.extend({
-        details: GroupSchema.optional().openapi({ description: 'With include=details: the group described' }),
-        detailsError: ProblemSchema.optional().openapi({
-          description: 'With include=details: why it could not be described',
-        }),
-      }).openapi('GroupPageEntry'),
+        // Descriptions stay off these references: they would rewrite the shared schemas'.
+        details: GroupSchema.optional(),
+        detailsError: ProblemSchema.optional(),
+      }).openapi('GroupPageEntry', {
+        description:
+          'A group as listed; with include=details also `details` (the group described) or `detailsError` (why not)',
+      }),
     ),
     failures: z.array(BrokerFailureSchema).openapi({
       description: 'Brokers whose ListGroups failed: the groups they coordinate are missing from `groups`',

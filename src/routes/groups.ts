@@ -12,7 +12,6 @@ import {
   GROUP_ID_RULE,
   GroupPageSchema,
   GroupSchema,
-  GroupTypeSchema,
   MAX_BATCH_GROUPS,
   MAX_GROUP_ID_BYTES,
   SHARE_GROUP_EXAMPLE,
@@ -162,10 +161,14 @@ const describeGroup = createRoute({
   request: {
     params: z.object({ groupId: GroupIdParam }),
     query: strictQuery({
-      type: GroupTypeSchema.optional().openapi({
-        param: { name: 'type', in: 'query' },
-        description: 'The type the group must have; another type answers 409',
-      }),
+      // A separate enum: annotating the shared GroupType schema would rewrite its description.
+      type: z
+        .enum(GROUP_TYPES, expect(`one of ${GROUP_TYPES.join(', ')}`))
+        .optional()
+        .openapi({
+          param: { name: 'type', in: 'query' },
+          description: 'The type the group must have; another type answers 409',
+        }),
     }),
   },
   responses: {
