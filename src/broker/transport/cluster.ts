@@ -1,6 +1,6 @@
 /**
  * The brokers of one cluster: bootstrap, discovery through Metadata, and one connection per
- * broker address, reused across requests.
+ * broker address, reused across requests, with at most `maxConnections` sockets open at once.
  */
 
 import type { ISocketFactory } from 'kafkajs';
@@ -14,8 +14,10 @@ import {
   BrokerConnection,
   type ConnectionSettings,
   formatAddress,
+  type KafkaSocket,
 } from './connection.js';
 import { kafkajsLogger } from './logging.js';
+import { ConnectionPool, type ConnectionStats } from './pool.js';
 
 export interface BrokerInfo extends BrokerAddress {
   nodeId: number;
@@ -28,10 +30,31 @@ export interface ClusterInfo {
   brokers: BrokerInfo[];
 }
 
+export interface PartitionLeader {
+  partition: number;
+  leader: BrokerInfo | null;
+  leaderEpoch: number | null;
+  errorCode: number;
+}
+
+export interface TopicLeaders {
+  errorCode: number;
+  partitions: Map<number, PartitionLeader>;
+}
+
 export interface ClusterOptions {
   socketFactory?: ISocketFactory;
   logger: Logger;
+  /**
+   * Most sockets open at once (default: no limit). At the limit the least recently used idle one
+   * is closed before another opens; when all are busy the new one waits.
+   */
+  maxConnections?: number;
+  /** See ConnectionSettings.idleRetryMs (default 1000). */
+  idleRetryMs?: number;
 }
+
+export const DEFAULT_IDLE_RETRY_MS = 1_000;
 
 export function parseAddress(address: string): BrokerAddress {
   const at = address.lastIndexOf(':');
@@ -43,9 +66,11 @@ export class KafkaCluster {
   private readonly settings: ConnectionSettings;
   private readonly connections = new Map<string, BrokerConnection>();
   private readonly bootstrap: BrokerAddress[];
+  private readonly pool: ConnectionPool;
 
   constructor(config: KafkaConfig, options: ClusterOptions) {
     this.bootstrap = config.brokers.map(parseAddress);
+    this.pool = new ConnectionPool(options.maxConnections);
     this.settings = {
       clientId: config.clientId,
       ssl: config.ssl === false ? null : config.ssl,
@@ -61,7 +86,19 @@ export class KafkaCluster {
       connectionTimeoutMs: config.connectionTimeoutMs,
       requestTimeoutMs: config.requestTimeoutMs,
       logger: kafkajsLogger(options.logger),
+      pool: this.pool,
+      idleRetryMs: options.idleRetryMs ?? DEFAULT_IDLE_RETRY_MS,
     };
+  }
+
+  /** Sockets opened, closed, open now and at most, since this cluster was made. */
+  connectionStats(): ConnectionStats {
+    return this.pool.stats();
+  }
+
+  /** Every socket open now (diagnostics and tests). */
+  openSockets(): KafkaSocket[] {
+    return [...this.connections.values()].flatMap((c) => c.openSockets());
   }
 
   get requestTimeoutMs(): number {
@@ -119,6 +156,42 @@ export class KafkaCluster {
           .map((b) => ({ nodeId: b.nodeId, host: b.host, port: b.port, rack: b.rack ?? null }))
           .sort((a, b) => a.nodeId - b.nodeId),
       };
+    });
+  }
+
+  /** Partition leaders of these topics, from Metadata (no topic is created by asking). */
+  async topicLeaders(topics: readonly string[]): Promise<Map<string, TopicLeaders>> {
+    if (topics.length === 0) return new Map();
+    return this.anyBroker(async (connection) => {
+      const { response } = await connection.send(
+        Metadata,
+        (version) => ({
+          topics: topics.map((name) => ({ name })),
+          ...(version >= 4 && { allowAutoTopicCreation: false }),
+        }),
+        { min: 1 },
+      );
+      const brokers = new Map(
+        response.brokers.map((b) => [
+          b.nodeId,
+          { nodeId: b.nodeId, host: b.host, port: b.port, rack: b.rack ?? null },
+        ]),
+      );
+      const out = new Map<string, TopicLeaders>();
+      for (const topic of response.topics) {
+        if (topic.name === null) continue;
+        const partitions = new Map<number, PartitionLeader>();
+        for (const p of topic.partitions) {
+          partitions.set(p.partitionIndex, {
+            partition: p.partitionIndex,
+            leader: brokers.get(p.leaderId) ?? null,
+            leaderEpoch: p.leaderEpoch === undefined || p.leaderEpoch < 0 ? null : p.leaderEpoch,
+            errorCode: p.errorCode,
+          });
+        }
+        out.set(topic.name, { errorCode: topic.errorCode, partitions });
+      }
+      return out;
     });
   }
 

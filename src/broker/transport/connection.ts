@@ -2,6 +2,12 @@
  * One broker connection: kafkajs carries the bytes (socket factory, TLS, SASL, correlation ids,
  * request timeouts) and this project's codec writes and reads them. The version of every RPC is
  * negotiated with this broker's ApiVersions answer, so one code path serves Kafka 3.x and 4.x.
+ *
+ * Sockets come from the runtime's factory through `openSocket`, which takes a slot of the cluster's
+ * pool (the connection cap) for each and makes a socket that closed unseen by kafkajs (destroyed
+ * locally, closed to make room) look ended to kafkajs, so the next use reconnects. A send that fails
+ * because a socket idle for a while turned out dead (a Lambda frozen between invocations, a NAT
+ * that forgot the flow, a broker that reaped the idle connection) is sent once more on a new one.
  */
 
 import type { ConnectionOptions as TlsOptions } from 'node:tls';
@@ -23,6 +29,7 @@ import {
   decodeApiVersionsFallback,
 } from '../protocol/messages/api-versions.js';
 import { Reader } from '../protocol/reader.js';
+import { type ConnectionPool, type Slot, tick } from './pool.js';
 
 export interface BrokerAddress {
   host: string;
@@ -38,7 +45,23 @@ export interface ConnectionSettings {
   requestTimeoutMs: number;
   /** kafkajs logger (see logging.ts). */
   logger: unknown;
+  /** The cluster's socket slots (cap and counts). */
+  pool: ConnectionPool;
+  /**
+   * A send that fails with a dropped socket is retried once on a new socket when the old one had
+   * carried nothing for at least this long (a socket that just worked and fails is a broker fault).
+   */
+  idleRetryMs: number;
 }
+
+/** The socket kafkajs gets from a socket factory: the part of net.Socket it and this file use. */
+export type KafkaSocket = ReturnType<ISocketFactory>;
+
+/** The socket dropped under a request (closed, reset): a retry on a new socket may succeed. */
+export class ConnectionDroppedError extends BrokerUnavailableError {}
+
+/** How long `close()` waits for a socket to report that it closed. */
+const CLOSE_WAIT_MS = 2_000;
 
 export interface VersionRange {
   min: number;
@@ -68,7 +91,21 @@ export function pickVersion(
 export class BrokerConnection {
   readonly label: string;
   private connection: Connection;
+  /** Bumped with every new kafkajs Connection: sockets of older ones are retired. */
+  private generation = 0;
   private negotiation: { promise: Promise<Map<number, VersionRange>>; settled: boolean } | undefined;
+  private connecting: Promise<void> | undefined;
+  /** The slot `connect()` took for the socket kafkajs is about to ask the factory for. */
+  private pendingSlot: Slot | undefined;
+  /** Sockets not closed yet, of this and of replaced kafkajs Connections. */
+  private readonly sockets = new Set<KafkaSocket>();
+  /** The socket of the current kafkajs Connection, once it asked for one. */
+  private current: KafkaSocket | undefined;
+  /** Calls in progress (a socket of the current generation is not idle while this is above 0). */
+  private busy = 0;
+  private lastUsed = 0;
+  /** When the current socket last carried an answer or was opened (ms). */
+  private lastActivityAt = 0;
 
   constructor(
     readonly address: BrokerAddress,
@@ -83,9 +120,13 @@ export class BrokerConnection {
    * one negotiation; a connection that dropped since is replaced and asked again.
    */
   apiVersions(): Promise<Map<number, VersionRange>> {
+    return this.use(() => this.negotiated());
+  }
+
+  private negotiated(): Promise<Map<number, VersionRange>> {
     const current = this.negotiation;
-    if (current && (!current.settled || this.connection.isConnected())) return current.promise;
-    if (current) this.replace();
+    if (current && (!current.settled || this.live())) return current.promise;
+    if (current) this.replace(this.connection);
     const entry = { promise: this.negotiate(), settled: false };
     this.negotiation = entry;
     entry.promise.then(
@@ -119,7 +160,40 @@ export class BrokerConnection {
     request: Req | ((version: number) => Req),
     bounds?: Partial<VersionRange>,
   ): Promise<{ version: number; response: Res }> {
-    const versions = await this.apiVersions();
+    // Judged before this call counts as activity: calls that start together on a socket that sat
+    // idle all get their one retry, and share the new socket's negotiation.
+    const idleFor = this.idleFor();
+    return this.use(async () => {
+      try {
+        return await this.sendOnce(api, request, bounds);
+      } catch (error) {
+        if (!(error instanceof ConnectionDroppedError) || idleFor < this.settings.idleRetryMs) throw error;
+        return await this.sendOnce(api, request, bounds);
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    this.negotiation = undefined;
+    await this.connection.disconnect().catch(() => undefined);
+    await Promise.all([...this.sockets].map(closeSocket));
+  }
+
+  isConnected(): boolean {
+    return this.connection.isConnected();
+  }
+
+  /** Sockets open now (diagnostics and tests: e.g. to destroy them as a frozen Lambda would find them). */
+  openSockets(): KafkaSocket[] {
+    return [...this.sockets];
+  }
+
+  private async sendOnce<Req, Res>(
+    api: ApiMessage<Req, Res>,
+    request: Req | ((version: number) => Req),
+    bounds?: Partial<VersionRange>,
+  ): Promise<{ version: number; response: Res }> {
+    const versions = await this.negotiated();
     const own = { min: api.minVersion, max: api.maxVersion };
     const version = pickVersion(own, versions.get(api.apiKey), bounds);
     if (version === undefined) {
@@ -131,22 +205,41 @@ export class BrokerConnection {
     return { version, response };
   }
 
-  async close(): Promise<void> {
-    this.negotiation = undefined;
-    await this.connection.disconnect().catch(() => undefined);
+  /** ms since the current socket last carried anything, or -1 when there is no usable socket. */
+  private idleFor(): number {
+    if (!this.negotiation?.settled || !this.live()) return -1;
+    return Date.now() - this.lastActivityAt;
   }
 
-  isConnected(): boolean {
-    return this.connection.isConnected();
+  /**
+   * Connected as far as kafkajs knows, and the socket not destroyed: a socket destroyed locally
+   * says 'close' only on a later turn of the event loop, and kafkajs would write into it meanwhile.
+   */
+  private live(): boolean {
+    return this.connection.isConnected() && this.current?.destroyed !== true;
+  }
+
+  /** Counts a call as in progress, so its socket is not closed to make room under the cap. */
+  private async use<T>(call: () => Promise<T>): Promise<T> {
+    this.busy += 1;
+    try {
+      return await call();
+    } finally {
+      this.busy -= 1;
+      this.lastUsed = tick();
+      if (this.busy === 0) this.settings.pool.idle();
+    }
   }
 
   private create(): Connection {
     const { settings, address } = this;
+    this.generation += 1;
+    const generation = this.generation;
     return new Connection({
       host: address.host,
       port: address.port,
       logger: settings.logger,
-      socketFactory: settings.socketFactory,
+      socketFactory: (args) => this.openSocket(args, generation),
       requestTimeout: settings.requestTimeoutMs,
       connectionTimeout: settings.connectionTimeoutMs,
       enforceRequestTimeout: true,
@@ -156,12 +249,49 @@ export class BrokerConnection {
     });
   }
 
+  /** kafkajs's socket factory: the runtime's socket, bound to the slot `connect()` took for it. */
+  private openSocket(args: Parameters<ISocketFactory>[0], generation: number): KafkaSocket {
+    const slot = this.pendingSlot;
+    this.pendingSlot = undefined;
+    const socket = this.settings.socketFactory(args);
+    this.sockets.add(socket);
+    if (generation === this.generation) this.current = socket;
+    let ended = false;
+    socket.on('end', () => {
+      ended = true;
+    });
+    socket.on('error', () => {
+      ended = true;
+    });
+    socket.once('close', () => {
+      this.sockets.delete(socket);
+      slot?.release();
+      // kafkajs listens for 'end' and 'error' only: a socket destroyed without either would look
+      // connected to it forever, and a request on it would wait for its timeout.
+      if (!ended) socket.emit('end');
+    });
+    if (slot) {
+      slot.holder = {
+        idle: () => generation !== this.generation || this.busy === 0,
+        lastUsed: () => (generation !== this.generation ? 0 : this.lastUsed),
+        evict: () => {
+          // A new kafkajs Connection at once: no call may write into the socket being closed.
+          if (generation === this.generation) this.replace(this.connection);
+          socket.destroy();
+        },
+      };
+    }
+    return socket;
+  }
+
   /**
-   * Drops the current kafkajs connection for a new one. kafkajs keeps half-read response bytes
-   * across its own reconnects, so after a stall or a cut-off answer only a new object is clean.
+   * Drops `old`, if it is still the current kafkajs connection, for a new one. kafkajs keeps
+   * half-read response bytes across its own reconnects, so after a stall or a cut-off answer only a
+   * new object is clean. Calls that failed together on one socket replace it once, not once each.
    */
-  private replace(): void {
-    const old = this.connection;
+  private replace(old: Connection): void {
+    if (old !== this.connection) return;
+    this.current = undefined;
     this.connection = this.create();
     this.negotiation = undefined;
     old.disconnect().catch(() => undefined);
@@ -200,11 +330,34 @@ export class BrokerConnection {
     }
   }
 
-  private async connect(): Promise<void> {
-    if (this.connection.isConnected()) return;
+  private connect(): Promise<void> {
+    if (this.connection.isConnected()) return Promise.resolve();
+    // One socket per kafkajs Connection: concurrent callers wait for the same one.
+    this.connecting ??= this.openConnection().finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  private async openConnection(): Promise<void> {
+    const slot = await this.settings.pool.acquire();
+    const connection = this.connection;
+    if (connection.isConnected()) {
+      slot.release();
+      return;
+    }
+    this.pendingSlot = slot;
+    const before = new Set(this.sockets);
     try {
-      await this.connection.connect();
+      await connection.connect();
+      this.lastActivityAt = Date.now();
     } catch (error) {
+      if (this.pendingSlot === slot) {
+        this.pendingSlot = undefined;
+        slot.release();
+      }
+      // A socket that did not connect (refused, timed out) is closed now, not when the OS gives up.
+      for (const socket of this.sockets) if (!before.has(socket)) socket.destroy();
       throw new BrokerUnavailableError(this.label, `cannot connect to ${this.label}: ${messageOf(error)}`, {
         cause: error,
       });
@@ -213,12 +366,13 @@ export class BrokerConnection {
 
   private async exchange<Req, Res>(api: ApiMessage<Req, Res>, version: number, request: Req): Promise<Res> {
     await this.connect();
+    const connection = this.connection;
     const body = api.encodeRequest(version, request);
     // kafkajs writes request header v1; the flexible header v2 only adds an empty tag section.
     const payload = requestHeaderVersion(api, version) >= 2 ? prefixEmptyTags(body) : body;
     const flexibleResponseHeader = responseHeaderVersion(api, version) >= 1;
     try {
-      return await this.connection.send<Res>({
+      return await connection.send<Res>({
         request: {
           apiKey: api.apiKey,
           apiVersion: version,
@@ -235,8 +389,10 @@ export class BrokerConnection {
     } catch (error) {
       const translated = this.translate(error, api.name);
       if (translated instanceof BrokerTimeoutError || translated instanceof BrokerUnavailableError)
-        this.replace();
+        this.replace(connection);
       throw translated;
+    } finally {
+      if (connection === this.connection) this.lastActivityAt = Date.now();
     }
   }
 
@@ -271,6 +427,11 @@ export class BrokerConnection {
         `SASL authentication with ${this.label} failed: ${messageOf(error)}`,
       );
     }
+    if (name === 'KafkaJSConnectionError' || name === 'KafkaJSConnectionClosedError') {
+      return new ConnectionDroppedError(this.label, `${api} to ${this.label} failed: ${messageOf(error)}`, {
+        cause: error,
+      });
+    }
     if (name.startsWith('KafkaJS')) {
       return new BrokerUnavailableError(this.label, `${api} to ${this.label} failed: ${messageOf(error)}`, {
         cause: error,
@@ -278,6 +439,19 @@ export class BrokerConnection {
     }
     return error instanceof Error ? error : new Error(String(error));
   }
+}
+
+/** Closes `socket` now and resolves once it has said so (bounded: a close must not hang a response). */
+function closeSocket(socket: KafkaSocket): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, CLOSE_WAIT_MS);
+    (timer as { unref?: () => void }).unref?.();
+    socket.once('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    socket.destroy();
+  });
 }
 
 function prefixEmptyTags(body: Uint8Array): Uint8Array {

@@ -52,6 +52,7 @@ declare module 'kafkajs/src/network/socketFactory.js' {
 
 declare module 'kafkajs/src/loggers/index.js' {
   import type { logCreator, logLevel } from 'kafkajs';
+  export const LEVELS: typeof logLevel;
   export function createLogger(options: { level: logLevel; logCreator: logCreator }): unknown;
 }
 

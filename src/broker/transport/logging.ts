@@ -3,8 +3,10 @@
  * broker addresses and error messages, not SASL secrets (those live in the connection only).
  */
 
-import { type logCreator, logLevel } from 'kafkajs';
-import { createLogger as createKafkajsLogger } from 'kafkajs/src/loggers/index.js';
+import type { logCreator } from 'kafkajs';
+// Not `logLevel` from 'kafkajs': its index pulls in the whole client (producer, consumer, admin)
+// and with it a third of every bundle.
+import { createLogger as createKafkajsLogger, LEVELS as logLevel } from 'kafkajs/src/loggers/index.js';
 import type { Logger } from '../../logger.js';
 
 export function kafkajsLogger(logger: Logger): unknown {
