@@ -3,7 +3,9 @@
  * assets served locally, and a graceful stop on SIGTERM/SIGINT.
  */
 
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -30,9 +32,16 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** Swagger UI's files: beside the bundle (dist/node/swagger-ui, from `npm run build`), else the package. */
+function swaggerUiDir(): string {
+  const beside = fileURLToPath(new URL('./swagger-ui/', import.meta.url));
+  if (existsSync(join(beside, 'swagger-ui-bundle.js'))) return beside;
+  return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+}
+
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
   const admin = new GroupAdmin(new KafkaCluster(config.kafka, { logger }));
-  const assetsDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  const assetsDir = swaggerUiDir();
   const app = createApp({
     admin,
     logger,
@@ -59,8 +68,23 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const url = `http://127.0.0.1:${port}`;
   logger.info('listening', { url, brokers: config.kafka.brokers });
 
+  // Once stopping, answers not yet written say `Connection: close`, and a keep-alive connection is
+  // closed as soon as its last answer is out: exit does not wait for clients to hang up.
+  let stopping = false;
+  const inFlight = new Set<ServerResponse>();
+  server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
+    if (stopping) res.shouldKeepAlive = false;
+    inFlight.add(res);
+    res.once('close', () => {
+      inFlight.delete(res);
+      if (stopping && 'closeIdleConnections' in server) setImmediate(() => server.closeIdleConnections());
+    });
+  });
+
   let closing: Promise<void> | undefined;
   const close = () => {
+    stopping = true;
+    for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
     closing ??= new Promise<void>((resolve) => {
       const force = setTimeout(() => {
         logger.warn('requests still in flight after the grace period; closing anyway', {

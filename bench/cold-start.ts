@@ -1,0 +1,119 @@
+/**
+ * Cold start of the Lambda bundle: a new Node process per run imports dist/lambda/index.mjs and
+ * answers `GET /groups/{id}` (an API Gateway v2 event) for a real group on a loopback broker.
+ *
+ *   npx tsx bench/cold-start.ts [runs=9]       # KAFKA_BROKERS=host:port to use a running broker
+ *
+ * Per run, as the child measures it from its time origin (the process's start): `boot`, Node's
+ * own start until the first line of the child runs (`node -e 0` costs as much); `import`, loading
+ * the bundle; `answer`, the first invocation (client and app built, Node's fetch classes loaded,
+ * connect, ApiVersions, FindCoordinator, describe); `sinceStart`, all three. `wall` is spawn to
+ * answer as this process sees it (adds process creation). Prints each run and the medians.
+ */
+
+import { execFile } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildLambda } from '../scripts/build.js';
+import { type RunningBroker, startBroker } from '../test/kafka/broker.js';
+import { startFixtures, uniqueName } from '../test/kafka/fixtures.js';
+
+const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
+const runs = Number(process.argv[2] ?? 9);
+
+/** The child: everything timed from its own origin; prints one JSON line and exits. */
+const CHILD = `
+const t0 = performance.now();
+const { handler } = await import(process.env.BUNDLE_URL);
+const imported = performance.now();
+const path = '/groups/' + encodeURIComponent(process.env.GROUP_ID);
+const res = await handler({
+  version: '2.0', routeKey: '$default', rawPath: path, rawQueryString: '', headers: { host: 'bench.lambda-url.eu-west-1.on.aws' },
+  requestContext: { domainName: 'bench.lambda-url.eu-west-1.on.aws', http: { method: 'GET', path, protocol: 'HTTP/1.1', sourceIp: '203.0.113.1', userAgent: 'bench' } },
+  body: null, isBase64Encoded: false,
+});
+const done = performance.now();
+console.log(JSON.stringify({ status: res.statusCode, start: t0, import: imported - t0, sinceStart: done }));
+process.exit(0);
+`;
+
+interface Run {
+  status: number;
+  start: number;
+  import: number;
+  sinceStart: number;
+  wall: number;
+}
+
+function once(env: NodeJS.ProcessEnv): Promise<Run> {
+  const spawned = performance.now();
+  return new Promise((resolvePromise, reject) => {
+    execFile(process.execPath, ['--input-type=module', '-e', CHILD], { env }, (error, stdout, stderr) => {
+      const wall = performance.now() - spawned;
+      if (error) return reject(new Error(`${error.message}\n${stderr}`));
+      const line = stdout.trim().split('\n').pop() ?? '';
+      resolvePromise({ ...(JSON.parse(line) as Omit<Run, 'wall'>), wall });
+    });
+  });
+}
+
+function format(r: Run): string {
+  const answer = r.sinceStart - r.start - r.import;
+  return (
+    `sinceStart ${r.sinceStart.toFixed(1)} ms = boot ${r.start.toFixed(1)} + import ${r.import.toFixed(1)} + ` +
+    `answer ${answer.toFixed(1)}; wall ${r.wall.toFixed(1)} ms`
+  );
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+};
+
+async function main(): Promise<void> {
+  const bundle = await buildLambda();
+  console.log(`bundle: ${bundle.file}, ${(bundle.bytes / 1024).toFixed(1)} KiB`);
+  let broker: RunningBroker | undefined;
+  let bootstrap = process.env.KAFKA_BROKERS?.trim();
+  if (!bootstrap) {
+    broker = await startBroker();
+    bootstrap = broker.bootstrap;
+  }
+  const run = uniqueName('bench');
+  const groupId = `${run}-classic`;
+  const fixtures = await startFixtures({
+    bootstrap,
+    topics: [{ name: `${run}-events`, partitions: 3, records: 10 }],
+    groups: [{ type: 'classic', groupId, topics: [`${run}-events`] }],
+  });
+  try {
+    const env = {
+      ...process.env,
+      KAFKA_BROKERS: bootstrap,
+      LOG_LEVEL: 'warn',
+      GROUP_ID: groupId,
+      BUNDLE_URL: pathToFileURL(join(ROOT, bundle.file)).href,
+    };
+    await once(env); // warms the OS file cache, as a provisioned Lambda image would be
+    const results: Run[] = [];
+    for (let i = 0; i < runs; i++) {
+      const r = await once(env);
+      if (r.status !== 200) throw new Error(`run ${i + 1}: status ${r.status}`);
+      results.push(r);
+      console.log(`run ${String(i + 1).padStart(2)}: ${format(r)}`);
+    }
+    const m = (key: keyof Run) => median(results.map((r) => r[key]));
+    console.log(
+      `median of ${runs}: ${format({ status: 200, start: m('start'), import: m('import'), sinceStart: m('sinceStart'), wall: m('wall') })}`,
+    );
+  } finally {
+    await fixtures.stop();
+    await broker?.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

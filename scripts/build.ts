@@ -1,0 +1,182 @@
+/**
+ * `npm run build`: one bundle per runtime, and their sizes.
+ *
+ *   dist/node/server.mjs    the Node server (ESM), Swagger UI's two assets beside it in swagger-ui/
+ *   dist/lambda/index.mjs   the Lambda handler (`index.handler`), one minified file
+ *   dist/worker/index.js    the Cloudflare Worker, as `wrangler deploy` bundles it (--dry-run)
+ *
+ * swagger-ui-dist is never inside a bundle: the Node server serves its files from disk, the Lambda
+ * and the Worker point the docs page at a public copy. The build fails if it finds it in one.
+ */
+
+import { execFile } from 'node:child_process';
+import { copyFile, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { build, type Metafile, type Plugin } from 'esbuild';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+// kafkajs is CommonJS and requires Node's built-ins; an ESM bundle needs a real `require` for them.
+const REQUIRE_BANNER =
+  "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);";
+
+/**
+ * zod re-exports every locale it has (`z.locales`, some 260 KB minified, a third of the Lambda
+ * bundle); this project speaks English only and never picks a locale, so the bundles keep `en`.
+ */
+const englishOnlyZod: Plugin = {
+  name: 'english-only-zod',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes('/node_modules/zod/')
+        ? { path: args.importer, namespace: 'zod-locales' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: "export { default as en } from '../locales/en.js';",
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * kafkajs registers every request it implements (produce, fetch, join group, ... ~100 KB) for its
+ * own client; this project sends its own codec's requests through kafkajs's connection, which needs
+ * only SASL's two and ApiVersions. The others are left out of the bundles: less to parse at a cold
+ * start. Calling one throws, naming it.
+ */
+const KAFKAJS_REQUESTS_KEPT = new Set(['apiVersions', 'saslHandshake', 'saslAuthenticate']);
+const onlyKafkajsSaslRequests: Plugin = {
+  name: 'only-kafkajs-sasl-requests',
+  setup(b) {
+    b.onLoad(
+      { filter: /[\\/]kafkajs[\\/]src[\\/]protocol[\\/]requests[\\/][^\\/]+[\\/]index\.js$/ },
+      (args) => {
+        const name = basename(dirname(args.path));
+        if (KAFKAJS_REQUESTS_KEPT.has(name)) return undefined;
+        return {
+          contents: `module.exports = { versions: [], protocol: () => { throw new Error('kafkajs request ${name} is not bundled'); } };`,
+          loader: 'js',
+        };
+      },
+    );
+  },
+};
+
+/** What the Node and Lambda bundles leave out (see above); exported for the bundle's own test. */
+export const BUNDLE_PLUGINS: Plugin[] = [englishOnlyZod, onlyKafkajsSaslRequests];
+
+export interface Bundle {
+  name: string;
+  file: string;
+  bytes: number;
+  gzipBytes: number;
+}
+
+function checkNoSwaggerUi(name: string, inputs: Iterable<string>): void {
+  const found = [...inputs].filter((path) => path.includes('node_modules/swagger-ui-dist/'));
+  if (found.length > 0) throw new Error(`${name}: swagger-ui-dist is in the bundle (${found.join(', ')})`);
+}
+
+async function measure(name: string, file: string): Promise<Bundle> {
+  const bytes = await readFile(file);
+  return { name, file: relative(ROOT, file), bytes: bytes.length, gzipBytes: gzipSync(bytes).length };
+}
+
+async function esbuild(entry: string, outfile: string, minify: boolean): Promise<Metafile> {
+  const result = await build({
+    absWorkingDir: ROOT,
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    minify,
+    legalComments: 'none',
+    banner: { js: REQUIRE_BANNER },
+    metafile: true,
+    logLevel: 'warning',
+    plugins: BUNDLE_PLUGINS,
+  });
+  return result.metafile;
+}
+
+export async function buildNode(outdir = join(ROOT, 'dist/node')): Promise<Bundle> {
+  const outfile = join(outdir, 'server.mjs');
+  const meta = await esbuild('src/runtime/node.ts', outfile, false);
+  checkNoSwaggerUi('node', Object.keys(meta.inputs));
+  // The docs page's scripts, beside the bundle, so dist/node runs without node_modules.
+  const assets = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  await mkdir(join(outdir, 'swagger-ui'), { recursive: true });
+  for (const file of ['swagger-ui.css', 'swagger-ui-bundle.js'])
+    await copyFile(join(assets, file), join(outdir, 'swagger-ui', file));
+  return measure('node', outfile);
+}
+
+export async function buildLambda(outdir = join(ROOT, 'dist/lambda')): Promise<Bundle> {
+  const outfile = join(outdir, 'index.mjs');
+  const meta = await esbuild('src/runtime/lambda.ts', outfile, true);
+  checkNoSwaggerUi('lambda', Object.keys(meta.inputs));
+  return measure('lambda', outfile);
+}
+
+/** Bundles the Worker with wrangler itself (what `wrangler deploy` uploads), offline. */
+export async function buildWorker(outdir = join(ROOT, 'dist/worker')): Promise<Bundle> {
+  await rm(outdir, { recursive: true, force: true });
+  const metafile = join(outdir, 'meta.json');
+  const wrangler = join(ROOT, 'node_modules/.bin/wrangler');
+  await promisify(execFile)(
+    wrangler,
+    [
+      'deploy',
+      '--dry-run',
+      '--outdir',
+      outdir,
+      '--metafile',
+      metafile,
+      '--config',
+      join(ROOT, 'wrangler.toml'),
+    ],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+        WRANGLER_SEND_METRICS: 'false',
+        NO_COLOR: '1',
+      },
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
+  const meta = JSON.parse(await readFile(metafile, 'utf8')) as Metafile;
+  checkNoSwaggerUi('worker', Object.keys(meta.inputs));
+  await rm(metafile);
+  const file = join(outdir, 'index.js');
+  if (!(await stat(file).catch(() => undefined))) await rename(join(outdir, 'worker.js'), file);
+  return measure('worker', file);
+}
+
+function kib(bytes: number): string {
+  return `${(bytes / 1024).toFixed(1)} KiB`;
+}
+
+async function main(): Promise<void> {
+  const bundles = [await buildNode(), await buildLambda(), await buildWorker()];
+  for (const b of bundles) {
+    console.log(
+      `${b.name.padEnd(7)} ${b.file.padEnd(24)} ${kib(b.bytes).padStart(10)}  gzip ${kib(b.gzipBytes).padStart(9)}`,
+    );
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

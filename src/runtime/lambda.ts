@@ -1,0 +1,45 @@
+/**
+ * AWS Lambda: API Gateway REST (v1) and HTTP (v2) APIs, function URLs and ALB targets, through
+ * `hono/aws-lambda`. Configuration comes from the function's environment. One client is built on
+ * the first invocation and kept by warm ones; a socket that died while the function was frozen is
+ * replaced by the transport on its next use (see BrokerConnection), so no request fails for it.
+ */
+
+import { handle, type LambdaContext, type LambdaEvent } from 'hono/aws-lambda';
+import { createApp } from '../app.js';
+import { GroupAdmin } from '../broker/admin.js';
+import { KafkaCluster } from '../broker/transport/cluster.js';
+import { loadConfig } from '../config.js';
+import { createLogger } from '../logger.js';
+
+interface Instance {
+  cluster: KafkaCluster;
+  admin: GroupAdmin;
+  handle: ReturnType<typeof handle>;
+}
+
+let instance: Instance | undefined;
+
+function build(): Instance {
+  // A bad variable throws ConfigError, which names it (never a secret's value); Lambda logs it.
+  const config = loadConfig(process.env);
+  const logger = createLogger(config.logLevel);
+  const cluster = new KafkaCluster(config.kafka, { logger });
+  const admin = new GroupAdmin(cluster);
+  return { cluster, admin, handle: handle(createApp({ admin, logger })) };
+}
+
+export function handler<E extends LambdaEvent>(event: E, context?: LambdaContext) {
+  instance ??= build();
+  return instance.handle(event, context);
+}
+
+/** For tests: the warm instance's cluster (its sockets), and a reset to a cold start. */
+export const __lambdaInternals = {
+  cluster: (): KafkaCluster | undefined => instance?.cluster,
+  async reset(): Promise<void> {
+    const current = instance;
+    instance = undefined;
+    await current?.admin.close();
+  },
+};

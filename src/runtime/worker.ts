@@ -1,0 +1,77 @@
+/**
+ * Cloudflare Worker. Configuration comes from the Worker's `env` (vars and secrets, the same
+ * variable names as elsewhere). A socket cannot outlive the request that opened it, so each request
+ * builds its own cluster, answers, and closes every socket before the response leaves: nothing is
+ * carried from one request to the next. The runtime allows 6 open connections per request; the
+ * cluster keeps at most MAX_CONNECTIONS. Sockets are `connect()` from cloudflare:sockets.
+ *
+ * Every response carries `x-kafka-connections: opened=N, closed=N, peak=N` for this request.
+ */
+
+import { createApp } from '../app.js';
+import { GroupAdmin } from '../broker/admin.js';
+import { KafkaCluster } from '../broker/transport/cluster.js';
+import { type Config, ConfigError, type Env, loadConfig } from '../config.js';
+import { createLogger } from '../logger.js';
+import { cloudflareSocketFactory, unsupportedTlsOption } from './cloudflare-socket.js';
+
+// A module export other than the handler would be read as an entry point by workerd.
+const MAX_CONNECTIONS = 5;
+const CONNECTIONS_HEADER = 'x-kafka-connections';
+
+interface ExecutionContext {
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+function configOf(env: Record<string, unknown>): Config {
+  const strings: Env = {};
+  for (const [name, value] of Object.entries(env)) if (typeof value === 'string') strings[name] = value;
+  const config = loadConfig(strings);
+  const unsupported = unsupportedTlsOption(config.kafka.ssl);
+  if (unsupported) throw new ConfigError('KAFKA_SSL', unsupported);
+  return config;
+}
+
+function configProblem(error: ConfigError): Response {
+  const body = {
+    type: '/problems/configuration-error',
+    title: 'Configuration error',
+    status: 500,
+    detail: `the Worker's configuration is invalid: ${error.message}`,
+  };
+  return new Response(JSON.stringify(body), {
+    status: 500,
+    headers: { 'content-type': 'application/problem+json' },
+  });
+}
+
+export default {
+  async fetch(request: Request, env: Record<string, unknown>, _ctx: ExecutionContext): Promise<Response> {
+    let config: Config;
+    try {
+      config = configOf(env);
+    } catch (error) {
+      if (error instanceof ConfigError) return configProblem(error);
+      throw error;
+    }
+    const logger = createLogger(config.logLevel);
+    const cluster = new KafkaCluster(config.kafka, {
+      logger,
+      socketFactory: cloudflareSocketFactory(),
+      maxConnections: MAX_CONNECTIONS,
+    });
+    const admin = new GroupAdmin(cluster);
+    let response: Response;
+    try {
+      response = await createApp({ admin, logger }).fetch(request);
+    } finally {
+      // Awaited here, not in ctx.waitUntil: the bodies are complete strings already, and a socket
+      // left for after the response would be cut off by the runtime anyway.
+      await admin.close();
+    }
+    const { opened, closed, peak } = cluster.connectionStats();
+    const headers = new Headers(response.headers);
+    headers.set(CONNECTIONS_HEADER, `opened=${opened}, closed=${closed}, peak=${peak}`);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  },
+};

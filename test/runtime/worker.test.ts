@@ -1,0 +1,143 @@
+/**
+ * The Worker as `wrangler deploy` bundles it, run locally in workerd (Miniflare), answering from
+ * the real broker on 127.0.0.1 (allowed locally; production refuses private addresses). Each
+ * response says how many sockets its request opened and closed (`x-kafka-connections`): every
+ * request must open its own and close them all before answering, within the cap of 5.
+ */
+
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { Miniflare } from 'miniflare';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { buildWorker } from '../../scripts/build.js';
+import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
+
+const run = uniqueName('worker');
+const groupId = `${run}-classic`;
+let fixtures: RunningFixtures;
+let mf: Miniflare;
+let outdir: string;
+let bundleBytes = 0;
+
+interface Connections {
+  opened: number;
+  closed: number;
+  peak: number;
+}
+
+function connectionsOf(res: Response): Connections {
+  const header = res.headers.get('x-kafka-connections') ?? '';
+  const match = /^opened=(\d+), closed=(\d+), peak=(\d+)$/.exec(header);
+  if (!match) throw new Error(`no x-kafka-connections header: '${header}'`);
+  return { opened: Number(match[1]), closed: Number(match[2]), peak: Number(match[3]) };
+}
+
+async function get(path: string) {
+  const res = await mf.dispatchFetch(`http://localhost${path}`);
+  const text = await res.text();
+  return { res, text, connections: connectionsOf(res as unknown as Response) };
+}
+
+beforeAll(async () => {
+  process.env.CLOUDFLARE_CF_FETCH_ENABLED = 'false';
+  process.env.WRANGLER_SEND_METRICS = 'false';
+  outdir = await mkdtemp(join(tmpdir(), 'kgr-worker-'));
+  const [bundle, fx] = await Promise.all([
+    buildWorker(outdir),
+    startFixtures({
+      bootstrap: inject('kafkaBrokers'),
+      topics: [{ name: `${run}-events`, partitions: 2, records: 4 }],
+      groups: [{ type: 'classic', groupId, topics: [`${run}-events`] }],
+    }),
+  ]);
+  fixtures = fx;
+  bundleBytes = bundle.bytes;
+  const scriptPath = join(outdir, 'index.js');
+  mf = new Miniflare({
+    modules: true,
+    scriptPath,
+    modulesRoot: dirname(scriptPath),
+    compatibilityDate: '2026-04-01',
+    compatibilityFlags: ['nodejs_compat'],
+    bindings: { KAFKA_BROKERS: inject('kafkaBrokers'), LOG_LEVEL: 'warn' },
+  });
+  await mf.ready;
+});
+
+afterAll(async () => {
+  await mf?.dispose();
+  await fixtures?.stop();
+  if (outdir) await rm(outdir, { recursive: true, force: true });
+});
+
+describe('the Worker in workerd', () => {
+  it('is bundled under 1 MB', () => {
+    expect(bundleBytes).toBeGreaterThan(100_000);
+    expect(bundleBytes).toBeLessThan(1_000_000);
+  });
+
+  it('answers GET /groups twice in a row, each request opening and closing its own sockets', async () => {
+    for (let i = 0; i < 2; i++) {
+      const { res, text, connections } = await get(`/groups?prefix=${run}`);
+      expect(res.status).toBe(200);
+      const body = JSON.parse(text) as { groups: Array<Record<string, unknown>>; failures: unknown[] };
+      expect(body.groups).toContainEqual(
+        expect.objectContaining({ groupId, type: 'classic', state: 'Stable' }),
+      );
+      expect(body.failures).toEqual([]);
+      expect(connections.opened, `request ${i + 1} opened its own`).toBeGreaterThanOrEqual(1);
+      expect(connections.closed).toBe(connections.opened);
+      expect(connections.peak).toBeLessThanOrEqual(5);
+    }
+  });
+
+  it('answers GET /groups/{id} twice in a row, nothing carried over', async () => {
+    for (let i = 0; i < 2; i++) {
+      const { res, text, connections } = await get(`/groups/${encodeURIComponent(groupId)}`);
+      expect(res.status).toBe(200);
+      expect(JSON.parse(text)).toMatchObject({
+        type: 'classic',
+        groupId,
+        state: 'Stable',
+        protocolType: 'consumer',
+      });
+      expect(connections.opened).toBeGreaterThanOrEqual(1);
+      expect(connections.closed).toBe(connections.opened);
+      expect(connections.peak).toBeLessThanOrEqual(5);
+    }
+  });
+
+  it('answers a missing group with a problem+json 404, its sockets closed too', async () => {
+    const { res, text, connections } = await get(`/groups/${run}-missing`);
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    expect(JSON.parse(text)).toMatchObject({ type: '/problems/group-not-found', groupId: `${run}-missing` });
+    expect(connections.closed).toBe(connections.opened);
+  });
+
+  it('serves the docs page with Swagger UI from the public CDN, opening no socket', async () => {
+    const { res, text, connections } = await get('/docs');
+    expect(res.status).toBe(200);
+    expect(text).toContain('https://cdn.jsdelivr.net/npm/swagger-ui-dist@');
+    expect(connections).toEqual({ opened: 0, closed: 0, peak: 0 });
+  });
+
+  it('refuses TLS options the runtime cannot honour with a 500 naming them', async () => {
+    await mf.setOptions({
+      modules: true,
+      scriptPath: join(outdir, 'index.js'),
+      modulesRoot: outdir,
+      compatibilityDate: '2026-04-01',
+      compatibilityFlags: ['nodejs_compat'],
+      bindings: { KAFKA_BROKERS: inject('kafkaBrokers'), KAFKA_SSL_CA: '-----BEGIN CERTIFICATE-----' },
+    });
+    const res = await mf.dispatchFetch('http://localhost/groups');
+    expect(res.status).toBe(500);
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    const body = (await res.json()) as { type: string; detail: string };
+    expect(body.type).toBe('/problems/configuration-error');
+    expect(body.detail).toContain('KAFKA_SSL_CA');
+    expect(body.detail).not.toContain('BEGIN CERTIFICATE');
+  });
+});
