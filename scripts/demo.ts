@@ -61,7 +61,13 @@ async function main(): Promise<void> {
           clientId: 'demo-consumer',
           commit: 80,
         },
-        { type: 'share', groupId: 'demo-share', topics: [TOPIC], clientId: 'demo-share' },
+        {
+          type: 'share',
+          groupId: 'demo-share',
+          topics: [TOPIC],
+          clientId: 'demo-share',
+          offsetReset: 'earliest',
+        },
         { type: 'streams', groupId: 'demo-streams', topics: [TOPIC], clientId: 'demo-streams' },
       ],
     });

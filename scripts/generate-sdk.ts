@@ -29,6 +29,8 @@ const admin: BrokerAdmin = {
   listGroups: neverCalled,
   describeGroup: neverCalled,
   describeGroups: neverCalled,
+  groupOffsets: neverCalled,
+  lagSummaries: neverCalled,
   describeCluster: neverCalled,
   ping: neverCalled,
   close: neverCalled,

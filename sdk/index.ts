@@ -33,11 +33,16 @@ export type StreamsMember = components['schemas']['StreamsMember'];
 export type StreamsTaskOffset = components['schemas']['StreamsTaskOffset'];
 export type StreamsAssignment = components['schemas']['StreamsAssignment'];
 export type StreamsTasks = components['schemas']['StreamsTasks'];
+export type LagTotals = components['schemas']['LagTotals'];
 export type GroupListing = components['schemas']['GroupListing'];
 export type BrokerFailure = components['schemas']['BrokerFailure'];
 export type BatchDescribeResult = components['schemas']['BatchDescribeResult'];
 export type BatchDescribeOutcome = components['schemas']['BatchDescribeOutcome'];
 export type BatchDescribeRequest = components['schemas']['BatchDescribeRequest'];
+export type GroupOffsets = components['schemas']['GroupOffsets'];
+export type TopicOffsets = components['schemas']['TopicOffsets'];
+export type PartitionOffsets = components['schemas']['PartitionOffsets'];
+export type PartitionOwner = components['schemas']['PartitionOwner'];
 export type Cluster = components['schemas']['Cluster'];
 
 /** The group of one type: `GroupOf<'share'>` is `ShareGroup`. */

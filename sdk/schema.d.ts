@@ -122,8 +122,10 @@ export interface paths {
                     limit?: string;
                     /** @description Opaque: a previous page's `nextCursor` */
                     cursor?: string;
-                    /** @description Extra data per group of the page: one or more of details (repeated or comma-separated, any case) */
-                    include?: "details"[];
+                    /** @description Extra data per group of the page: one or more of details, lag (repeated or comma-separated, any case) */
+                    include?: ("details" | "lag")[];
+                    /** @description With include=lag: read_uncommitted (default) or read_committed */
+                    isolation?: "read_uncommitted" | "read_committed";
                 };
                 header?: never;
                 path?: never;
@@ -406,6 +408,127 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/groups/{groupId}/offsets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A group's committed offsets, end offsets and lag
+         * @description Per partition: the committed offset (share groups: the start offset) with its leader epoch and metadata, the end offset (high watermark, or last stable offset with isolation=read_committed), the lag and the members holding it; per topic and per group: total lag and the largest. Partitions held but never committed are listed with null offset and null lag: no number is invented. A partition that cannot be read (deleted topic, moving leader) carries its own error. Read-only: nothing is ever committed.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description read_uncommitted (default): lag against the high watermark; read_committed: against the last stable offset, as a transactional consumer sees it */
+                    isolation?: "read_uncommitted" | "read_committed";
+                    /** @description The type the group must have; another type answers 409 */
+                    type?: "classic" | "consumer" | "share" | "streams";
+                };
+                header?: never;
+                path: {
+                    /** @description The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips */
+                    groupId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Offsets and lag */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["GroupOffsets"];
+                    };
+                };
+                /** @description Invalid input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Group not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Group is of another type */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Group type not served by this cluster */
+                501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Group coordinator unavailable; Broker unavailable */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Broker did not answer in time */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/cluster": {
         parameters: {
             query?: never;
@@ -602,6 +725,8 @@ export interface components {
         GroupPageEntry: components["schemas"]["GroupListing"] & {
             details?: components["schemas"]["Group"];
             detailsError?: components["schemas"]["Problem"];
+            lag?: components["schemas"]["LagTotals"];
+            lagError?: components["schemas"]["Problem"];
         };
         /**
          * @description A group, discriminated on `type`
@@ -1116,6 +1241,34 @@ export interface components {
             subtopologyId: string;
             partitions: number[];
         };
+        /**
+         * @example {
+         *       "lag": 140,
+         *       "maxLag": {
+         *         "lag": 60,
+         *         "topic": "demo-events",
+         *         "partition": 2
+         *       },
+         *       "partitions": 3,
+         *       "partitionsWithoutOffset": 0,
+         *       "partitionsWithErrors": 0
+         *     }
+         */
+        LagTotals: {
+            /** @description Sum of the known partition lags */
+            lag: number;
+            /** @description The partition with the largest lag; null when no lag is known */
+            maxLag: {
+                lag: number;
+                topic: string;
+                partition: number;
+            } | null;
+            partitions: number;
+            /** @description Partitions held or known with no committed offset: no lag counted */
+            partitionsWithoutOffset: number;
+            /** @description Partitions whose offsets could not be read: no lag counted */
+            partitionsWithErrors: number;
+        };
         GroupListing: {
             groupId: string;
             /**
@@ -1238,6 +1391,131 @@ export interface components {
              * @enum {string}
              */
             type?: "classic" | "consumer" | "share" | "streams";
+        };
+        /**
+         * @example {
+         *       "groupId": "demo-classic",
+         *       "type": "classic",
+         *       "state": "Stable",
+         *       "offsetKind": "committed",
+         *       "isolation": "read_uncommitted",
+         *       "topics": [
+         *         {
+         *           "topic": "demo-events",
+         *           "lag": 120,
+         *           "partitions": [
+         *             {
+         *               "partition": 0,
+         *               "offset": 60,
+         *               "leaderEpoch": 0,
+         *               "metadata": null,
+         *               "endOffset": 100,
+         *               "lag": 40,
+         *               "owners": [
+         *                 {
+         *                   "memberId": "demo-classic-0-5b1f4f0e",
+         *                   "clientId": "demo-classic-0",
+         *                   "clientHost": "/127.0.0.1",
+         *                   "instanceId": null
+         *                 }
+         *               ],
+         *               "error": null
+         *             },
+         *             {
+         *               "partition": 1,
+         *               "offset": 60,
+         *               "leaderEpoch": 0,
+         *               "metadata": null,
+         *               "endOffset": 100,
+         *               "lag": 40,
+         *               "owners": [
+         *                 {
+         *                   "memberId": "demo-classic-0-5b1f4f0e",
+         *                   "clientId": "demo-classic-0",
+         *                   "clientHost": "/127.0.0.1",
+         *                   "instanceId": null
+         *                 }
+         *               ],
+         *               "error": null
+         *             },
+         *             {
+         *               "partition": 2,
+         *               "offset": 60,
+         *               "leaderEpoch": 0,
+         *               "metadata": null,
+         *               "endOffset": 100,
+         *               "lag": 40,
+         *               "owners": [
+         *                 {
+         *                   "memberId": "demo-classic-1-0c5edc05",
+         *                   "clientId": "demo-classic-1",
+         *                   "clientHost": "/127.0.0.1",
+         *                   "instanceId": null
+         *                 }
+         *               ],
+         *               "error": null
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "totals": {
+         *         "lag": 120,
+         *         "maxLag": {
+         *           "lag": 40,
+         *           "topic": "demo-events",
+         *           "partition": 0
+         *         },
+         *         "partitions": 3,
+         *         "partitionsWithoutOffset": 0,
+         *         "partitionsWithErrors": 0
+         *       }
+         *     }
+         */
+        GroupOffsets: {
+            groupId: string;
+            /** @enum {string} */
+            type: "classic" | "consumer" | "share" | "streams";
+            state: string;
+            /**
+             * @description 'committed': the group's committed offsets (OffsetFetch); 'start': a share group's start offsets (DescribeShareGroupOffsets)
+             * @enum {string}
+             */
+            offsetKind: "committed" | "start";
+            /** @enum {string} */
+            isolation: "read_uncommitted" | "read_committed";
+            topics: components["schemas"]["TopicOffsets"][];
+            totals: components["schemas"]["LagTotals"];
+        };
+        TopicOffsets: {
+            topic: string;
+            /** @description Sum of the partitions' known lags */
+            lag: number;
+            partitions: components["schemas"]["PartitionOffsets"][];
+        };
+        PartitionOffsets: {
+            partition: number;
+            /** @description Committed (share: start) offset; null when there is none */
+            offset: number | null;
+            leaderEpoch: number | null;
+            /** @description Metadata committed with the offset */
+            metadata: string | null;
+            /** @description High watermark, or last stable offset with isolation=read_committed; null when it could not be read */
+            endOffset: number | null;
+            /** @description endOffset - offset, never below 0 (share groups: the broker figure where given); null when either is unknown */
+            lag: number | null;
+            owners: components["schemas"]["PartitionOwner"][];
+            /** @description Why this partition could not be read fully (deleted topic, moving leader) */
+            error: {
+                code: number;
+                name: string;
+                message: string | null;
+            } | null;
+        };
+        PartitionOwner: {
+            memberId: string;
+            clientId: string;
+            clientHost: string;
+            instanceId: string | null;
         };
         /**
          * @example {

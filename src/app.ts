@@ -14,6 +14,7 @@ import { clusterRoutes } from './routes/cluster.js';
 import { errorResponse } from './routes/errors.js';
 import { groupRoutes } from './routes/groups.js';
 import { healthRoutes } from './routes/health.js';
+import { offsetRoutes } from './routes/offsets.js';
 
 export interface AppDeps {
   admin: BrokerAdmin;
@@ -36,6 +37,7 @@ export function createApp({
 
   healthRoutes(app, admin);
   groupRoutes(app, admin, logger);
+  offsetRoutes(app, admin);
   clusterRoutes(app, admin);
 
   app.doc31('/openapi.json', {
@@ -50,6 +52,7 @@ export function createApp({
     },
     tags: [
       { name: 'groups', description: 'Groups of every type' },
+      { name: 'offsets', description: 'Committed offsets and lag, read-only' },
       { name: 'cluster', description: 'The brokers behind the API' },
       { name: 'health', description: 'Liveness and readiness' },
     ],

@@ -3,7 +3,7 @@
  * interface, so their tests can hand in a stand-in that injects faults.
  */
 
-import { Coordinators, type RetryPolicy } from './coordinators.js';
+import { type CoordinatorOutcome, Coordinators, type RetryPolicy } from './coordinators.js';
 import { classicDescriber } from './describe/classic.js';
 import { consumerDescriber } from './describe/consumer.js';
 import type { GroupDescriber } from './describe/outcome.js';
@@ -18,8 +18,13 @@ import {
   type Group,
   type GroupList,
   type GroupListing,
+  type GroupOffsets,
   type GroupType,
+  type LagTotals,
 } from './model.js';
+import { type CommittedOffsets, fetchCommitted, fetchShareStartOffsets } from './offsets/committed.js';
+import { endOffsets, type Isolation } from './offsets/end-offsets.js';
+import { offsetTable, ownership } from './offsets/report.js';
 import { ListGroups } from './protocol/messages/list-groups.js';
 import type { ClusterInfo, KafkaCluster } from './transport/cluster.js';
 
@@ -41,10 +46,21 @@ export interface BrokerAdmin {
     groupIds: readonly string[],
     options?: DescribeOptions & { hints?: ReadonlyMap<string, GroupType> },
   ): Promise<GroupResult[]>;
+  /** Committed offsets, end offsets and lag of one group, per partition. Reads only. */
+  groupOffsets(groupId: string, options?: OffsetsOptions): Promise<GroupOffsets>;
+  /** Total and max lag of many groups: one offsets RPC per coordinator, one ListOffsets per leader. */
+  lagSummaries(
+    groups: readonly { groupId: string; type: GroupType | null }[],
+    isolation?: Isolation,
+  ): Promise<Map<string, LagTotals | Error>>;
   describeCluster(): Promise<ClusterInfo>;
   /** Resolves once a broker answers ApiVersions; throws otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface OffsetsOptions extends DescribeOptions {
+  isolation?: Isolation;
 }
 
 export interface GroupAdminOptions {
@@ -140,8 +156,69 @@ export class GroupAdmin implements BrokerAdmin {
     });
   }
 
+  async groupOffsets(
+    groupId: string,
+    { isolation = 'read_uncommitted', ...describe }: OffsetsOptions = {},
+  ): Promise<GroupOffsets> {
+    const group = await this.describeGroup(groupId, describe);
+    const committed = (await this.committedOffsets([{ groupId, type: group.type }])).get(groupId);
+    if (!committed || 'error' in committed)
+      throw committed?.error ?? new Error(`no offsets for group ${groupId}`);
+    const owners = ownership(group);
+    const partitions = [
+      ...committed.value.map(({ topic, partition }) => ({ topic, partition })),
+      ...[...owners.keys()].map(fromKey),
+    ];
+    const ends = await endOffsets(this.cluster, partitions, isolation);
+    return {
+      groupId,
+      type: group.type,
+      state: group.state,
+      offsetKind: group.type === 'share' ? 'start' : 'committed',
+      isolation,
+      ...offsetTable(committed.value, owners, ends),
+    };
+  }
+
+  async lagSummaries(
+    groups: readonly { groupId: string; type: GroupType | null }[],
+    isolation: Isolation = 'read_uncommitted',
+  ): Promise<Map<string, LagTotals | Error>> {
+    const committed = await this.committedOffsets(groups);
+    const partitions = [...committed.values()].flatMap((c) =>
+      'value' in c ? c.value.map(({ topic, partition }) => ({ topic, partition })) : [],
+    );
+    const ends = await endOffsets(this.cluster, partitions, isolation);
+    const out = new Map<string, LagTotals | Error>();
+    for (const [groupId, result] of committed) {
+      out.set(groupId, 'error' in result ? result.error : offsetTable(result.value, new Map(), ends).totals);
+    }
+    return out;
+  }
+
   close(): Promise<void> {
     return this.cluster.close();
+  }
+
+  /** Offsets of many groups: share groups' start offsets and the others' commits, per coordinator. */
+  private async committedOffsets(
+    groups: readonly { groupId: string; type: GroupType | null }[],
+  ): Promise<Map<string, { value: CommittedOffsets } | { error: Error }>> {
+    const share = new Set(groups.filter((g) => g.type === 'share').map((g) => g.groupId));
+    return this.coordinators.forEachCoordinator<CommittedOffsets>(
+      groups.map((g) => g.groupId),
+      async (coordinator, ids) => {
+        const connection = this.cluster.connection(coordinator);
+        const shareIds = ids.filter((id) => share.has(id));
+        const otherIds = ids.filter((id) => !share.has(id));
+        const none = new Map<string, CoordinatorOutcome<CommittedOffsets>>();
+        const [a, b] = await Promise.all([
+          shareIds.length > 0 ? fetchShareStartOffsets(connection, shareIds) : none,
+          otherIds.length > 0 ? fetchCommitted(connection, otherIds) : none,
+        ]);
+        return new Map([...a, ...b]);
+      },
+    );
   }
 
   private rememberType(groupId: string, type: GroupType): void {
@@ -205,6 +282,11 @@ function failureOf(broker: BrokerFailure['broker'], error: unknown): BrokerFailu
 }
 
 const encoder = new TextEncoder();
+
+function fromKey(key: string): { topic: string; partition: number } {
+  const at = key.indexOf(':');
+  return { partition: Number(key.slice(0, at)), topic: key.slice(at + 1) };
+}
 
 /** Byte order of the UTF-8 encoding, like Kafka's own ordering, independent of the locale. */
 export function compareIds(a: string, b: string): number {

@@ -202,3 +202,57 @@ export interface StreamsGroup {
 }
 
 export type Group = ClassicGroup | ConsumerGroup | ShareGroup | StreamsGroup;
+
+export interface PartitionOwner {
+  memberId: string;
+  clientId: string;
+  clientHost: string;
+  instanceId: string | null;
+}
+
+export interface PartitionOffsets {
+  partition: number;
+  /** The committed offset (share groups: the start offset); null when there is none. */
+  offset: number | null;
+  leaderEpoch: number | null;
+  metadata: string | null;
+  /** Log-end offset, or last stable offset with read_committed; null when it could not be read. */
+  endOffset: number | null;
+  /** endOffset - offset (never below 0); share groups: the broker's figure where it gives one. Null when either is unknown. */
+  lag: number | null;
+  /** Members that hold the partition now (several for a share group). */
+  owners: PartitionOwner[];
+  error: { code: number; name: string; message: string | null } | null;
+}
+
+export interface TopicOffsets {
+  topic: string;
+  /** Sum of the partitions' known lags. */
+  lag: number;
+  partitions: PartitionOffsets[];
+}
+
+export interface MaxLag {
+  lag: number;
+  topic: string;
+  partition: number;
+}
+
+export interface LagTotals {
+  lag: number;
+  maxLag: MaxLag | null;
+  partitions: number;
+  partitionsWithoutOffset: number;
+  partitionsWithErrors: number;
+}
+
+export interface GroupOffsets {
+  groupId: string;
+  type: GroupType;
+  state: string;
+  /** 'committed' offsets (OffsetFetch), or a share group's 'start' offsets. */
+  offsetKind: 'committed' | 'start';
+  isolation: 'read_uncommitted' | 'read_committed';
+  topics: TopicOffsets[];
+  totals: LagTotals;
+}

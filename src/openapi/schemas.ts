@@ -438,6 +438,169 @@ export const GroupSchema = z
     example: CLASSIC_GROUP_EXAMPLE,
   });
 
+const KafkaErrorRef = z.object({ code: z.number().int(), name: z.string(), message: z.string().nullable() });
+
+export const LagTotalsSchema = z
+  .object({
+    lag: z.number().int().openapi({ description: 'Sum of the known partition lags' }),
+    maxLag: z
+      .object({ lag: z.number().int(), topic: z.string(), partition: z.number().int() })
+      .nullable()
+      .openapi({ description: 'The partition with the largest lag; null when no lag is known' }),
+    partitions: z.number().int(),
+    partitionsWithoutOffset: z
+      .number()
+      .int()
+      .openapi({ description: 'Partitions held or known with no committed offset: no lag counted' }),
+    partitionsWithErrors: z
+      .number()
+      .int()
+      .openapi({ description: 'Partitions whose offsets could not be read: no lag counted' }),
+  })
+  .openapi('LagTotals', {
+    example: {
+      lag: 140,
+      maxLag: { lag: 60, topic: 'demo-events', partition: 2 },
+      partitions: 3,
+      partitionsWithoutOffset: 0,
+      partitionsWithErrors: 0,
+    },
+  });
+
+const GROUP_OFFSETS_EXAMPLE = {
+  groupId: 'demo-classic',
+  type: 'classic',
+  state: 'Stable',
+  offsetKind: 'committed',
+  isolation: 'read_uncommitted',
+  topics: [
+    {
+      topic: 'demo-events',
+      lag: 120,
+      partitions: [
+        {
+          partition: 0,
+          offset: 60,
+          leaderEpoch: 0,
+          metadata: null,
+          endOffset: 100,
+          lag: 40,
+          owners: [
+            {
+              memberId: 'demo-classic-0-5b1f4f0e',
+              clientId: 'demo-classic-0',
+              clientHost: '/127.0.0.1',
+              instanceId: null,
+            },
+          ],
+          error: null,
+        },
+        {
+          partition: 1,
+          offset: 60,
+          leaderEpoch: 0,
+          metadata: null,
+          endOffset: 100,
+          lag: 40,
+          owners: [
+            {
+              memberId: 'demo-classic-0-5b1f4f0e',
+              clientId: 'demo-classic-0',
+              clientHost: '/127.0.0.1',
+              instanceId: null,
+            },
+          ],
+          error: null,
+        },
+        {
+          partition: 2,
+          offset: 60,
+          leaderEpoch: 0,
+          metadata: null,
+          endOffset: 100,
+          lag: 40,
+          owners: [
+            {
+              memberId: 'demo-classic-1-0c5edc05',
+              clientId: 'demo-classic-1',
+              clientHost: '/127.0.0.1',
+              instanceId: null,
+            },
+          ],
+          error: null,
+        },
+      ],
+    },
+  ],
+  totals: {
+    lag: 120,
+    maxLag: { lag: 40, topic: 'demo-events', partition: 0 },
+    partitions: 3,
+    partitionsWithoutOffset: 0,
+    partitionsWithErrors: 0,
+  },
+} as const;
+
+export const GroupOffsetsSchema = z
+  .object({
+    groupId: z.string(),
+    type: z.enum(GROUP_TYPES),
+    state: z.string(),
+    offsetKind: z.enum(['committed', 'start']).openapi({
+      description:
+        "'committed': the group's committed offsets (OffsetFetch); 'start': a share group's start offsets (DescribeShareGroupOffsets)",
+    }),
+    isolation: z.enum(['read_uncommitted', 'read_committed']),
+    topics: z.array(
+      z
+        .object({
+          topic: z.string(),
+          lag: z.number().int().openapi({ description: "Sum of the partitions' known lags" }),
+          partitions: z.array(
+            z
+              .object({
+                partition: z.number().int(),
+                offset: z
+                  .number()
+                  .int()
+                  .nullable()
+                  .openapi({ description: 'Committed (share: start) offset; null when there is none' }),
+                leaderEpoch: z.number().int().nullable(),
+                metadata: z
+                  .string()
+                  .nullable()
+                  .openapi({ description: 'Metadata committed with the offset' }),
+                endOffset: z.number().int().nullable().openapi({
+                  description:
+                    'High watermark, or last stable offset with isolation=read_committed; null when it could not be read',
+                }),
+                lag: z.number().int().nullable().openapi({
+                  description:
+                    'endOffset - offset, never below 0 (share groups: the broker figure where given); null when either is unknown',
+                }),
+                owners: z.array(
+                  z
+                    .object({
+                      memberId: z.string(),
+                      clientId: z.string(),
+                      clientHost: z.string(),
+                      instanceId: z.string().nullable(),
+                    })
+                    .openapi('PartitionOwner'),
+                ),
+                error: KafkaErrorRef.nullable().openapi({
+                  description: 'Why this partition could not be read fully (deleted topic, moving leader)',
+                }),
+              })
+              .openapi('PartitionOffsets'),
+          ),
+        })
+        .openapi('TopicOffsets'),
+    ),
+    totals: LagTotalsSchema,
+  })
+  .openapi('GroupOffsets', { example: GROUP_OFFSETS_EXAMPLE });
+
 export const MAX_BATCH_GROUPS = 100;
 
 export const GroupPageSchema = z
@@ -447,6 +610,8 @@ export const GroupPageSchema = z
         // Descriptions stay off these references: they would rewrite the shared schemas'.
         details: GroupSchema.optional(),
         detailsError: ProblemSchema.optional(),
+        lag: LagTotalsSchema.optional(),
+        lagError: ProblemSchema.optional(),
       }).openapi('GroupPageEntry', {
         description:
           'A group as listed; with include=details also `details` (the group described) or `detailsError` (why not)',

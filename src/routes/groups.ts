@@ -9,29 +9,18 @@ import {
   BatchDescribeResultSchema,
   CLASSIC_GROUP_EXAMPLE,
   CONSUMER_GROUP_EXAMPLE,
-  GROUP_ID_RULE,
   GroupPageSchema,
   GroupSchema,
   MAX_BATCH_GROUPS,
-  MAX_GROUP_ID_BYTES,
   SHARE_GROUP_EXAMPLE,
   STREAMS_GROUP_EXAMPLE,
 } from '../openapi/schemas.js';
 import { expect, strictQuery } from '../openapi/validation.js';
 import { problemOf } from './errors.js';
 import { decodeCursor, encodeCursor, pageAfter } from './paging.js';
+import { GroupIdParam, IsolationParam } from './params.js';
 
-const utf8 = new TextEncoder();
-
-export const GroupIdParam = z
-  .string()
-  .min(1, expect(GROUP_ID_RULE))
-  .refine((id) => utf8.encode(id).byteLength <= MAX_GROUP_ID_BYTES, expect(GROUP_ID_RULE))
-  .openapi({
-    param: { name: 'groupId', in: 'path' },
-    description: 'The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips',
-    example: 'demo-classic',
-  });
+const _utf8 = new TextEncoder();
 
 /**
  * A query parameter that takes several values, repeated (`?type=a&type=b`) or comma-separated
@@ -68,7 +57,7 @@ function listParam<T extends string>(
 
 const typeOf = (value: string) => GROUP_TYPES.find((t) => t === value.toLowerCase());
 const LIMIT_RULE = 'an integer from 1 to 1000';
-const INCLUDES = ['details'] as const;
+const INCLUDES = ['details', 'lag'] as const;
 
 const ListQuery = strictQuery({
   type: listParam(GROUP_TYPES, typeOf, 'Only groups of these types').openapi({
@@ -129,7 +118,10 @@ const ListQuery = strictQuery({
     'Extra data per group of the page',
   ).openapi({
     param: { name: 'include', in: 'query', style: 'form', explode: true },
-    example: ['details'],
+    example: ['details', 'lag'],
+  }),
+  isolation: IsolationParam.openapi({
+    description: 'With include=lag: read_uncommitted (default) or read_committed',
   }),
 });
 
@@ -229,21 +221,33 @@ export function groupRoutes(app: OpenAPIHono, admin: BrokerAdmin, logger: Logger
     const limit = query.limit ?? 100;
     const { page, more } = pageAfter(groups, query.cursor, limit);
     const nextCursor = more ? encodeCursor((page.at(-1) as { groupId: string }).groupId) : null;
-    if (!query.include?.includes('details')) return c.json({ groups: page, failures, nextCursor }, 200);
+    const wantDetails = query.include?.includes('details') ?? false;
+    const wantLag = query.include?.includes('lag') ?? false;
+    if (!wantDetails && !wantLag) return c.json({ groups: page, failures, nextCursor }, 200);
 
     const hints = new Map(page.flatMap((g) => (g.type ? [[g.groupId, g.type] as const] : [])));
-    const results = await admin.describeGroups(
-      page.map((g) => g.groupId),
-      { hints },
-    );
-    const detailed = page.map((listing, i) => {
-      const result = results[i];
-      if (!result) return listing;
-      return 'group' in result
-        ? { ...listing, details: result.group }
-        : { ...listing, detailsError: problemOf(result.error, logger, c.req.path) };
+    const [details, lags] = await Promise.all([
+      wantDetails
+        ? admin.describeGroups(
+            page.map((g) => g.groupId),
+            { hints },
+          )
+        : undefined,
+      wantLag ? admin.lagSummaries(page, query.isolation) : undefined,
+    ]);
+    const entries = page.map((listing, i) => {
+      const described = details?.[i];
+      const lag = lags?.get(listing.groupId);
+      return {
+        ...listing,
+        ...(described &&
+          ('group' in described
+            ? { details: described.group }
+            : { detailsError: problemOf(described.error, logger, c.req.path) })),
+        ...(lag && (lag instanceof Error ? { lagError: problemOf(lag, logger, c.req.path) } : { lag })),
+      };
     });
-    return c.json({ groups: detailed, failures, nextCursor }, 200);
+    return c.json({ groups: entries, failures, nextCursor }, 200);
   });
 
   app.openapi(describeGroup, async (c) => {

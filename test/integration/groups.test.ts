@@ -133,7 +133,8 @@ describe('GET /groups', () => {
         in: 'query',
         name: 'typ',
         received: 'share',
-        expected: 'one of the known parameters: type, state, prefix, protocolType, limit, cursor, include',
+        expected:
+          'one of the known parameters: type, state, prefix, protocolType, limit, cursor, include, isolation',
       }),
     ]);
   });

@@ -348,6 +348,8 @@ public class Fixture {
         p.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, spec.type);
         p.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId(n));
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        // New partitions are noticed within a second (tests add partitions to live groups).
+        p.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, "1000");
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, spec.offsetReset == null ? "earliest" : spec.offsetReset);
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
@@ -374,7 +376,9 @@ public class Fixture {
       void commit(KafkaConsumer<String, String> c, Set<TopicPartition> now) {
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         for (TopicPartition tp : now) {
-          if (!committed.contains(tp)) offsets.put(tp, new OffsetAndMetadata(Math.min(spec.commit, ends.get(tp))));
+          // Partitions added after the start (tests add some to live groups) stay uncommitted.
+          Long end = ends.get(tp);
+          if (end != null && !committed.contains(tp)) offsets.put(tp, new OffsetAndMetadata(Math.min(spec.commit, end)));
         }
         if (offsets.isEmpty()) return;
         try {

@@ -1,0 +1,185 @@
+/**
+ * What groups have committed, read at their coordinator: OffsetFetch for classic, consumer and
+ * streams groups (all groups of a coordinator in one request from v8), DescribeShareGroupOffsets
+ * for share groups (their start offsets). Reading only: nothing here commits.
+ */
+
+import { type CoordinatorOutcome, isCoordinatorError } from '../coordinators.js';
+import { describeKafkaError, type KafkaErrorInfo, KafkaResponseError } from '../errors.js';
+import {
+  DescribeShareGroupOffsets,
+  SHARE_LAG_UNKNOWN,
+} from '../protocol/messages/describe-share-group-offsets.js';
+import { NO_COMMITTED_OFFSET, OffsetFetch } from '../protocol/messages/offset-fetch.js';
+import type { BrokerConnection } from '../transport/connection.js';
+
+export interface CommittedPartition {
+  topic: string;
+  partition: number;
+  /** null: no offset committed (or no start offset yet, for share groups). */
+  offset: number | null;
+  leaderEpoch: number | null;
+  metadata: string | null;
+  /** Share groups: the lag the broker computed, where it did (DescribeShareGroupOffsets v1). */
+  brokerLag: number | null;
+  error: KafkaErrorInfo | null;
+}
+
+export type CommittedOffsets = CommittedPartition[];
+
+const asNumber = (value: bigint): number | null => (value < 0n ? null : Number(value));
+const epoch = (value: number | undefined): number | null => (value === undefined || value < 0 ? null : value);
+
+function groupOutcome<T>(
+  broker: string,
+  api: string,
+  code: number,
+  message: string | null,
+  value: () => T,
+): CoordinatorOutcome<T> {
+  if (code === 0) return { value: value() };
+  if (isCoordinatorError(code)) return { retry: describeKafkaError(code, message) };
+  return { error: new KafkaResponseError(broker, api, code, message) };
+}
+
+/**
+ * Committed offsets of groups that share this coordinator. v10 names topics by id only, so the
+ * request stays at v9 at most: names are what the rest of the answer is keyed by.
+ */
+export async function fetchCommitted(
+  connection: BrokerConnection,
+  groupIds: readonly string[],
+): Promise<Map<string, CoordinatorOutcome<CommittedOffsets>>> {
+  const version = await connection.versionFor(OffsetFetch, { min: 2, max: 9 });
+  const out = new Map<string, CoordinatorOutcome<CommittedOffsets>>();
+  if (version !== undefined && version >= 8) {
+    const { response } = await connection.send(
+      OffsetFetch,
+      { groups: groupIds.map((groupId) => ({ groupId, topics: null })), requireStable: false },
+      { min: 8, max: 9 },
+    );
+    const byId = new Map((response.groups ?? []).map((g) => [g.groupId, g]));
+    for (const id of groupIds) {
+      const group = byId.get(id);
+      if (!group) {
+        out.set(id, {
+          error: new KafkaResponseError(connection.label, 'OffsetFetch', -1, 'no answer for this group'),
+        });
+        continue;
+      }
+      out.set(
+        id,
+        groupOutcome(connection.label, 'OffsetFetch', group.errorCode, null, () =>
+          group.topics.flatMap((t) =>
+            t.partitions.map((p) =>
+              committed(
+                t.name ?? '',
+                p.partitionIndex,
+                p.committedOffset,
+                p.committedLeaderEpoch,
+                p.metadata,
+                p.errorCode,
+              ),
+            ),
+          ),
+        ),
+      );
+    }
+    return out;
+  }
+  // Before v8 a request holds one group: one per group, sent together.
+  await Promise.all(
+    groupIds.map(async (groupId) => {
+      const { version: used, response } = await connection.send(
+        OffsetFetch,
+        (v) => ({ groupId, topics: null, ...(v >= 7 && { requireStable: false }) }),
+        { min: 2, max: 7 },
+      );
+      out.set(
+        groupId,
+        groupOutcome(connection.label, 'OffsetFetch', used >= 2 ? (response.errorCode ?? 0) : 0, null, () =>
+          (response.topics ?? []).flatMap((t) =>
+            t.partitions.map((p) =>
+              committed(
+                t.name,
+                p.partitionIndex,
+                p.committedOffset,
+                p.committedLeaderEpoch,
+                p.metadata,
+                p.errorCode,
+              ),
+            ),
+          ),
+        ),
+      );
+    }),
+  );
+  return out;
+}
+
+function committed(
+  topic: string,
+  partition: number,
+  offset: bigint,
+  leaderEpoch: number | undefined,
+  metadata: string | null,
+  errorCode: number,
+): CommittedPartition {
+  return {
+    topic,
+    partition,
+    offset: offset === NO_COMMITTED_OFFSET ? null : asNumber(offset),
+    leaderEpoch: epoch(leaderEpoch),
+    metadata: metadata === '' ? null : metadata,
+    brokerLag: null,
+    error: errorCode === 0 ? null : describeKafkaError(errorCode),
+  };
+}
+
+/** Start offsets (and lag, from v1) of share groups that share this coordinator, in one request. */
+export async function fetchShareStartOffsets(
+  connection: BrokerConnection,
+  groupIds: readonly string[],
+): Promise<Map<string, CoordinatorOutcome<CommittedOffsets>>> {
+  const { response } = await connection.send(DescribeShareGroupOffsets, {
+    groups: groupIds.map((groupId) => ({ groupId, topics: null })),
+  });
+  const byId = new Map(response.groups.map((g) => [g.groupId, g]));
+  const out = new Map<string, CoordinatorOutcome<CommittedOffsets>>();
+  for (const id of groupIds) {
+    const group = byId.get(id);
+    if (!group) {
+      out.set(id, {
+        error: new KafkaResponseError(
+          connection.label,
+          DescribeShareGroupOffsets.name,
+          -1,
+          'no answer for this group',
+        ),
+      });
+      continue;
+    }
+    out.set(
+      id,
+      groupOutcome(
+        connection.label,
+        DescribeShareGroupOffsets.name,
+        group.errorCode,
+        group.errorMessage,
+        () =>
+          group.topics.flatMap((t) =>
+            t.partitions.map((p) => ({
+              topic: t.topicName,
+              partition: p.partitionIndex,
+              offset: asNumber(p.startOffset),
+              leaderEpoch: epoch(p.leaderEpoch),
+              metadata: null,
+              brokerLag: p.lag === undefined || p.lag === SHARE_LAG_UNKNOWN ? null : asNumber(p.lag),
+              error: p.errorCode === 0 ? null : describeKafkaError(p.errorCode, p.errorMessage),
+            })),
+          ),
+      ),
+    );
+  }
+  return out;
+}

@@ -1,0 +1,149 @@
+/**
+ * Log-end offsets (or last stable offsets, read_committed) of partitions, asked of each
+ * partition's leader: one ListOffsets per leader for all its partitions. A leader that moved is
+ * looked up once more; what still fails is that partition's error, never the whole answer.
+ */
+
+import { BrokerError, describeKafkaError, type KafkaErrorInfo } from '../errors.js';
+import {
+  CONSUMER_REPLICA_ID,
+  IsolationLevel,
+  ListOffsets,
+  ListOffsetsTimestamp,
+} from '../protocol/messages/list-offsets.js';
+import type { BrokerInfo, KafkaCluster } from '../transport/cluster.js';
+
+export type Isolation = 'read_uncommitted' | 'read_committed';
+
+export type EndOffset = { offset: number } | { error: KafkaErrorInfo };
+
+export interface TopicPartitionRef {
+  topic: string;
+  partition: number;
+}
+
+export const tpKey = (topic: string, partition: number) => `${partition}:${topic}`;
+
+const UNKNOWN_TOPIC_OR_PARTITION = 3;
+const LEADER_NOT_AVAILABLE = 5;
+const NOT_LEADER_OR_FOLLOWER = 6;
+const FENCED_LEADER_EPOCH = 74;
+const UNKNOWN_LEADER_EPOCH = 75;
+/** Errors that mean "ask the new leader": worth one more Metadata round. */
+const LEADER_MOVED = new Set([
+  LEADER_NOT_AVAILABLE,
+  NOT_LEADER_OR_FOLLOWER,
+  FENCED_LEADER_EPOCH,
+  UNKNOWN_LEADER_EPOCH,
+]);
+
+export async function endOffsets(
+  cluster: KafkaCluster,
+  partitions: readonly TopicPartitionRef[],
+  isolation: Isolation,
+): Promise<Map<string, EndOffset>> {
+  const out = new Map<string, EndOffset>();
+  let pending = dedupe(partitions);
+  for (let round = 0; round < 2 && pending.length > 0; round++) {
+    const retry: TopicPartitionRef[] = [];
+    const leaders = await cluster.topicLeaders([...new Set(pending.map((p) => p.topic))]);
+    const byLeader = new Map<number, { leader: BrokerInfo; partitions: TopicPartitionRef[] }>();
+    for (const tp of pending) {
+      const topic = leaders.get(tp.topic);
+      const known = topic?.partitions.get(tp.partition);
+      const code = !topic
+        ? UNKNOWN_TOPIC_OR_PARTITION
+        : topic.errorCode !== 0
+          ? topic.errorCode
+          : !known
+            ? UNKNOWN_TOPIC_OR_PARTITION
+            : known.leader === null
+              ? LEADER_NOT_AVAILABLE
+              : 0;
+      if (code !== 0 || !known?.leader) {
+        if (LEADER_MOVED.has(code) && round === 0) retry.push(tp);
+        else out.set(tpKey(tp.topic, tp.partition), { error: describeKafkaError(code) });
+        continue;
+      }
+      const entry = byLeader.get(known.leader.nodeId) ?? { leader: known.leader, partitions: [] };
+      entry.partitions.push(tp);
+      byLeader.set(known.leader.nodeId, entry);
+    }
+    await Promise.all(
+      [...byLeader.values()].map(async ({ leader, partitions: asked }) => {
+        for (const [key, result] of await askLeader(cluster, leader, asked, isolation)) {
+          const [partition, ...topic] = key.split(':');
+          if ('error' in result && LEADER_MOVED.has(result.error.code) && round === 0) {
+            retry.push({ topic: topic.join(':'), partition: Number(partition) });
+          } else {
+            out.set(key, result);
+          }
+        }
+      }),
+    );
+    pending = retry;
+  }
+  for (const tp of pending)
+    out.set(tpKey(tp.topic, tp.partition), { error: describeKafkaError(NOT_LEADER_OR_FOLLOWER) });
+  return out;
+}
+
+async function askLeader(
+  cluster: KafkaCluster,
+  leader: BrokerInfo,
+  partitions: TopicPartitionRef[],
+  isolation: Isolation,
+): Promise<Map<string, EndOffset>> {
+  const out = new Map<string, EndOffset>();
+  const byTopic = new Map<string, number[]>();
+  for (const { topic, partition } of partitions)
+    byTopic.set(topic, [...(byTopic.get(topic) ?? []), partition]);
+  try {
+    const { response } = await cluster.connection(leader).send(
+      ListOffsets,
+      (v) => ({
+        replicaId: CONSUMER_REPLICA_ID,
+        ...(v >= 2 && {
+          isolationLevel:
+            isolation === 'read_committed' ? IsolationLevel.ReadCommitted : IsolationLevel.ReadUncommitted,
+        }),
+        topics: [...byTopic].map(([name, list]) => ({
+          name,
+          partitions: list.map((partitionIndex) => ({
+            partitionIndex,
+            timestamp: ListOffsetsTimestamp.Latest,
+          })),
+        })),
+      }),
+      // read_committed needs v2; read_uncommitted works from v1.
+      { min: isolation === 'read_committed' ? 2 : 1 },
+    );
+    for (const topic of response.topics) {
+      for (const p of topic.partitions) {
+        out.set(
+          tpKey(topic.name, p.partitionIndex),
+          p.errorCode === 0 ? { offset: Number(p.offset) } : { error: describeKafkaError(p.errorCode) },
+        );
+      }
+    }
+  } catch (error) {
+    // The leader cannot be asked: its partitions fail, the others stand.
+    if (!(error instanceof BrokerError)) throw error;
+    const info = { code: -1, name: error.name, message: error.message };
+    for (const { topic, partition } of partitions) out.set(tpKey(topic, partition), { error: info });
+  }
+  for (const { topic, partition } of partitions) {
+    const key = tpKey(topic, partition);
+    if (!out.has(key))
+      out.set(key, {
+        error: describeKafkaError(UNKNOWN_TOPIC_OR_PARTITION, 'the leader did not answer for this partition'),
+      });
+  }
+  return out;
+}
+
+function dedupe(partitions: readonly TopicPartitionRef[]): TopicPartitionRef[] {
+  const seen = new Map<string, TopicPartitionRef>();
+  for (const tp of partitions) seen.set(tpKey(tp.topic, tp.partition), tp);
+  return [...seen.values()];
+}

@@ -1,0 +1,55 @@
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import type { BrokerAdmin } from '../broker/admin.js';
+import { GROUP_TYPES } from '../broker/model.js';
+import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
+import { GroupOffsetsSchema } from '../openapi/schemas.js';
+import { expect, strictQuery } from '../openapi/validation.js';
+import { GroupIdParam, IsolationParam } from './params.js';
+
+const groupOffsets = createRoute({
+  method: 'get',
+  path: '/groups/{groupId}/offsets',
+  tags: ['offsets'],
+  summary: "A group's committed offsets, end offsets and lag",
+  description:
+    'Per partition: the committed offset (share groups: the start offset) with its leader epoch and metadata, the end offset ' +
+    '(high watermark, or last stable offset with isolation=read_committed), the lag and the members holding it; per topic and ' +
+    'per group: total lag and the largest. Partitions held but never committed are listed with null offset and null lag: no ' +
+    'number is invented. A partition that cannot be read (deleted topic, moving leader) carries its own error. Read-only: ' +
+    'nothing is ever committed.',
+  request: {
+    params: z.object({ groupId: GroupIdParam }),
+    query: strictQuery({
+      isolation: IsolationParam,
+      type: z
+        .enum(GROUP_TYPES, expect(`one of ${GROUP_TYPES.join(', ')}`))
+        .optional()
+        .openapi({
+          param: { name: 'type', in: 'query' },
+          description: 'The type the group must have; another type answers 409',
+        }),
+    }),
+  },
+  responses: {
+    200: { description: 'Offsets and lag', content: { 'application/json': { schema: GroupOffsetsSchema } } },
+    ...problemResponses(
+      'invalid-input',
+      'group-not-found',
+      'group-type-mismatch',
+      'group-type-unavailable',
+      'coordinator-unavailable',
+      ...BROKER_PROBLEMS,
+    ),
+  },
+});
+
+export function offsetRoutes(app: OpenAPIHono, admin: BrokerAdmin): void {
+  app.openapi(groupOffsets, async (c) => {
+    const { groupId } = c.req.valid('param');
+    const { isolation, type } = c.req.valid('query');
+    return c.json(
+      await admin.groupOffsets(groupId, { ...(isolation && { isolation }), ...(type && { expected: type }) }),
+      200,
+    );
+  });
+}

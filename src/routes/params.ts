@@ -1,0 +1,27 @@
+/** Parameters more than one route takes. */
+
+import { z } from '@hono/zod-openapi';
+import { GROUP_ID_RULE, MAX_GROUP_ID_BYTES } from '../openapi/schemas.js';
+import { expect } from '../openapi/validation.js';
+
+const utf8 = new TextEncoder();
+
+export const GroupIdParam = z
+  .string()
+  .min(1, expect(GROUP_ID_RULE))
+  .refine((id) => utf8.encode(id).byteLength <= MAX_GROUP_ID_BYTES, expect(GROUP_ID_RULE))
+  .openapi({
+    param: { name: 'groupId', in: 'path' },
+    description: 'The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips',
+    example: 'demo-classic',
+  });
+
+export const IsolationParam = z
+  .enum(['read_uncommitted', 'read_committed'], expect('read_uncommitted or read_committed'))
+  .optional()
+  .openapi({
+    param: { name: 'isolation', in: 'query' },
+    description:
+      'read_uncommitted (default): lag against the high watermark; read_committed: against the last stable offset, as a transactional consumer sees it',
+    example: 'read_committed',
+  });

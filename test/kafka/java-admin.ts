@@ -1,0 +1,179 @@
+/**
+ * A group's offsets as Kafka's own Java Admin client reports them (test/kafka/Offsets.java), for tests
+ * that compare the HTTP API's figures with Kafka's.
+ *
+ *   const k = await javaAdminOffsets({ bootstrap, groupId: 'g1' });
+ *   k.committed.get('t1:0');   // { offset: 4, leaderEpoch: 0, metadata: '' }
+ *   k.end.get('t1:0');         // 10 (latest offset, read_uncommitted unless isolation says otherwise)
+ *
+ *   const s = await javaAdminOffsets({ bootstrap, groupId: 'g2', share: true });
+ *   s.share.get('t1:0');       // { startOffset: 10, leaderEpoch: 0, lag: 0 }
+ *
+ * Each call starts a JVM (single-source launch, so it compiles Offsets.java first: a few seconds).
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { classpathOf, ensureClientsLib, javaCommand, KAFKA_TEST_DIR, logsDir, pruneLogs } from './fetch.js';
+
+export type IsolationLevel = 'read_committed' | 'read_uncommitted';
+
+export interface JavaAdminOffsetsOptions {
+  /** 'host:port[,host:port]' */
+  bootstrap: string;
+  groupId: string;
+  /** Isolation level of the end offsets (ListOffsets latest); default read_uncommitted. */
+  isolation?: IsolationLevel;
+  /** A share group: DescribeShareGroupOffsets instead of OffsetFetch. */
+  share?: boolean;
+  /** Whole run, JVM start and compile included; default 60 s. */
+  timeoutMs?: number;
+}
+
+export interface CommittedOffset {
+  offset: number;
+  /** null when Kafka has none (-1 on the wire). */
+  leaderEpoch: number | null;
+  /** The commit's metadata string ('' when none). */
+  metadata: string;
+}
+
+export interface ShareOffset {
+  /** -1 when the share-partition state exists but is not initialised yet. */
+  startOffset: number;
+  leaderEpoch: number | null;
+  /** null when the broker reports none (DescribeShareGroupOffsets v0, or lag unknown). */
+  lag: number | null;
+}
+
+/** Keys are `${topic}:${partition}`. */
+export interface JavaAdminOffsets {
+  /** Non-share groups: partitions with a committed offset. */
+  committed: Map<string, CommittedOffset>;
+  /** Latest offset of every partition in `committed` (or `share`). */
+  end: Map<string, number>;
+  /** Share groups: every partition the share coordinator reports. */
+  share: Map<string, ShareOffset>;
+}
+
+export async function javaAdminOffsets(options: JavaAdminOffsetsOptions): Promise<JavaAdminOffsets> {
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const lib = await ensureClientsLib();
+  await mkdir(logsDir(), { recursive: true });
+  await pruneLogs('offsets-', 40);
+  const logFile = path.join(
+    logsDir(),
+    `offsets-${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(2).toString('hex')}.log`,
+  );
+  const args = ['--bootstrap', options.bootstrap, '--group', options.groupId];
+  if (options.isolation) args.push('--isolation', options.isolation);
+  if (options.share) args.push('--share');
+  // Kafka's own deadline comes first, so its error (not our kill) explains a stuck call.
+  args.push('--timeout-ms', String(Math.max(5_000, timeoutMs - 20_000)));
+
+  const child = spawn(
+    javaCommand(),
+    [
+      '-Xms32m',
+      '-Xmx256m',
+      '-XX:+UseSerialGC',
+      '-XX:TieredStopAtLevel=1',
+      '-Djava.awt.headless=true',
+      `-Dlog4j2.configurationFile=${path.join(KAFKA_TEST_DIR, 'log4j2-fixture.properties')}`,
+      `-Dkafka.test.log.file=${logFile}`,
+      `-Dkafka.test.log.level=${process.env.KAFKA_LOG_LEVEL ?? 'INFO'}`,
+      '-cp',
+      classpathOf(lib),
+      path.join(KAFKA_TEST_DIR, 'Offsets.java'),
+      ...args,
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // The group id travels as an argument: decode it as UTF-8 whatever the caller's locale.
+      env: { ...process.env, LC_ALL: 'C.UTF-8', LANG: 'C.UTF-8' },
+    },
+  );
+
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.setEncoding('utf8');
+  child.stdout?.on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (chunk: string) => {
+    stderr += chunk;
+    if (stderr.length > 200_000) stderr = stderr.slice(-100_000);
+  });
+
+  const what = `Java Admin offsets of ${options.share ? 'share ' : ''}group ${JSON.stringify(options.groupId)}`;
+  const failure = (why: string) =>
+    new Error(
+      `${what}: ${why}\nclient log: ${logFile}\n--- stderr ---\n` +
+        stderr.trim().split('\n').slice(-40).join('\n'),
+    );
+
+  const outcome = await new Promise<{ code: number | null; signal: NodeJS.Signals | null } | 'timeout'>(
+    (resolve, reject) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        resolve('timeout');
+      }, timeoutMs);
+      child.once('error', (err) => {
+        clearTimeout(timer);
+        reject(failure(`could not start ${javaCommand()}: ${err.message}`));
+      });
+      // 'close', not 'exit': all of stdout and stderr has arrived.
+      child.once('close', (code, signal) => {
+        clearTimeout(timer);
+        resolve({ code, signal });
+      });
+    },
+  );
+  if (outcome === 'timeout') throw failure(`no answer within ${timeoutMs} ms (killed)`);
+  if (outcome.code !== 0) throw failure(`exit code ${outcome.code}, signal ${outcome.signal}`);
+  try {
+    return parseOffsetsOutput(stdout);
+  } catch (err) {
+    throw failure(`${(err as Error).message}\n--- stdout ---\n${stdout}`);
+  }
+}
+
+/** Parses Offsets.java's standard output (see its header comment). */
+export function parseOffsetsOutput(stdout: string): JavaAdminOffsets {
+  const result: JavaAdminOffsets = { committed: new Map(), end: new Map(), share: new Map() };
+  const lines = stdout.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  if (lines.at(-1) !== 'DONE') throw new Error('output does not end with DONE');
+  const int = (s: string | undefined, line: string) => {
+    if (s === undefined || !/^-?\d+$/.test(s))
+      throw new Error(`not a number in line ${JSON.stringify(line)}`);
+    const n = Number(s);
+    if (!Number.isSafeInteger(n)) throw new Error(`number out of range in line ${JSON.stringify(line)}`);
+    return n;
+  };
+  const orNull = (n: number) => (n < 0 ? null : n);
+  for (const line of lines.slice(0, -1)) {
+    const f = line.split(' ');
+    const key = `${f[1]}:${int(f[2], line)}`;
+    if (f[0] === 'COMMITTED' && f.length === 6) {
+      result.committed.set(key, {
+        offset: int(f[3], line),
+        leaderEpoch: orNull(int(f[4], line)),
+        metadata: Buffer.from(f[5] ?? '', 'base64').toString('utf8'),
+      });
+    } else if (f[0] === 'SHARE' && f.length === 6) {
+      result.share.set(key, {
+        startOffset: int(f[3], line),
+        leaderEpoch: orNull(int(f[4], line)),
+        lag: orNull(int(f[5], line)),
+      });
+    } else if (f[0] === 'END' && f.length === 4) {
+      result.end.set(key, int(f[3], line));
+    } else {
+      throw new Error(`unexpected line ${JSON.stringify(line)}`);
+    }
+  }
+  return result;
+}
