@@ -66,7 +66,7 @@ export interface paths {
                         "application/json": components["schemas"]["Health"];
                     };
                 };
-                /** @description Internal error */
+                /** @description Internal error; Configuration error */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -151,7 +151,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Internal error */
+                /** @description Internal error; Configuration error */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -261,7 +261,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Internal error */
+                /** @description Internal error; Configuration error */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -362,7 +362,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Internal error */
+                /** @description Internal error; Configuration error */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -472,7 +472,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Internal error */
+                /** @description Internal error; Configuration error */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -564,7 +564,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Internal error */
+                /** @description Internal error; Configuration error */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -632,7 +632,7 @@ export interface components {
              * @example /problems/group-not-found
              * @enum {string}
              */
-            type: "/problems/invalid-input" | "/problems/group-not-found" | "/problems/route-not-found" | "/problems/group-type-mismatch" | "/problems/internal-error" | "/problems/group-type-unavailable" | "/problems/broker-response-unreadable" | "/problems/unsupported-broker-api" | "/problems/kafka-error" | "/problems/broker-unavailable" | "/problems/coordinator-unavailable" | "/problems/broker-timeout";
+            type: "/problems/invalid-input" | "/problems/group-not-found" | "/problems/route-not-found" | "/problems/group-type-mismatch" | "/problems/internal-error" | "/problems/configuration-error" | "/problems/group-type-unavailable" | "/problems/broker-response-unreadable" | "/problems/unsupported-broker-api" | "/problems/kafka-error" | "/problems/broker-unavailable" | "/problems/coordinator-unavailable" | "/problems/broker-timeout";
             title: string;
             status: number;
             detail: string;
@@ -1430,8 +1430,8 @@ export interface components {
          *               "lag": 40,
          *               "owners": [
          *                 {
-         *                   "memberId": "demo-classic-0-5b1f4f0e",
-         *                   "clientId": "demo-classic-0",
+         *                   "memberId": "demo-classic-1-5b1f4f0e",
+         *                   "clientId": "demo-classic-1",
          *                   "clientHost": "/127.0.0.1",
          *                   "instanceId": null
          *                 }
@@ -1447,8 +1447,8 @@ export interface components {
          *               "lag": 40,
          *               "owners": [
          *                 {
-         *                   "memberId": "demo-classic-1-0c5edc05",
-         *                   "clientId": "demo-classic-1",
+         *                   "memberId": "demo-classic-0-5b1f4f0e",
+         *                   "clientId": "demo-classic-0",
          *                   "clientHost": "/127.0.0.1",
          *                   "instanceId": null
          *                 }

@@ -39,6 +39,7 @@ export const PROBLEMS = {
   'route-not-found': { status: 404, title: 'No such route' },
   'group-type-mismatch': { status: 409, title: 'Group is of another type' },
   'internal-error': { status: 500, title: 'Internal error' },
+  'configuration-error': { status: 500, title: 'Configuration error' },
   'group-type-unavailable': { status: 501, title: 'Group type not served by this cluster' },
   'broker-response-unreadable': { status: 502, title: 'Broker response cannot be read' },
   'unsupported-broker-api': { status: 502, title: 'Broker does not support a needed RPC version' },
@@ -155,6 +156,11 @@ const EXAMPLES: Record<ProblemSlug, Problem> = {
       instance: '/groups/orders-eu',
     },
   ),
+  'configuration-error': problemBody(
+    'configuration-error',
+    "the service's configuration is invalid: KAFKA_SSL_CA: custom CAs are not supported by Cloudflare Workers' TLS",
+    { instance: '/groups' },
+  ),
   'broker-response-unreadable': problemBody(
     'broker-response-unreadable',
     '10.0.0.12:9092 answered DescribeGroups v5 with a response that cannot be read: 3 bytes left over',
@@ -236,6 +242,7 @@ export function problemResponses(...slugs: ProblemSlug[]) {
 /** Problems every route that talks to Kafka can return. */
 export const BROKER_PROBLEMS: ProblemSlug[] = [
   'internal-error',
+  'configuration-error',
   'broker-response-unreadable',
   'unsupported-broker-api',
   'kafka-error',

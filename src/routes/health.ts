@@ -19,7 +19,7 @@ const ready = createRoute({
   summary: 'Readiness: a broker answers ApiVersions',
   responses: {
     200: { description: 'Ready', content: { 'application/json': { schema: HealthSchema } } },
-    ...problemResponses('broker-unavailable', 'internal-error'),
+    ...problemResponses('broker-unavailable', 'internal-error', 'configuration-error'),
   },
 });
 

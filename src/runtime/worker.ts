@@ -13,6 +13,7 @@ import { GroupAdmin } from '../broker/admin.js';
 import { KafkaCluster } from '../broker/transport/cluster.js';
 import { type Config, ConfigError, type Env, loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
+import { PROBLEM_CONTENT_TYPE, problemBody } from '../openapi/problems.js';
 import { cloudflareSocketFactory, unsupportedTlsOption } from './cloudflare-socket.js';
 
 // A module export other than the handler would be read as an entry point by workerd.
@@ -32,16 +33,17 @@ function configOf(env: Record<string, unknown>): Config {
   return config;
 }
 
-function configProblem(error: ConfigError): Response {
-  const body = {
-    type: '/problems/configuration-error',
-    title: 'Configuration error',
-    status: 500,
-    detail: `the Worker's configuration is invalid: ${error.message}`,
-  };
+function configProblem(request: Request, error: ConfigError): Response {
+  const body = problemBody(
+    'configuration-error',
+    `the service's configuration is invalid: ${error.message}`,
+    {
+      instance: new URL(request.url).pathname,
+    },
+  );
   return new Response(JSON.stringify(body), {
-    status: 500,
-    headers: { 'content-type': 'application/problem+json' },
+    status: body.status,
+    headers: { 'content-type': PROBLEM_CONTENT_TYPE },
   });
 }
 
@@ -51,7 +53,7 @@ export default {
     try {
       config = configOf(env);
     } catch (error) {
-      if (error instanceof ConfigError) return configProblem(error);
+      if (error instanceof ConfigError) return configProblem(request, error);
       throw error;
     }
     const logger = createLogger(config.logLevel);
