@@ -477,59 +477,23 @@ const GROUP_OFFSETS_EXAMPLE = {
     {
       topic: 'demo-events',
       lag: 120,
-      partitions: [
-        {
-          partition: 0,
-          offset: 60,
-          leaderEpoch: 0,
-          metadata: null,
-          endOffset: 100,
-          lag: 40,
-          owners: [
-            {
-              memberId: 'demo-classic-0-5b1f4f0e',
-              clientId: 'demo-classic-0',
-              clientHost: '/127.0.0.1',
-              instanceId: null,
-            },
-          ],
-          error: null,
-        },
-        {
-          partition: 1,
-          offset: 60,
-          leaderEpoch: 0,
-          metadata: null,
-          endOffset: 100,
-          lag: 40,
-          owners: [
-            {
-              memberId: 'demo-classic-0-5b1f4f0e',
-              clientId: 'demo-classic-0',
-              clientHost: '/127.0.0.1',
-              instanceId: null,
-            },
-          ],
-          error: null,
-        },
-        {
-          partition: 2,
-          offset: 60,
-          leaderEpoch: 0,
-          metadata: null,
-          endOffset: 100,
-          lag: 40,
-          owners: [
-            {
-              memberId: 'demo-classic-1-0c5edc05',
-              clientId: 'demo-classic-1',
-              clientHost: '/127.0.0.1',
-              instanceId: null,
-            },
-          ],
-          error: null,
-        },
-      ],
+      partitions: [0, 1, 2].map((partition) => ({
+        partition,
+        offset: 60,
+        leaderEpoch: 0,
+        metadata: null,
+        endOffset: 100,
+        lag: 40,
+        owners: [
+          {
+            memberId: `demo-classic-${partition % 2}-5b1f4f0e`,
+            clientId: `demo-classic-${partition % 2}`,
+            clientHost: '/127.0.0.1',
+            instanceId: null,
+          },
+        ],
+        error: null,
+      })),
     },
   ],
   totals: {

@@ -3,7 +3,6 @@
  * decoded into subscriptions and assignments.
  */
 
-import { isCoordinatorError } from '../coordinators.js';
 import { BrokerResponseError, KafkaResponseError, quoteId } from '../errors.js';
 import type {
   BrokerRef,
@@ -76,7 +75,6 @@ function outcome(described: DescribedGroup, coordinator: BrokerRef, broker: stri
       described.errorCode,
       described.errorMessage,
       () => new KafkaResponseError(broker, 'DescribeGroups', described.errorCode, described.errorMessage),
-      isCoordinatorError,
     );
   }
   // Before v6 a missing group, or one of another type, is answered as Dead with no error.

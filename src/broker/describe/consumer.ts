@@ -1,14 +1,12 @@
 /** Consumer groups (KIP-848): ConsumerGroupDescribe, one request for many groups. */
 
-import { isCoordinatorError } from '../coordinators.js';
-import { KafkaResponseError } from '../errors.js';
 import type { ConsumerGroup, ConsumerMember, TopicIdPartitions } from '../model.js';
 import {
   ConsumerGroupDescribe,
   type ConsumerGroupDescribeAssignment,
   ConsumerGroupMemberType,
 } from '../protocol/messages/consumer-group-describe.js';
-import { type GroupDescriber, outcomeOfError, perGroup } from './outcome.js';
+import { type GroupDescriber, perGroup } from './outcome.js';
 import { latestPerInstance } from './static-members.js';
 
 export const consumerDescriber: GroupDescriber = {
@@ -21,21 +19,6 @@ export const consumerDescriber: GroupDescriber = {
       groupIds,
       { groupIds: [...groupIds], includeAuthorizedOperations: false },
       (g) => {
-        if (g.errorCode !== 0) {
-          return outcomeOfError(
-            g.groupId,
-            g.errorCode,
-            g.errorMessage,
-            () =>
-              new KafkaResponseError(
-                connection.label,
-                ConsumerGroupDescribe.name,
-                g.errorCode,
-                g.errorMessage,
-              ),
-            isCoordinatorError,
-          );
-        }
         const group: ConsumerGroup = {
           type: 'consumer',
           groupId: g.groupId,
@@ -70,7 +53,7 @@ export const consumerDescriber: GroupDescriber = {
             }),
           ),
         };
-        return { kind: 'found', group };
+        return group;
       },
     ),
 };

@@ -5,8 +5,9 @@
  * "missing" from "another type".
  */
 
+import { isCoordinatorError } from '../coordinators.js';
 import type { KafkaErrorInfo } from '../errors.js';
-import { BrokerResponseError, describeKafkaError, quoteId } from '../errors.js';
+import { BrokerResponseError, describeKafkaError, KafkaResponseError, quoteId } from '../errors.js';
 import type { BrokerRef, Group, GroupType } from '../model.js';
 import type { ApiMessage } from '../protocol/api.js';
 import type { BrokerConnection } from '../transport/connection.js';
@@ -53,7 +54,6 @@ export function outcomeOfError(
   code: number,
   message: string | null | undefined,
   failed: () => Error,
-  isCoordinatorError: (code: number) => boolean,
 ): TypedOutcome {
   const kafkaError = describeKafkaError(code, message);
   if (isCoordinatorError(code)) return { kind: 'retry', kafkaError };
@@ -72,15 +72,19 @@ export function unsupportedForAll(groupIds: readonly string[], reason: string): 
 }
 
 /**
- * Sends one batched describe RPC and maps each group of the answer; a group the answer left out
- * fails on its own, and a coordinator that lacks the RPC makes the type unsupported for all.
+ * Sends one batched describe RPC and maps each group of the answer: a group with an error code
+ * gets the outcome every describe RPC shares for it, a group the answer left out fails on its
+ * own, and a coordinator that lacks the RPC makes the type unsupported for all.
  */
-export async function perGroup<Req, G extends { groupId: string }>(
+export async function perGroup<
+  Req,
+  G extends { groupId: string; errorCode: number; errorMessage: string | null },
+>(
   connection: BrokerConnection,
   api: ApiMessage<Req, { groups: G[] }>,
   groupIds: readonly string[],
   request: Req,
-  map: (group: G) => TypedOutcome,
+  found: (group: G) => Group,
 ): Promise<Map<string, TypedOutcome>> {
   const version = await connection.versionFor(api);
   if (version === undefined)
@@ -90,20 +94,21 @@ export async function perGroup<Req, G extends { groupId: string }>(
   const out = new Map<string, TypedOutcome>();
   for (const id of groupIds) {
     const group = byId.get(id);
-    out.set(
-      id,
-      group
-        ? map(group)
-        : {
-            kind: 'failed',
-            error: new BrokerResponseError(
-              connection.label,
-              api.name,
-              version,
-              `no entry for group ${quoteId(id)}`,
-            ),
-          },
-    );
+    if (!group) {
+      const error = new BrokerResponseError(
+        connection.label,
+        api.name,
+        version,
+        `no entry for group ${quoteId(id)}`,
+      );
+      out.set(id, { kind: 'failed', error });
+    } else if (group.errorCode !== 0) {
+      const { errorCode, errorMessage } = group;
+      const failed = () => new KafkaResponseError(connection.label, api.name, errorCode, errorMessage);
+      out.set(id, outcomeOfError(id, errorCode, errorMessage, failed));
+    } else {
+      out.set(id, { kind: 'found', group: found(group) });
+    }
   }
   return out;
 }

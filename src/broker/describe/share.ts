@@ -1,11 +1,9 @@
 /** Share groups (KIP-932): ShareGroupDescribe, one request for many groups. */
 
-import { isCoordinatorError } from '../coordinators.js';
-import { KafkaResponseError } from '../errors.js';
 import type { ShareGroup } from '../model.js';
 import { ShareGroupDescribe } from '../protocol/messages/share-group-describe.js';
 import { topicIdPartitions } from './consumer.js';
-import { type GroupDescriber, outcomeOfError, perGroup } from './outcome.js';
+import { type GroupDescriber, perGroup } from './outcome.js';
 
 export const shareDescriber: GroupDescriber = {
   type: 'share',
@@ -17,16 +15,6 @@ export const shareDescriber: GroupDescriber = {
       groupIds,
       { groupIds: [...groupIds], includeAuthorizedOperations: false },
       (g) => {
-        if (g.errorCode !== 0) {
-          return outcomeOfError(
-            g.groupId,
-            g.errorCode,
-            g.errorMessage,
-            () =>
-              new KafkaResponseError(connection.label, ShareGroupDescribe.name, g.errorCode, g.errorMessage),
-            isCoordinatorError,
-          );
-        }
         const group: ShareGroup = {
           type: 'share',
           groupId: g.groupId,
@@ -45,7 +33,7 @@ export const shareDescriber: GroupDescriber = {
             assignment: topicIdPartitions(m.assignment),
           })),
         };
-        return { kind: 'found', group };
+        return group;
       },
     ),
 };

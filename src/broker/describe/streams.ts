@@ -1,14 +1,12 @@
 /** Streams groups (KIP-1071): StreamsGroupDescribe, one request for many groups. */
 
-import { isCoordinatorError } from '../coordinators.js';
-import { KafkaResponseError } from '../errors.js';
 import type { StreamsAssignment, StreamsGroup, StreamsTaskOffset } from '../model.js';
 import {
   type StreamsGroupAssignment,
   StreamsGroupDescribe,
   type StreamsGroupTaskOffset,
 } from '../protocol/messages/streams-group-describe.js';
-import { type GroupDescriber, outcomeOfError, perGroup } from './outcome.js';
+import { type GroupDescriber, perGroup } from './outcome.js';
 import { latestPerInstance } from './static-members.js';
 
 export const streamsDescriber: GroupDescriber = {
@@ -21,21 +19,6 @@ export const streamsDescriber: GroupDescriber = {
       groupIds,
       { groupIds: [...groupIds], includeAuthorizedOperations: false },
       (g) => {
-        if (g.errorCode !== 0) {
-          return outcomeOfError(
-            g.groupId,
-            g.errorCode,
-            g.errorMessage,
-            () =>
-              new KafkaResponseError(
-                connection.label,
-                StreamsGroupDescribe.name,
-                g.errorCode,
-                g.errorMessage,
-              ),
-            isCoordinatorError,
-          );
-        }
         const group: StreamsGroup = {
           type: 'streams',
           groupId: g.groupId,
@@ -78,7 +61,7 @@ export const streamsDescriber: GroupDescriber = {
             isClassic: m.isClassic,
           })),
         };
-        return { kind: 'found', group };
+        return group;
       },
     ),
 };
