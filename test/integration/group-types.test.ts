@@ -10,6 +10,7 @@ import { BrokerConnection } from '../../src/broker/transport/connection.js';
 import type { Problem } from '../../src/openapi/problems.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
 import { type TestApp, testApp } from '../support/app.js';
+import { hasGroupType, kafkaAtLeast } from '../support/kafka-version.js';
 
 const run = uniqueName('gt');
 const topic = `${run}-in`;
@@ -22,6 +23,19 @@ const ids: Record<GroupType, string> & { empty: string; missing: string } = {
   missing: `${run}-missing`,
 };
 const TYPES: GroupType[] = ['classic', 'consumer', 'share', 'streams'];
+/** The describe RPC of each type. */
+const DESCRIBE_API: Record<GroupType, string> = {
+  classic: 'DescribeGroups',
+  consumer: 'ConsumerGroupDescribe',
+  share: 'ShareGroupDescribe',
+  streams: 'StreamsGroupDescribe',
+};
+/** The ids of the fixture's groups of these kinds that the broker has, sorted. */
+const present = (...kinds: Array<GroupType | 'empty'>) =>
+  kinds
+    .filter((k) => k === 'empty' || hasGroupType(k))
+    .map((k) => ids[k])
+    .sort();
 
 let t: TestApp;
 let fixtures: RunningFixtures;
@@ -43,8 +57,12 @@ beforeAll(async () => {
         clientId: `${run}-co`,
         instanceIdPrefix: `${run}-ci`,
       },
-      { type: 'share', groupId: ids.share, topics: [topic], members: 2, clientId: `${run}-sh` },
-      { type: 'streams', groupId: ids.streams, topics: [topic], clientId: `${run}-st` },
+      ...(hasGroupType('share')
+        ? [{ type: 'share' as const, groupId: ids.share, topics: [topic], members: 2, clientId: `${run}-sh` }]
+        : []),
+      ...(hasGroupType('streams')
+        ? [{ type: 'streams' as const, groupId: ids.streams, topics: [topic], clientId: `${run}-st` }]
+        : []),
       { type: 'empty', groupId: ids.empty, topics: [topic], commit: 5 },
     ],
   });
@@ -80,7 +98,8 @@ describe('GET /groups/{groupId} for every type', () => {
         rackId: null,
         subscribedTopicNames: [topic],
         subscribedTopicRegex: null,
-        memberType: 'consumer',
+        // MemberType came with ConsumerGroupDescribe v1 (Kafka 4.0); older brokers leave it null.
+        memberType: kafkaAtLeast(4, 0) ? 'consumer' : null,
       });
       expect(m.memberEpoch).toBe(body.groupEpoch);
       expect(m.assignment).toEqual(m.targetAssignment);
@@ -90,44 +109,50 @@ describe('GET /groups/{groupId} for every type', () => {
     expect(heldPartitions(body.members)).toEqual([0, 1, 2]);
   });
 
-  it('describes a share group (KIP-932): members and their assignments', async () => {
-    const { status, body } = await t.get<Json>(path(ids.share), '/groups/{groupId}');
-    expect(status).toBe(200);
-    expect(body).toMatchObject({ type: 'share', groupId: ids.share, state: 'Stable', assignor: 'simple' });
-    expect(body.members).toHaveLength(2);
-    for (const m of body.members) {
-      expect(m.clientId).toMatch(new RegExp(`^${run}-sh-[01]$`));
-      expect(m.subscribedTopicNames).toEqual([topic]);
-      expect(m.memberEpoch).toBeGreaterThanOrEqual(1);
-      for (const a of m.assignment) expect(a.topic).toBe(topic);
-    }
-    // The simple assignor spreads every partition over the members.
-    expect([...new Set(heldPartitions(body.members))]).toEqual([0, 1, 2]);
-  });
+  it.skipIf(!hasGroupType('share'))(
+    'describes a share group (KIP-932): members and their assignments',
+    async () => {
+      const { status, body } = await t.get<Json>(path(ids.share), '/groups/{groupId}');
+      expect(status).toBe(200);
+      expect(body).toMatchObject({ type: 'share', groupId: ids.share, state: 'Stable', assignor: 'simple' });
+      expect(body.members).toHaveLength(2);
+      for (const m of body.members) {
+        expect(m.clientId).toMatch(new RegExp(`^${run}-sh-[01]$`));
+        expect(m.subscribedTopicNames).toEqual([topic]);
+        expect(m.memberEpoch).toBeGreaterThanOrEqual(1);
+        for (const a of m.assignment) expect(a.topic).toBe(topic);
+      }
+      // The simple assignor spreads every partition over the members.
+      expect([...new Set(heldPartitions(body.members))]).toEqual([0, 1, 2]);
+    },
+  );
 
-  it('describes a streams group (KIP-1071): topology with repartition and changelog topics, tasks', async () => {
-    const { status, body } = await t.get<Json>(path(ids.streams), '/groups/{groupId}');
-    expect(status).toBe(200);
-    expect(body).toMatchObject({ type: 'streams', groupId: ids.streams, state: 'Stable' });
-    const subtopologies = body.topology.subtopologies;
-    const source = subtopologies.find((s: Json) => s.sourceTopics.includes(topic));
-    expect(source.repartitionSinkTopics).toEqual([`${ids.streams}-by-value-repartition`]);
-    const counting = subtopologies.find((s: Json) => s.stateChangelogTopics.length > 0);
-    expect(counting.stateChangelogTopics.map((x: Json) => x.name)).toEqual([
-      `${ids.streams}-counts-changelog`,
-    ]);
-    expect(counting.repartitionSourceTopics).toEqual([
-      expect.objectContaining({ name: `${ids.streams}-by-value-repartition`, partitions: 3 }),
-    ]);
-    expect(body.members).toHaveLength(1);
-    const [member] = body.members;
-    expect(member.clientId.startsWith(`${run}-st-0`)).toBe(true);
-    expect(member.processId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(member.isClassic).toBe(false);
-    // One member holds every task of both subtopologies.
-    const active = member.assignment.activeTasks.map((task: Json) => [task.subtopologyId, task.partitions]);
-    expect(active.sort()).toEqual(subtopologies.map((s: Json) => [s.subtopologyId, [0, 1, 2]]).sort());
-  });
+  it.skipIf(!hasGroupType('streams'))(
+    'describes a streams group (KIP-1071): topology with repartition and changelog topics, tasks',
+    async () => {
+      const { status, body } = await t.get<Json>(path(ids.streams), '/groups/{groupId}');
+      expect(status).toBe(200);
+      expect(body).toMatchObject({ type: 'streams', groupId: ids.streams, state: 'Stable' });
+      const subtopologies = body.topology.subtopologies;
+      const source = subtopologies.find((s: Json) => s.sourceTopics.includes(topic));
+      expect(source.repartitionSinkTopics).toEqual([`${ids.streams}-by-value-repartition`]);
+      const counting = subtopologies.find((s: Json) => s.stateChangelogTopics.length > 0);
+      expect(counting.stateChangelogTopics.map((x: Json) => x.name)).toEqual([
+        `${ids.streams}-counts-changelog`,
+      ]);
+      expect(counting.repartitionSourceTopics).toEqual([
+        expect.objectContaining({ name: `${ids.streams}-by-value-repartition`, partitions: 3 }),
+      ]);
+      expect(body.members).toHaveLength(1);
+      const [member] = body.members;
+      expect(member.clientId.startsWith(`${run}-st-0`)).toBe(true);
+      expect(member.processId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(member.isClassic).toBe(false);
+      // One member holds every task of both subtopologies.
+      const active = member.assignment.activeTasks.map((task: Json) => [task.subtopologyId, task.partitions]);
+      expect(active.sort()).toEqual(subtopologies.map((s: Json) => [s.subtopologyId, [0, 1, 2]]).sort());
+    },
+  );
 
   it('describes a classic group and an Empty one made by an offset commit', async () => {
     const classic = await t.get<Json>(path(ids.classic), '/groups/{groupId}');
@@ -147,36 +172,52 @@ describe('type assertions: every actual type × every requested type', () => {
   for (const actual of TYPES) {
     for (const requested of TYPES) {
       const expectation = actual === requested ? '200' : '409 naming both types';
-      it(`a ${actual} group asked as ${requested} → ${expectation}`, async () => {
-        const { status, body } = await t.get<Json>(
-          path(ids[actual], `?type=${requested}`),
-          '/groups/{groupId}',
-        );
-        if (actual === requested) {
-          expect(status).toBe(200);
-          expect(body).toMatchObject({ type: actual, groupId: ids[actual] });
-          return;
-        }
-        expect(status).toBe(409);
-        expect(body).toMatchObject({
-          type: '/problems/group-type-mismatch',
-          status: 409,
-          groupId: ids[actual],
-          expectedType: requested,
-          actualType: actual,
-        });
-        // Kafka's own word on the mismatch, where it gave one.
-        if (body.kafkaError) expect(body.kafkaError.code).toBe(69);
-      });
+      // Without groups of `actual` there is nothing to ask; one of another type is still asked as any type.
+      it.skipIf(!hasGroupType(actual))(
+        `a ${actual} group asked as ${requested} → ${expectation}`,
+        async () => {
+          const { status, body } = await t.get<Json>(
+            path(ids[actual], `?type=${requested}`),
+            '/groups/{groupId}',
+          );
+          if (actual === requested) {
+            expect(status).toBe(200);
+            expect(body).toMatchObject({ type: actual, groupId: ids[actual] });
+            return;
+          }
+          expect(status).toBe(409);
+          expect(body).toMatchObject({
+            type: '/problems/group-type-mismatch',
+            status: 409,
+            groupId: ids[actual],
+            expectedType: requested,
+            actualType: actual,
+          });
+          // Kafka's own word on the mismatch, where it gave one.
+          if (body.kafkaError) expect(body.kafkaError.code).toBe(69);
+        },
+      );
     }
   }
 
   for (const requested of [...TYPES, undefined]) {
-    it(`a missing group asked as ${requested ?? 'any type'} → 404`, async () => {
+    // A type the cluster does not serve: its describe RPC is not asked, so "missing" cannot be told
+    // from "not served", and the answer says the latter.
+    const served = requested === undefined || hasGroupType(requested);
+    it(`a missing group asked as ${requested ?? 'any type'} → ${served ? '404' : '501 type not served'}`, async () => {
       const { status, body } = await t.get<Problem>(
         path(ids.missing, requested ? `?type=${requested}` : ''),
         '/groups/{groupId}',
       );
+      if (!served) {
+        expect(status).toBe(501);
+        expect(body).toMatchObject({
+          type: '/problems/group-type-unavailable',
+          groupId: ids.missing,
+          expectedType: requested,
+        });
+        return;
+      }
       expect(status).toBe(404);
       expect(body).toMatchObject({ type: '/problems/group-not-found', groupId: ids.missing });
     });
@@ -190,23 +231,19 @@ describe('type assertions: every actual type × every requested type', () => {
   });
 
   it('costs one describe RPC when the type is known, and four in one round when it is not', async () => {
+    // Four where the broker has every type: one RPC per type it serves (3.x: no share, no streams).
+    const asked: GroupType = hasGroupType('share') ? 'share' : 'consumer';
     const fresh = await testApp();
     try {
       const send = vi.spyOn(BrokerConnection.prototype, 'send');
       const calls = () => send.mock.calls.map(([api]) => api.name).filter((n) => n !== 'ApiVersions');
-      await fresh.app.request(path(ids.share));
+      await fresh.app.request(path(ids[asked]));
       expect(calls().sort()).toEqual(
-        [
-          'ConsumerGroupDescribe',
-          'DescribeGroups',
-          'FindCoordinator',
-          'ShareGroupDescribe',
-          'StreamsGroupDescribe',
-        ].sort(),
+        ['FindCoordinator', ...TYPES.filter(hasGroupType).map((type) => DESCRIBE_API[type])].sort(),
       );
       send.mockClear();
-      await fresh.app.request(path(ids.share));
-      expect(calls()).toEqual(['ShareGroupDescribe']);
+      await fresh.app.request(path(ids[asked]));
+      expect(calls()).toEqual([DESCRIBE_API[asked]]);
       send.mockRestore();
     } finally {
       await fresh.close();
@@ -225,14 +262,14 @@ describe('GET /groups filters', () => {
   };
 
   it('filters by type, repeated or comma-separated, in any case', async () => {
-    expect(await mine('type=share')).toEqual([ids.share]);
-    expect(await mine('type=CONSUMER,Streams')).toEqual([ids.consumer, ids.streams].sort());
-    expect(await mine('type=classic&type=share')).toEqual([ids.classic, ids.empty, ids.share].sort());
+    expect(await mine('type=share')).toEqual(present('share'));
+    expect(await mine('type=CONSUMER,Streams')).toEqual(present('consumer', 'streams'));
+    expect(await mine('type=classic&type=share')).toEqual(present('classic', 'empty', 'share'));
   });
 
   it('filters by state, in any case', async () => {
     expect(await mine('state=empty')).toEqual([ids.empty]);
-    expect(await mine('state=Stable')).toEqual([ids.classic, ids.consumer, ids.share, ids.streams].sort());
+    expect(await mine('state=Stable')).toEqual(present('classic', 'consumer', 'share', 'streams'));
     expect(await mine('state=stable&type=classic')).toEqual([ids.classic]);
     // NotReady is never sent to the broker (it compares it as not_ready); asked here, it matches none of these.
     expect(await mine('state=NotReady')).toEqual([]);
@@ -276,16 +313,13 @@ describe('GET /groups filters', () => {
       }
       const names = send.mock.calls.map(([api]) => api.name);
       expect(names.filter((n) => n === 'FindCoordinator')).toHaveLength(1);
-      for (const api of [
-        'DescribeGroups',
-        'ConsumerGroupDescribe',
-        'ShareGroupDescribe',
-        'StreamsGroupDescribe',
-      ]) {
+      // A type the broker does not serve has no groups on the page and no RPC.
+      for (const type of TYPES) {
+        const api = DESCRIBE_API[type];
         expect(
           names.filter((n) => n === api),
           api,
-        ).toHaveLength(1);
+        ).toHaveLength(hasGroupType(type) ? 1 : 0);
       }
     } finally {
       send.mockRestore();
@@ -305,17 +339,14 @@ describe('POST /groups/describe', () => {
   };
 
   it('answers each id once, in order, with its group or its problem', async () => {
+    // The streams group where the broker has one, else the Empty classic group.
+    const [first, firstType] = hasGroupType('streams') ? [ids.streams, 'streams'] : [ids.empty, 'classic'];
     const { status, body } = await post({
-      groupIds: [ids.streams, ids.missing, ids.consumer, ids.streams, ids.classic],
+      groupIds: [first, ids.missing, ids.consumer, first, ids.classic],
     });
     expect(status).toBe(200);
-    expect(body.results.map((r: Json) => r.groupId)).toEqual([
-      ids.streams,
-      ids.missing,
-      ids.consumer,
-      ids.classic,
-    ]);
-    expect(body.results[0].group.type).toBe('streams');
+    expect(body.results.map((r: Json) => r.groupId)).toEqual([first, ids.missing, ids.consumer, ids.classic]);
+    expect(body.results[0].group.type).toBe(firstType);
     expect(body.results[1].problem).toMatchObject({ type: '/problems/group-not-found', status: 404 });
     expect(body.results[2].group.type).toBe('consumer');
     expect(body.results[3].group.type).toBe('classic');
@@ -323,7 +354,14 @@ describe('POST /groups/describe', () => {
 
   it('asserts a type per group', async () => {
     const { body } = await post({ groupIds: [ids.share, ids.consumer], type: 'share' });
-    expect(body.results[0].group.type).toBe('share');
+    if (hasGroupType('share')) expect(body.results[0].group.type).toBe('share');
+    else
+      expect(body.results[0].problem).toMatchObject({
+        type: '/problems/group-type-unavailable',
+        status: 501,
+        expectedType: 'share',
+      });
+    // Even where share groups are not served, a group of another type is a mismatch.
     expect(body.results[1].problem).toMatchObject({
       status: 409,
       expectedType: 'share',

@@ -22,6 +22,7 @@ import {
   DescribeGroups,
 } from '../protocol/messages/describe-groups.js';
 import {
+  bestPerGroup,
   type GroupDescriber,
   nearIdLimit,
   outcomeOfError,
@@ -46,7 +47,7 @@ export const classicDescriber: GroupDescriber = {
       (v) => ({ groups: [...groupIds], ...(v >= 3 && { includeAuthorizedOperations: false }) }),
       nearLimit ? { max: 5 } : undefined,
     );
-    const byId = new Map(response.groups.map((g) => [g.groupId, g]));
+    const byId = bestPerGroup(response.groups);
     const out = new Map<string, TypedOutcome>();
     for (const id of groupIds) {
       const described = byId.get(id);

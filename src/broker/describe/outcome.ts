@@ -90,7 +90,7 @@ export async function perGroup<
   if (version === undefined)
     return unsupportedForAll(groupIds, `${connection.label} does not support ${api.name}`);
   const { response } = await connection.send(api, request);
-  const byId = new Map(response.groups.map((g) => [g.groupId, g]));
+  const byId = bestPerGroup(response.groups);
   const out = new Map<string, TypedOutcome>();
   for (const id of groupIds) {
     const group = byId.get(id);
@@ -111,4 +111,21 @@ export async function perGroup<
     }
   }
   return out;
+}
+
+/**
+ * One entry per group id. Some brokers (3.9) answer a batch with several entries for one id, one
+ * per offsets partition asked, all but one of them GROUP_ID_NOT_FOUND: the group's own answer is the
+ * one without an error, then one worth a retry, then any other.
+ */
+export function bestPerGroup<G extends { groupId: string; errorCode: number }>(
+  groups: readonly G[],
+): Map<string, G> {
+  const rank = (g: G) => (g.errorCode === 0 ? 0 : isCoordinatorError(g.errorCode) ? 1 : 2);
+  const best = new Map<string, G>();
+  for (const g of groups) {
+    const kept = best.get(g.groupId);
+    if (!kept || rank(g) < rank(kept)) best.set(g.groupId, g);
+  }
+  return best;
 }
