@@ -15,12 +15,11 @@
  * startFixtures resolves once the fixture printed ALL READY (see Fixture.java for what ready means
  * per type). The JVM exits by itself when this process exits (it watches its standard input).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { classpathOf, ensureClientsLib, javaCommand, KAFKA_TEST_DIR, logsDir, pruneLogs } from './fetch.js';
+import { spawnJavaClient } from './java-client.js';
 
 export interface TopicSpec {
   name: string;
@@ -157,40 +156,13 @@ export function fixtureArgs(options: FixtureOptions, timeoutMs = 120_000): strin
 
 export async function startFixtures(options: FixtureOptions): Promise<RunningFixtures> {
   const readyTimeoutMs = options.readyTimeoutMs ?? 150_000;
-  const lib = await ensureClientsLib();
-  await mkdir(logsDir(), { recursive: true });
-  await pruneLogs('fixture-', 40);
-  const logFile =
-    options.logFile ??
-    path.join(
-      logsDir(),
-      `fixture-${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(2).toString('hex')}.log`,
-    );
   // The fixture's own deadline comes first, so its message (which group is stuck, how) wins.
   const args = fixtureArgs(options, Math.max(5_000, readyTimeoutMs - 25_000));
-
-  const child = spawn(
-    javaCommand(),
-    [
-      '-Xms32m',
-      '-Xmx256m',
-      '-XX:+UseSerialGC',
-      '-XX:TieredStopAtLevel=1',
-      '-Djava.awt.headless=true',
-      `-Dlog4j2.configurationFile=${path.join(KAFKA_TEST_DIR, 'log4j2-fixture.properties')}`,
-      `-Dkafka.test.log.file=${logFile}`,
-      `-Dkafka.test.log.level=${process.env.KAFKA_LOG_LEVEL ?? 'INFO'}`,
-      '-cp',
-      classpathOf(lib),
-      path.join(KAFKA_TEST_DIR, 'Fixture.java'),
-      ...args,
-    ],
-    {
-      stdio: ['pipe', 'pipe', 'pipe'],
-      // Group ids travel as arguments: decode them as UTF-8 whatever the caller's locale.
-      env: { ...process.env, LC_ALL: 'C.UTF-8', LANG: 'C.UTF-8' },
-    },
-  );
+  const { child, logFile } = await spawnJavaClient('Fixture.java', args, {
+    logPrefix: 'fixture',
+    stdin: 'pipe',
+    ...(options.logFile !== undefined && { logFile: options.logFile }),
+  });
   child.stdin?.on('error', () => {}); // EPIPE once the JVM is gone
 
   let stderr = '';

@@ -1,21 +1,5 @@
-/**
- * A group's offsets as Kafka's own Java Admin client reports them (test/kafka/Offsets.java), for tests
- * that compare the HTTP API's figures with Kafka's.
- *
- *   const k = await javaAdminOffsets({ bootstrap, groupId: 'g1' });
- *   k.committed.get('t1:0');   // { offset: 4, leaderEpoch: 0, metadata: '' }
- *   k.end.get('t1:0');         // 10 (latest offset, read_uncommitted unless isolation says otherwise)
- *
- *   const s = await javaAdminOffsets({ bootstrap, groupId: 'g2', share: true });
- *   s.share.get('t1:0');       // { startOffset: 10, leaderEpoch: 0, lag: 0 }
- *
- * Each call starts a JVM (single-source launch, so it compiles Offsets.java first: a few seconds).
- */
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
-import { classpathOf, ensureClientsLib, javaCommand, KAFKA_TEST_DIR, logsDir, pruneLogs } from './fetch.js';
+import { javaCommand } from './fetch.js';
+import { spawnJavaClient } from './java-client.js';
 
 export type IsolationLevel = 'read_committed' | 'read_uncommitted';
 
@@ -59,41 +43,16 @@ export interface JavaAdminOffsets {
 
 export async function javaAdminOffsets(options: JavaAdminOffsetsOptions): Promise<JavaAdminOffsets> {
   const timeoutMs = options.timeoutMs ?? 60_000;
-  const lib = await ensureClientsLib();
-  await mkdir(logsDir(), { recursive: true });
-  await pruneLogs('offsets-', 40);
-  const logFile = path.join(
-    logsDir(),
-    `offsets-${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(2).toString('hex')}.log`,
-  );
   const args = ['--bootstrap', options.bootstrap, '--group', options.groupId];
   if (options.isolation) args.push('--isolation', options.isolation);
   if (options.share) args.push('--share');
   // Kafka's own deadline comes first, so its error (not our kill) explains a stuck call.
   args.push('--timeout-ms', String(Math.max(5_000, timeoutMs - 20_000)));
 
-  const child = spawn(
-    javaCommand(),
-    [
-      '-Xms32m',
-      '-Xmx256m',
-      '-XX:+UseSerialGC',
-      '-XX:TieredStopAtLevel=1',
-      '-Djava.awt.headless=true',
-      `-Dlog4j2.configurationFile=${path.join(KAFKA_TEST_DIR, 'log4j2-fixture.properties')}`,
-      `-Dkafka.test.log.file=${logFile}`,
-      `-Dkafka.test.log.level=${process.env.KAFKA_LOG_LEVEL ?? 'INFO'}`,
-      '-cp',
-      classpathOf(lib),
-      path.join(KAFKA_TEST_DIR, 'Offsets.java'),
-      ...args,
-    ],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // The group id travels as an argument: decode it as UTF-8 whatever the caller's locale.
-      env: { ...process.env, LC_ALL: 'C.UTF-8', LANG: 'C.UTF-8' },
-    },
-  );
+  const { child, logFile } = await spawnJavaClient('Offsets.java', args, {
+    logPrefix: 'offsets',
+    stdin: 'ignore',
+  });
 
   let stdout = '';
   let stderr = '';

@@ -1,0 +1,51 @@
+/**
+ * Runs one of the test's Java programs (Fixture.java, Offsets.java) on Kafka's own clients: the
+ * pinned clients classpath, a small heap, logs to a file of their own, and a UTF-8 locale so group
+ * ids with any characters travel intact as arguments.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { classpathOf, ensureClientsLib, javaCommand, KAFKA_TEST_DIR, logsDir, pruneLogs } from './fetch.js';
+
+export interface JavaClientProgram {
+  child: ChildProcess;
+  logFile: string;
+}
+
+/** Starts `source` (a file in test/kafka) with `args`; `logPrefix` names its log file. */
+export async function spawnJavaClient(
+  source: string,
+  args: readonly string[],
+  options: { logPrefix: string; logFile?: string; stdin: 'pipe' | 'ignore' },
+): Promise<JavaClientProgram> {
+  const lib = await ensureClientsLib();
+  await mkdir(logsDir(), { recursive: true });
+  await pruneLogs(`${options.logPrefix}-`, 40);
+  const logFile =
+    options.logFile ??
+    path.join(
+      logsDir(),
+      `${options.logPrefix}-${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(2).toString('hex')}.log`,
+    );
+  const child = spawn(
+    javaCommand(),
+    [
+      '-Xms32m',
+      '-Xmx256m',
+      '-XX:+UseSerialGC',
+      '-XX:TieredStopAtLevel=1',
+      '-Djava.awt.headless=true',
+      `-Dlog4j2.configurationFile=${path.join(KAFKA_TEST_DIR, 'log4j2-fixture.properties')}`,
+      `-Dkafka.test.log.file=${logFile}`,
+      `-Dkafka.test.log.level=${process.env.KAFKA_LOG_LEVEL ?? 'INFO'}`,
+      '-cp',
+      classpathOf(lib),
+      path.join(KAFKA_TEST_DIR, source),
+      ...args,
+    ],
+    { stdio: [options.stdin, 'pipe', 'pipe'], env: { ...process.env, LC_ALL: 'C.UTF-8', LANG: 'C.UTF-8' } },
+  );
+  return { child, logFile };
+}
