@@ -90,14 +90,14 @@ export async function fetchCommitted(
   // Before v8 a request holds one group: one per group, sent together.
   await Promise.all(
     groupIds.map(async (groupId) => {
-      const { version: used, response } = await connection.send(
+      const { response } = await connection.send(
         OffsetFetch,
         (v) => ({ groupId, topics: null, ...(v >= 7 && { requireStable: false }) }),
         { min: 2, max: 7 },
       );
       out.set(
         groupId,
-        groupOutcome(connection.label, 'OffsetFetch', used >= 2 ? (response.errorCode ?? 0) : 0, null, () =>
+        groupOutcome(connection.label, 'OffsetFetch', response.errorCode ?? 0, null, () =>
           (response.topics ?? []).flatMap((t) =>
             t.partitions.map((p) =>
               committed(
