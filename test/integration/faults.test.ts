@@ -469,6 +469,29 @@ describe('stand-in broker', () => {
     expect503(await get(appFor(), '/readyz'));
   });
 
+  it('stand-in: share groups switched off (UNSUPPORTED_VERSION on every group) → 501 for ?type=share, never 404', async () => {
+    // A 4.x broker with share.version=0 advertises ShareGroupDescribe but refuses it per group.
+    standIn.serveShareGroups = true;
+    standIn.otherwise(ApiKey.ShareGroupDescribe, reply.error(UNSUPPORTED_VERSION));
+    const app = appFor();
+    const asShare = await get(app, '/groups/missing?type=share');
+    expect(asShare.status).toBe(501);
+    expect(asShare.body).toMatchObject({
+      type: '/problems/group-type-unavailable',
+      groupId: 'missing',
+      expectedType: 'share',
+      kafkaError: { code: UNSUPPORTED_VERSION, name: 'UNSUPPORTED_VERSION' },
+    });
+    // A classic group asked as share is still told apart: it exists, as classic.
+    standIn.groups.set('g', stableGroup('g'));
+    const classic = await get(app, '/groups/g?type=share');
+    expect(classic.status).toBe(409);
+    expect(classic.body).toMatchObject({ expectedType: 'share', actualType: 'classic' });
+    // Without a type asserted, a group no served type knows is missing.
+    expect((await get(app, '/groups/missing')).status).toBe(404);
+    expect(standIn.count(ApiKey.ShareGroupDescribe)).toBeGreaterThanOrEqual(3);
+  });
+
   it('stand-in: no response body carries a stack trace or a JS exception name', async () => {
     // Every fault again on one app, plus Metadata faults on /cluster; `get` checks each body.
     standIn.groups.set('g', stableGroup('g'));

@@ -26,6 +26,8 @@ import {
   ListGroups,
   Metadata,
   responseHeaderVersion,
+  ShareGroupDescribe,
+  type ShareGroupDescribeRequest,
   Writer,
 } from '../../src/broker/protocol/index.js';
 
@@ -83,8 +85,10 @@ export const reply = {
 
 /** The APIs the stand-in answers; it advertises the versions the codec implements for each. */
 const SERVED: readonly AnyApiMessage[] = [ApiVersions, Metadata, FindCoordinator, ListGroups, DescribeGroups];
+/** Served, and advertised, only when a test asks (`serveShareGroups`): a cluster with share groups. */
+const SHARE: readonly AnyApiMessage[] = [ShareGroupDescribe];
 
-const BY_KEY = new Map(SERVED.map((api) => [api.apiKey, api]));
+const BY_KEY = new Map([...SERVED, ...SHARE].map((api) => [api.apiKey, api]));
 
 function served(apiKey: number): AnyApiMessage {
   const api = BY_KEY.get(apiKey);
@@ -95,8 +99,9 @@ function served(apiKey: number): AnyApiMessage {
 /** The stand-in's ApiVersions list, with `overrides` for the ranges a test wants different. */
 export function codecApiVersions(
   overrides: Record<number, { minVersion: number; maxVersion: number }> = {},
+  withShareGroups = false,
 ): ApiVersion[] {
-  return SERVED.map((api) => ({
+  return [...SERVED, ...(withShareGroups ? SHARE : [])].map((api) => ({
     apiKey: api.apiKey,
     minVersion: overrides[api.apiKey]?.minVersion ?? api.minVersion,
     maxVersion: overrides[api.apiKey]?.maxVersion ?? api.maxVersion,
@@ -114,6 +119,8 @@ export class StandInBroker {
   private readonly fallbacks = new Map<number, Script>();
   private readonly sockets = new Set<Socket>();
   private accepted = 0;
+  /** Whether ShareGroupDescribe is advertised and answered (no share group exists unless scripted). */
+  serveShareGroups = false;
 
   private constructor(
     private readonly server: Server,
@@ -178,6 +185,7 @@ export class StandInBroker {
     this.groups.clear();
     this.scripts.clear();
     this.fallbacks.clear();
+    this.serveShareGroups = false;
     this.dropConnections();
   }
 
@@ -287,7 +295,7 @@ export class StandInBroker {
     const self = { nodeId: NODE_ID, host: this.host, port: this.port };
     switch (call.apiKey) {
       case ApiKey.ApiVersions:
-        return { errorCode: 0, apiKeys: codecApiVersions(), throttleTimeMs: 0 };
+        return { errorCode: 0, apiKeys: codecApiVersions({}, this.serveShareGroups), throttleTimeMs: 0 };
       case ApiKey.Metadata:
         return {
           throttleTimeMs: 0,
@@ -319,6 +327,11 @@ export class StandInBroker {
               describedGroup(groupId, { errorCode: v >= 6 ? GROUP_ID_NOT_FOUND : 0, groupState: 'Dead' }),
           ),
         };
+      case ApiKey.ShareGroupDescribe:
+        return this.shareGroups(call, (groupId) => ({
+          errorCode: GROUP_ID_NOT_FOUND,
+          errorMessage: `Group ${groupId} not found.`,
+        }));
       default:
         throw new Error(`no normal answer for API key ${call.apiKey}`);
     }
@@ -346,9 +359,31 @@ export class StandInBroker {
             describedGroup(groupId, { errorCode: code }),
           ),
         };
+      case ApiKey.ShareGroupDescribe:
+        return this.shareGroups(call, () => ({ errorCode: code, errorMessage: null }));
       default:
         throw new Error(`no error answer for API key ${call.apiKey}`);
     }
+  }
+
+  /** A ShareGroupDescribe answer with one entry per group asked, each with `error`'s code. */
+  private shareGroups(
+    call: Call,
+    error: (groupId: string) => { errorCode: number; errorMessage: string | null },
+  ): unknown {
+    return {
+      throttleTimeMs: 0,
+      groups: (call.request as ShareGroupDescribeRequest).groupIds.map((groupId) => ({
+        ...error(groupId),
+        groupId,
+        groupState: '',
+        groupEpoch: -1,
+        assignmentEpoch: -1,
+        assignorName: '',
+        members: [],
+        authorizedOperations: AUTHORIZED_OPERATIONS_OMITTED,
+      })),
+    };
   }
 
   /** FindCoordinator's two shapes: one key before v4, a batch from v4. */
