@@ -326,7 +326,20 @@ export class BrokerConnection {
         kafkajsVersions[key] = { minVersion: range.min, maxVersion: range.max };
       this.connection.setVersions(kafkajsVersions);
       this.connection.setSupportAuthenticationProtocol(ranges.has(SASL_AUTHENTICATE));
+      // Brokers answer ApiVersions before SASL: authenticate now, as kafkajs's own Broker does, so
+      // wrong credentials fail the negotiation (and readiness), not only the next call.
+      if (this.settings.sasl) await this.authenticate();
       return ranges;
+    }
+  }
+
+  private async authenticate(): Promise<void> {
+    const connection = this.connection;
+    try {
+      await connection.authenticate();
+    } catch (error) {
+      this.replace(connection);
+      throw this.translate(error, 'SaslAuthenticate');
     }
   }
 

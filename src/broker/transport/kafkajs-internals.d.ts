@@ -33,6 +33,8 @@ declare module 'kafkajs/src/network/connection.js' {
     readonly port: number;
     setVersions(versions: Record<number, { minVersion: number; maxVersion: number }>): void;
     setSupportAuthenticationProtocol(isSupported: boolean): void;
+    /** SASL handshake and authenticate, unless done (or no SASL); needs setVersions first. */
+    authenticate(): Promise<void>;
     isConnected(): boolean;
     connect(): Promise<true>;
     disconnect(): Promise<void>;
