@@ -3,7 +3,9 @@
  * fetch.ts brings from Maven Central.
  *
  *   const broker = await startBroker();           // KAFKA_VERSION or the pinned version
- *   broker.bootstrap                              // '127.0.0.1:PORT'
+ *   broker.bootstrap                              // '127.0.0.1:PORT' (PLAINTEXT)
+ *   broker.sasl                                   // SASL_PLAINTEXT listener: bootstrap, user, password
+ *   broker.tls                                    // SSL listener: bootstrap, CA certificate (PEM)
  *   await broker.stop();
  *
  * Each broker gets free loopback ports, a fresh temporary data dir (deleted by stop()) and a log
@@ -11,8 +13,14 @@
  * its standard input closes, so it never outlives the Node process that started it, even one
  * killed by SIGKILL. Ready means the broker answered DescribeCluster and its group coordinator
  * answered FindCoordinator (the offsets topic exists), not a log line.
+ *
+ * Besides PLAINTEXT (inter-broker, fixtures, most tests) the broker listens on SASL_PLAINTEXT
+ * (PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512; one user, its password random per broker) and on SSL (a
+ * CA and a server certificate for 127.0.0.1 and localhost, made by the JDK's keytool while the
+ * storage is formatted). Each listener is advertised as itself, so a client that bootstraps through
+ * one discovers the broker on the same one. The credentials are test-only strings.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -61,25 +69,70 @@ export interface RunningBroker {
   readonly logFile: string;
   /** The JVM's process (its stdin is the lifeline pipe unless detached). */
   readonly process: ChildProcess;
+  /** The SASL_PLAINTEXT listener and its one user (same name and password for every mechanism). */
+  readonly sasl: SaslListener;
+  /** The SSL listener (server authentication only) and the CA that signed its certificate. */
+  readonly tls: TlsListener;
   /** SIGTERM, wait (bounded), SIGKILL; then removes the data dir. Idempotent. */
   stop(): Promise<void>;
 }
 
+export interface SaslListener {
+  /** '127.0.0.1:PORT'. */
+  readonly bootstrap: string;
+  readonly port: number;
+  /** Enabled on this listener, as Kafka names them. */
+  readonly mechanisms: readonly string[];
+  readonly username: string;
+  /** Random per broker; test-only. */
+  readonly password: string;
+}
+
+export interface TlsListener {
+  /** '127.0.0.1:PORT'; the certificate names 127.0.0.1 and localhost. */
+  readonly bootstrap: string;
+  readonly port: number;
+  /** PEM of the self-signed CA that signed the broker's certificate. */
+  readonly caPem: string;
+}
+
+/** What brokerConfig needs for the SASL_PLAINTEXT and SSL listeners. */
+export interface SecureListenersConfig {
+  saslPort: number;
+  sslPort: number;
+  username: string;
+  password: string;
+  /** PKCS12 keystore with the broker's key and certificate chain. */
+  keystore: string;
+  keystorePassword: string;
+}
+
+export const SASL_MECHANISMS = ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'] as const;
+
 const STOP_GRACE_MS = 20_000;
 
-/** server.properties for a single-node combined-mode broker of `version`. */
+/**
+ * server.properties for a single-node combined-mode broker of `version`; with `secure`, also the
+ * SASL_PLAINTEXT and SSL listeners.
+ */
 export function brokerConfig(
   version: string,
   port: number,
   controllerPort: number,
   dataDir: string,
+  secure?: SecureListenersConfig,
 ): Record<string, string> {
+  const advertised = [
+    `PLAINTEXT://127.0.0.1:${port}`,
+    ...(secure ? [`SASL_PLAINTEXT://127.0.0.1:${secure.saslPort}`, `SSL://127.0.0.1:${secure.sslPort}`] : []),
+  ].join(',');
   const cfg: Record<string, string> = {
     'process.roles': 'broker,controller',
     'node.id': '1',
-    listeners: `PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort}`,
-    'advertised.listeners': `PLAINTEXT://127.0.0.1:${port}`,
-    'listener.security.protocol.map': 'PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
+    listeners: `${advertised},CONTROLLER://127.0.0.1:${controllerPort}`,
+    // Metadata answers with the address of the listener the request came in on: each is advertised.
+    'advertised.listeners': advertised,
+    'listener.security.protocol.map': `PLAINTEXT:PLAINTEXT,${secure ? 'SASL_PLAINTEXT:SASL_PLAINTEXT,SSL:SSL,' : ''}CONTROLLER:PLAINTEXT`,
     'inter.broker.listener.name': 'PLAINTEXT',
     'controller.listener.names': 'CONTROLLER',
     'controller.quorum.bootstrap.servers': `127.0.0.1:${controllerPort}`,
@@ -102,6 +155,20 @@ export function brokerConfig(
     'num.io.threads': '4',
     'log.cleaner.dedupe.buffer.size': String(8 * 1024 * 1024),
   };
+  if (secure) {
+    // PLAIN users live in the JAAS line; SCRAM credentials in the metadata log (scramFormatArgs).
+    cfg['listener.name.sasl_plaintext.sasl.enabled.mechanisms'] = SASL_MECHANISMS.join(',');
+    cfg['listener.name.sasl_plaintext.plain.sasl.jaas.config'] =
+      `org.apache.kafka.common.security.plain.PlainLoginModule required user_${secure.username}="${secure.password}";`;
+    for (const scram of ['scram-sha-256', 'scram-sha-512']) {
+      cfg[`listener.name.sasl_plaintext.${scram}.sasl.jaas.config`] =
+        'org.apache.kafka.common.security.scram.ScramLoginModule required;';
+    }
+    cfg['listener.name.ssl.ssl.keystore.type'] = 'PKCS12';
+    cfg['listener.name.ssl.ssl.keystore.location'] = secure.keystore;
+    cfg['listener.name.ssl.ssl.keystore.password'] = secure.keystorePassword;
+    cfg['listener.name.ssl.ssl.client.auth'] = 'none';
+  }
   const { major, minor } = parseKafkaVersion(version);
   if (major < 4) {
     // 3.x: the consumer rebalance protocol (KIP-848) is opt-in; share and streams groups do not exist.
@@ -130,6 +197,14 @@ export function brokerConfig(
     // 4.2+: consumer, share and streams groups are on by default.
   }
   return cfg;
+}
+
+/** `kafka-storage format` arguments that store the SCRAM credentials of the SASL user. */
+export function scramFormatArgs(username: string, password: string): string[] {
+  return SASL_MECHANISMS.filter((m) => m.startsWith('SCRAM-')).flatMap((m) => [
+    '--add-scram',
+    `${m}=[name=${username},password=${password}]`,
+  ]);
 }
 
 /** Extra `kafka-storage format` arguments for `version` (features off by default there). */
@@ -211,9 +286,25 @@ async function startOnce(
   options: StartBrokerOptions,
   deadline: number,
 ): Promise<RunningBroker> {
-  const [port, controllerPort] = await freePorts(2);
-  if (port === undefined || controllerPort === undefined) throw new Error('no free port');
-  const cfg = { ...brokerConfig(version, port, controllerPort, dataDir), ...options.config };
+  const [port, controllerPort, saslPort, sslPort] = await freePorts(4);
+  if (port === undefined || controllerPort === undefined || saslPort === undefined || sslPort === undefined) {
+    throw new Error('no free port');
+  }
+  // Test-only credentials, fresh for every broker. Letters, digits and '_' only: no quoting needed
+  // in the JAAS line, the --add-scram argument or the properties file.
+  const username = `kgr_test_${randomBytes(4).toString('hex')}`;
+  const password = `pw${randomBytes(16).toString('hex')}`;
+  const keystorePassword = randomBytes(12).toString('hex');
+  const tlsDir = path.join(dataDir, 'tls');
+  const secure: SecureListenersConfig = {
+    saslPort,
+    sslPort,
+    username,
+    password,
+    keystore: path.join(tlsDir, 'broker.p12'),
+    keystorePassword,
+  };
+  const cfg = { ...brokerConfig(version, port, controllerPort, dataDir, secure), ...options.config };
   const propsFile = path.join(dataDir, 'server.properties');
   await writeFile(
     propsFile,
@@ -236,25 +327,32 @@ async function startOnce(
     classpathOf(lib),
   ];
 
-  // Format the storage (KRaft, one voter: this node).
+  // Format the storage (KRaft, one voter: this node) while keytool makes the SSL listener's
+  // certificates (the format reads no keystore).
   let clusterId = randomBytes(16).toString('base64url');
   while (clusterId.startsWith('-')) clusterId = randomBytes(16).toString('base64url'); // not an option
-  await runToCompletion(
-    [
-      ...jvmArgs,
-      'kafka.tools.StorageTool',
-      'format',
-      '-t',
-      clusterId,
-      '-c',
-      propsFile,
-      '--standalone',
-      ...formatFeatures(version),
-    ],
-    logFile,
-    Math.max(5_000, deadline - Date.now()),
-    'kafka-storage format',
-  );
+  const [caPem] = await Promise.all([
+    makeTlsFiles(tlsDir, secure.keystore, keystorePassword, Math.max(5_000, deadline - Date.now())),
+    runToCompletion(
+      [
+        // A short-lived tool: C1 alone does it in two thirds of the CPU time.
+        '-XX:TieredStopAtLevel=1',
+        ...jvmArgs,
+        'kafka.tools.StorageTool',
+        'format',
+        '-t',
+        clusterId,
+        '-c',
+        propsFile,
+        '--standalone',
+        ...scramFormatArgs(username, password),
+        ...formatFeatures(version),
+      ],
+      logFile,
+      Math.max(5_000, deadline - Date.now()),
+      'kafka-storage format',
+    ),
+  ]);
 
   const detached = options.detached ?? false;
   const launcher = path.join(KAFKA_TEST_DIR, 'Launcher.java');
@@ -300,6 +398,14 @@ async function startOnce(
     dataDir,
     logFile,
     process: child,
+    sasl: {
+      bootstrap: `127.0.0.1:${saslPort}`,
+      port: saslPort,
+      mechanisms: SASL_MECHANISMS,
+      username,
+      password,
+    },
+    tls: { bootstrap: `127.0.0.1:${sslPort}`, port: sslPort, caPem },
     stop() {
       stopping ??= (async () => {
         if (!exited) {
@@ -324,7 +430,9 @@ async function startOnce(
     await broker.stop();
     const tail = readLogTail(logFile, logStart);
     if (died && /Address already in use|BindException/.test(tail)) {
-      throw new PortTakenError(`port ${port} or ${controllerPort} was taken`);
+      throw new PortTakenError(
+        `one of the ports ${port}, ${controllerPort}, ${saslPort}, ${sslPort} was taken`,
+      );
     }
     throw new Error(
       `Kafka ${version} did not become ready on ${bootstrap}: ${why}\nlog file: ${logFile}\n--- last lines ---\n${tail}`,
@@ -426,6 +534,87 @@ function signal(pid: number, sig: NodeJS.Signals): void {
   } catch {
     // already gone
   }
+}
+
+/**
+ * A CA and a broker certificate (EC P-256, SAN 127.0.0.1 and localhost) signed by it, made by the
+ * JDK's keytool into `dir`: the broker's PKCS12 keystore (its key, certificate and the CA) at
+ * `keystore`. Returns the CA as PEM (`keytool -exportcert -rfc`). The commands run in one JVM
+ * (Keytool.java): one keytool JVM each would take a second more.
+ */
+async function makeTlsFiles(
+  dir: string,
+  keystore: string,
+  storepass: string,
+  timeoutMs: number,
+): Promise<string> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const ca = path.join(dir, 'ca.p12');
+  const caPem = path.join(dir, 'ca.pem');
+  const csr = path.join(dir, 'broker.csr');
+  const cert = path.join(dir, 'broker.pem');
+  const store = (file: string) => ['-keystore', file, '-storetype', 'PKCS12', '-storepass', storepass];
+  const common = ['-validity', '365', '-keyalg', 'EC', '-groupname', 'secp256r1'];
+  const commands = [
+    [
+      '-genkeypair',
+      '-alias',
+      'ca',
+      ...common,
+      '-dname',
+      'CN=kafka-groups-rest test CA',
+      '-ext',
+      'bc:c',
+      ...store(ca),
+    ],
+    ['-exportcert', '-alias', 'ca', '-rfc', '-file', caPem, ...store(ca)],
+    ['-genkeypair', '-alias', 'broker', ...common, '-dname', 'CN=localhost', ...store(keystore)],
+    ['-certreq', '-alias', 'broker', '-file', csr, ...store(keystore)],
+    [
+      '-gencert',
+      '-alias',
+      'ca',
+      '-infile',
+      csr,
+      '-outfile',
+      cert,
+      '-rfc',
+      '-validity',
+      '365',
+      '-ext',
+      'SAN=ip:127.0.0.1,dns:localhost',
+      '-ext',
+      'KU:c=digitalSignature',
+      '-ext',
+      'EKU=serverAuth',
+      ...store(ca),
+    ],
+    // The CA first, so that keytool can build the chain of the signed certificate.
+    ['-importcert', '-alias', 'ca', '-file', caPem, '-noprompt', ...store(keystore)],
+    ['-importcert', '-alias', 'broker', '-file', cert, '-noprompt', ...store(keystore)],
+  ];
+  const args = [
+    // A short-lived JVM: C1 only and the serial collector start fastest.
+    '-XX:TieredStopAtLevel=1',
+    '-XX:+UseSerialGC',
+    // PKCS12 protects keys and the file with 10,000 PBKDF2 rounds by default, most of keytool's
+    // time (and the broker's when it loads the keystore); a test keystore needs none of that.
+    '-Dkeystore.pkcs12.macIterationCount=1',
+    '-Dkeystore.pkcs12.keyPbeIterationCount=1',
+    '-Dkeystore.pkcs12.certPbeIterationCount=1',
+    '--add-exports',
+    'java.base/sun.security.tools.keytool=ALL-UNNAMED',
+    path.join(KAFKA_TEST_DIR, 'Keytool.java'),
+    ...commands.flatMap((c, i) => (i === 0 ? c : ['--next', ...c])),
+  ];
+  await new Promise<void>((resolve, reject) => {
+    execFile(javaCommand(), args, { timeout: timeoutMs }, (err, stdout, stderr) => {
+      if (!err) return resolve();
+      const why = err.killed ? `killed after ${timeoutMs} ms` : `exit code ${err.code}`;
+      reject(new Error(`keytool (Keytool.java) failed (${why}): ${`${stdout}\n${stderr}`.trim()}`));
+    });
+  });
+  return readFile(caPem, 'utf8');
 }
 
 async function runToCompletion(args: string[], logFile: string, timeoutMs: number, what: string) {

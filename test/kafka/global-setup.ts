@@ -4,7 +4,9 @@
  * KAFKA_BROKERS set (e.g. from `npm run kafka:start`): use it as it is. Otherwise start a broker of
  * KAFKA_VERSION (default: the pinned version) and stop it in teardown. Tests read
  * `inject('kafkaBrokers')` ('host:port[,host:port]') and `inject('kafkaVersion')` (the version, or
- * KAFKA_VERSION / 'external' for a broker given by KAFKA_BROKERS).
+ * KAFKA_VERSION / 'external' for a broker given by KAFKA_BROKERS). A broker started here also
+ * provides `kafkaSasl` (its SASL_PLAINTEXT listener and test user) and `kafkaTls` (its SSL listener
+ * and CA); with KAFKA_BROKERS they are absent and the tests that need them skip.
  *
  * The broker's JVM exits when this process does (its stdin is a pipe from here), so a crashed or
  * interrupted vitest leaves no broker behind even when teardown never runs.
@@ -18,6 +20,13 @@ declare module 'vitest' {
     kafkaBrokers: string;
     /** Kafka version of the test broker ('external' when KAFKA_BROKERS gave no KAFKA_VERSION). */
     kafkaVersion: string;
+    /**
+     * The started broker's SASL_PLAINTEXT listener: one user for PLAIN, SCRAM-SHA-256 and
+     * SCRAM-SHA-512, its password random per run (test-only). Absent with KAFKA_BROKERS.
+     */
+    kafkaSasl?: { bootstrap: string; username: string; password: string };
+    /** The started broker's SSL listener and the PEM of the CA that signed its certificate. Absent with KAFKA_BROKERS. */
+    kafkaTls?: { bootstrap: string; caPem: string };
   }
 }
 
@@ -32,11 +41,19 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const started = Date.now();
   const broker: RunningBroker = await startBroker();
   process.stderr.write(
-    `[kafka-test] Kafka ${broker.version} ready on ${broker.bootstrap} in ${Date.now() - started} ms ` +
+    `[kafka-test] Kafka ${broker.version} ready on ${broker.bootstrap} ` +
+      `(SASL_PLAINTEXT ${broker.sasl.bootstrap}, SSL ${broker.tls.bootstrap}) in ${Date.now() - started} ms ` +
       `(log: ${broker.logFile})\n`,
   );
   project.provide('kafkaBrokers', broker.bootstrap);
   project.provide('kafkaVersion', broker.version);
+  const { sasl, tls } = broker;
+  project.provide('kafkaSasl', {
+    bootstrap: sasl.bootstrap,
+    username: sasl.username,
+    password: sasl.password,
+  });
+  project.provide('kafkaTls', { bootstrap: tls.bootstrap, caPem: tls.caPem });
 
   // No signal handlers here (they would change how vitest reacts to Ctrl-C): if vitest exits
   // without teardown, the broker sees its stdin close and stops itself.
