@@ -110,6 +110,7 @@ const ListQuery = strictQuery({
     .optional()
     .openapi({
       param: { name: 'cursor', in: 'query' },
+      example: 'ZzE6ZGVtby1jb25zdW1lcg',
       description: "Opaque: a previous page's `nextCursor`",
     }),
   include: listParam(
@@ -160,6 +161,7 @@ const describeGroup = createRoute({
         .openapi({
           param: { name: 'type', in: 'query' },
           description: 'The type the group must have; another type answers 409',
+          example: 'consumer',
         }),
     }),
   },

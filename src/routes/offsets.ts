@@ -27,6 +27,7 @@ const groupOffsets = createRoute({
         .openapi({
           param: { name: 'type', in: 'query' },
           description: 'The type the group must have; another type answers 409',
+          example: 'consumer',
         }),
     }),
   },
