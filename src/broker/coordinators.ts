@@ -45,6 +45,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export class Coordinators {
   // Bounded so a scan over many group ids cannot grow it without limit; Map keeps insertion order.
   private readonly cache = new Map<string, BrokerRef>();
+  private readonly inflight = new Map<string, Promise<Map<string, CoordinatorOutcome<BrokerRef>>>>();
   private static readonly CACHE_SIZE = 10_000;
 
   constructor(
@@ -143,21 +144,44 @@ export class Coordinators {
   }
 
   /** Coordinators of `groupIds`: from the cache, else one FindCoordinator (v4+) or one per group. */
+  /**
+   * Coordinators of `groupIds`: from the cache, else one FindCoordinator (v4+) or one per group.
+   * Lookups in flight are shared, so concurrent calls for the same groups (a page's details and
+   * its lag) ask once.
+   */
   private async find(groupIds: string[]): Promise<Map<string, CoordinatorOutcome<BrokerRef>>> {
     const out = new Map<string, CoordinatorOutcome<BrokerRef>>();
+    const waiting: Promise<void>[] = [];
     const missing: string[] = [];
     for (const id of groupIds) {
       const cached = this.cache.get(id);
+      const pending = this.inflight.get(id);
       if (cached) out.set(id, { value: cached });
+      else if (pending) waiting.push(pending.then((answers) => void out.set(id, answerFor(answers, id))));
       else missing.push(id);
     }
-    if (missing.length === 0) return out;
+    if (missing.length > 0) {
+      const lookup = this.lookup(missing);
+      for (const id of missing) this.inflight.set(id, lookup);
+      try {
+        const answers = await lookup;
+        for (const id of missing) out.set(id, answerFor(answers, id));
+      } finally {
+        for (const id of missing) if (this.inflight.get(id) === lookup) this.inflight.delete(id);
+      }
+    }
+    await Promise.all(waiting);
+    return out;
+  }
+
+  private async lookup(groupIds: string[]): Promise<Map<string, CoordinatorOutcome<BrokerRef>>> {
     const answers = await this.cluster.anyBroker(async (connection) => {
       const version = await connection.versionFor(FindCoordinator);
       return version !== undefined && version >= 4
-        ? lookupBatch(connection, missing)
-        : lookupEach(connection, missing);
+        ? lookupBatch(connection, groupIds)
+        : lookupEach(connection, groupIds);
     });
+    const out = new Map<string, CoordinatorOutcome<BrokerRef>>();
     for (const answer of answers) {
       if (answer.errorCode === 0) {
         const coordinator = { nodeId: answer.nodeId, host: answer.host, port: answer.port };
@@ -186,6 +210,17 @@ export class Coordinators {
     }
     this.cache.set(groupId, coordinator);
   }
+}
+
+function answerFor(
+  answers: Map<string, CoordinatorOutcome<BrokerRef>>,
+  id: string,
+): CoordinatorOutcome<BrokerRef> {
+  return (
+    answers.get(id) ?? {
+      error: new KafkaResponseError(undefined, 'FindCoordinator', -1, 'no answer for this group'),
+    }
+  );
 }
 
 interface Lookup {

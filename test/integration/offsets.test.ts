@@ -266,7 +266,7 @@ describe('GET /groups?include=lag', () => {
     try {
       const { status, body } = await fresh.get<{
         groups: { groupId: string; lag?: unknown; lagError?: unknown }[];
-      }>(`/groups?prefix=${encodeURIComponent(run)}&include=lag`, '/groups');
+      }>(`/groups?prefix=${encodeURIComponent(run)}&include=details,lag`, '/groups');
       expect(status).toBe(200);
       const byId = new Map(body.groups.map((g) => [g.groupId, g]));
       expect(byId.get(ids.classic)?.lag).toEqual(classic);
@@ -281,6 +281,8 @@ describe('GET /groups?include=lag', () => {
         hasGroupType('share') ? 1 : 0,
       );
       expect(names.filter((n) => n === 'ListOffsets')).toHaveLength(1);
+      // Details and lag of the page are read together; their coordinators are looked up once.
+      expect(names.filter((n) => n === 'FindCoordinator')).toHaveLength(1);
     } finally {
       send.mockRestore();
       await fresh.close();
