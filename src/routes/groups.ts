@@ -18,7 +18,7 @@ import {
 import { expect, strictQuery } from '../openapi/validation.js';
 import { problemOf } from './errors.js';
 import { decodeCursor, encodeCursor, pageAfter } from './paging.js';
-import { GroupIdParam, IsolationParam } from './params.js';
+import { GroupIdParam, IsolationParam, TypeAssertionParam } from './params.js';
 
 const _utf8 = new TextEncoder();
 
@@ -154,15 +154,7 @@ const describeGroup = createRoute({
   request: {
     params: z.object({ groupId: GroupIdParam }),
     query: strictQuery({
-      // A separate enum: annotating the shared GroupType schema would rewrite its description.
-      type: z
-        .enum(GROUP_TYPES, expect(`one of ${GROUP_TYPES.join(', ')}`))
-        .optional()
-        .openapi({
-          param: { name: 'type', in: 'query' },
-          description: 'The type the group must have; another type answers 409',
-          example: 'consumer',
-        }),
+      type: TypeAssertionParam,
     }),
   },
   responses: {

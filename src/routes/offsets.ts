@@ -1,10 +1,9 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { BrokerAdmin } from '../broker/admin.js';
-import { GROUP_TYPES } from '../broker/model.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { GroupOffsetsSchema } from '../openapi/schemas.js';
-import { expect, strictQuery } from '../openapi/validation.js';
-import { GroupIdParam, IsolationParam } from './params.js';
+import { strictQuery } from '../openapi/validation.js';
+import { GroupIdParam, IsolationParam, TypeAssertionParam } from './params.js';
 
 const groupOffsets = createRoute({
   method: 'get',
@@ -21,14 +20,7 @@ const groupOffsets = createRoute({
     params: z.object({ groupId: GroupIdParam }),
     query: strictQuery({
       isolation: IsolationParam,
-      type: z
-        .enum(GROUP_TYPES, expect(`one of ${GROUP_TYPES.join(', ')}`))
-        .optional()
-        .openapi({
-          param: { name: 'type', in: 'query' },
-          description: 'The type the group must have; another type answers 409',
-          example: 'consumer',
-        }),
+      type: TypeAssertionParam,
     }),
   },
   responses: {

@@ -1,6 +1,7 @@
 /** Parameters more than one route takes. */
 
 import { z } from '@hono/zod-openapi';
+import { GROUP_TYPES } from '../broker/model.js';
 import { GROUP_ID_RULE, MAX_GROUP_ID_BYTES } from '../openapi/schemas.js';
 import { expect } from '../openapi/validation.js';
 
@@ -24,4 +25,15 @@ export const IsolationParam = z
     description:
       'read_uncommitted (default): lag against the high watermark; read_committed: against the last stable offset, as a transactional consumer sees it',
     example: 'read_committed',
+  });
+
+/** `?type=`: the type a group must have; a group of another type answers 409. */
+// A separate enum: annotating the shared GroupType schema would rewrite its description.
+export const TypeAssertionParam = z
+  .enum(GROUP_TYPES, expect(`one of ${GROUP_TYPES.join(', ')}`))
+  .optional()
+  .openapi({
+    param: { name: 'type', in: 'query' },
+    description: 'The type the group must have; another type answers 409',
+    example: 'consumer',
   });
