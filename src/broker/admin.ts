@@ -118,7 +118,7 @@ export class GroupAdmin implements BrokerAdmin {
       // While a coordinator moves, two brokers can list the same group; the first answer stands.
       for (const group of answer.groups) if (!byId.has(group.groupId)) byId.set(group.groupId, group);
     }
-    const groups = [...byId.values()].sort((a, b) => compareIds(a.groupId, b.groupId));
+    const groups = sortById([...byId.values()]);
     return { groups, failures };
   }
 
@@ -288,15 +288,24 @@ function fromKey(key: string): { topic: string; partition: number } {
   return { partition: Number(key.slice(0, at)), topic: key.slice(at + 1) };
 }
 
-/** Byte order of the UTF-8 encoding, like Kafka's own ordering, independent of the locale. */
-export function compareIds(a: string, b: string): number {
-  if (a === b) return 0;
-  const ea = encoder.encode(a);
-  const eb = encoder.encode(b);
-  const n = Math.min(ea.length, eb.length);
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
-    const d = (ea[i] as number) - (eb[i] as number);
+    const d = (a[i] as number) - (b[i] as number);
     if (d !== 0) return d;
   }
-  return ea.length - eb.length;
+  return a.length - b.length;
+}
+
+/** Byte order of the UTF-8 encoding, like Kafka's own ordering, independent of the locale. */
+export function compareIds(a: string, b: string): number {
+  return a === b ? 0 : compareBytes(encoder.encode(a), encoder.encode(b));
+}
+
+/** Sorted by `compareIds`, each id encoded once rather than at every comparison. */
+function sortById<T extends { groupId: string }>(items: T[]): T[] {
+  return items
+    .map((item) => ({ item, key: encoder.encode(item.groupId) }))
+    .sort((a, b) => compareBytes(a.key, b.key))
+    .map(({ item }) => item);
 }

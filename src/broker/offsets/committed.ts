@@ -70,18 +70,7 @@ export async function fetchCommitted(
       out.set(
         id,
         groupOutcome(connection.label, 'OffsetFetch', group.errorCode, null, () =>
-          group.topics.flatMap((t) =>
-            t.partitions.map((p) =>
-              committed(
-                t.name ?? '',
-                p.partitionIndex,
-                p.committedOffset,
-                p.committedLeaderEpoch,
-                p.metadata,
-                p.errorCode,
-              ),
-            ),
-          ),
+          committedTopics(group.topics),
         ),
       );
     }
@@ -98,23 +87,39 @@ export async function fetchCommitted(
       out.set(
         groupId,
         groupOutcome(connection.label, 'OffsetFetch', response.errorCode ?? 0, null, () =>
-          (response.topics ?? []).flatMap((t) =>
-            t.partitions.map((p) =>
-              committed(
-                t.name,
-                p.partitionIndex,
-                p.committedOffset,
-                p.committedLeaderEpoch,
-                p.metadata,
-                p.errorCode,
-              ),
-            ),
-          ),
+          committedTopics(response.topics ?? []),
         ),
       );
     }),
   );
   return out;
+}
+
+/** The committed offsets of an OffsetFetch answer, whichever layout (v1-7 or v8+) it came in. */
+function committedTopics(
+  topics: readonly {
+    name?: string;
+    partitions: readonly {
+      partitionIndex: number;
+      committedOffset: bigint;
+      committedLeaderEpoch?: number;
+      metadata: string | null;
+      errorCode: number;
+    }[];
+  }[],
+): CommittedPartition[] {
+  return topics.flatMap((t) =>
+    t.partitions.map((p) =>
+      committed(
+        t.name ?? '',
+        p.partitionIndex,
+        p.committedOffset,
+        p.committedLeaderEpoch,
+        p.metadata,
+        p.errorCode,
+      ),
+    ),
+  );
 }
 
 function committed(
