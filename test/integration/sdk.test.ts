@@ -4,7 +4,7 @@
  * no cast in this file, and that a new group type fails the exhaustive switch below.
  */
 
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { generateSdk, SDK_DIR, SDK_FILES } from '../../scripts/generate-sdk.js';
 import { createGroupsClient, type Group, type GroupsClient } from '../../sdk/index.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
 import { hasGroupType } from '../support/kafka-version.js';
+import { startServerProcess } from '../support/server-process.js';
 
 type Kind = Group['type'];
 
@@ -31,25 +32,13 @@ const kinds = allKinds.filter(hasGroupType);
 let server: ChildProcess | undefined;
 let fixtures: RunningFixtures | undefined;
 let api: GroupsClient;
-let output = '';
 
 async function startServer(): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/runtime/node.ts'], {
-    env: { ...process.env, PORT: '0', KAFKA_BROKERS: inject('kafkaBrokers'), LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const started = await startServerProcess(['--import', 'tsx', 'src/runtime/node.ts'], {
+    env: { KAFKA_BROKERS: inject('kafkaBrokers') },
   });
-  server = child;
-  child.stderr?.on('data', (chunk) => {
-    output += chunk;
-  });
-  return new Promise<string>((resolve, reject) => {
-    child.stdout?.on('data', (chunk) => {
-      output += chunk;
-      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      if (url) resolve(url);
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
-  });
+  server = started.child;
+  return started.url;
 }
 
 /**

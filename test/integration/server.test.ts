@@ -3,30 +3,20 @@
  * Long ids go through Node's HTTP parser here, which `app.request` would skip.
  */
 
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startServerProcess } from '../support/server-process.js';
 
 let server: ChildProcess;
 let base: string;
-let output = '';
 
 beforeAll(async () => {
-  server = spawn(process.execPath, ['--import', 'tsx', 'src/runtime/node.ts'], {
-    env: { ...process.env, PORT: '0', KAFKA_BROKERS: inject('kafkaBrokers'), LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const started = await startServerProcess(['--import', 'tsx', 'src/runtime/node.ts'], {
+    env: { KAFKA_BROKERS: inject('kafkaBrokers') },
   });
-  server.stderr?.on('data', (chunk) => {
-    output += chunk;
-  });
-  base = await new Promise<string>((resolve, reject) => {
-    server.stdout?.on('data', (chunk) => {
-      output += chunk;
-      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      if (url) resolve(url);
-    });
-    server.once('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
-  });
+  server = started.child;
+  base = started.url;
 });
 
 afterAll(() => {

@@ -38,6 +38,7 @@ import {
   pruneLogs,
   resolveKafkaVersion,
 } from './fetch.js';
+import { sleep, within } from './wait.js';
 
 export interface StartBrokerOptions {
   /** Kafka version; default KAFKA_VERSION or PINNED_KAFKA_VERSION. */
@@ -691,21 +692,4 @@ export async function freePorts(count: number): Promise<number[]> {
   const ports = servers.map((s) => (s.address() as net.AddressInfo).port);
   await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
   return ports;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Resolves true if `p` settles within `ms`, false otherwise. */
-async function within(p: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([p.then(() => true as const), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

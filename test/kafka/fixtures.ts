@@ -20,6 +20,7 @@ import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { spawnJavaClient } from './java-client.js';
+import { within } from './wait.js';
 
 export interface TopicSpec {
   name: string;
@@ -268,18 +269,6 @@ async function terminate(child: ChildProcess, exited: Promise<void>, hasExited: 
   child.kill('SIGKILL');
   await within(exited, 10_000);
   return false;
-}
-
-async function within(p: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([p.then(() => true as const), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** A name unique to this run, for group ids and topics: `${prefix}-<time>-<random>`. */

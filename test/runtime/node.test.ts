@@ -5,7 +5,7 @@
  * a loopback relay that passes bytes both ways and holds one answer of the broker for 1 s.
  */
 
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildNode } from '../../scripts/build.js';
+import { startServerProcess } from '../support/server-process.js';
 
 const HOLD_MS = 1_000;
 
@@ -80,7 +81,6 @@ let outdir: string;
 let relay: HoldingRelay;
 let server: ChildProcess;
 let base: string;
-let output = '';
 
 beforeAll(async () => {
   outdir = await mkdtemp(join(tmpdir(), 'kgr-node-'));
@@ -88,22 +88,12 @@ beforeAll(async () => {
   const [host, port] = inject('kafkaBrokers').split(',')[0]?.split(':') ?? [];
   relay = await HoldingRelay.start({ host: host ?? '127.0.0.1', port: Number(port) });
   // Run from the temp dir: the bundle must not need this repository's node_modules.
-  server = spawn(process.execPath, [join(outdir, 'server.mjs')], {
+  const started = await startServerProcess([join(outdir, 'server.mjs')], {
     cwd: outdir,
-    env: { ...process.env, PORT: '0', KAFKA_BROKERS: `127.0.0.1:${relay.port}`, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { KAFKA_BROKERS: `127.0.0.1:${relay.port}` },
   });
-  server.stderr?.on('data', (chunk) => {
-    output += chunk;
-  });
-  base = await new Promise<string>((resolve, reject) => {
-    server.stdout?.on('data', (chunk) => {
-      output += chunk;
-      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      if (url) resolve(url);
-    });
-    server.once('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
-  });
+  server = started.child;
+  base = started.url;
 });
 
 afterAll(async () => {
