@@ -12,10 +12,8 @@
 
 import { performance } from 'node:perf_hooks';
 import { createApp } from '../src/app.js';
-import { GroupAdmin } from '../src/broker/admin.js';
-import { KafkaCluster } from '../src/broker/transport/cluster.js';
 import { loadConfig } from '../src/config.js';
-import { silentLogger } from '../src/logger.js';
+import { createService } from '../src/service.js';
 import { startBroker } from '../test/kafka/broker.js';
 import { startFixtures, uniqueName } from '../test/kafka/fixtures.js';
 
@@ -59,10 +57,10 @@ async function main() {
   });
   const config = loadConfig({ KAFKA_BROKERS: bootstrap });
   const newApp = () => {
-    const admin = new GroupAdmin(new KafkaCluster(config.kafka, { logger: silentLogger }));
-    return { app: createApp({ admin }), admin };
+    const service = createService(config);
+    return { app: createApp({ service: service.groups }), service };
   };
-  const { app, admin } = newApp();
+  const { app, service } = newApp();
   const expectOk = async (path: string, a = app) => {
     const res = await a.request(path);
     if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
@@ -79,7 +77,7 @@ async function main() {
         await time(Math.max(20, iterations / 10), async () => {
           const fresh = newApp();
           await expectOk(path, fresh.app);
-          await fresh.admin.close();
+          await fresh.service.close();
         }),
       );
     }
@@ -107,7 +105,7 @@ async function main() {
       );
     }
   } finally {
-    await admin.close();
+    await service.close();
     await fixtures.stop();
     await broker?.stop();
   }

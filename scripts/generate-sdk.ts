@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
 import { createApp } from '../src/app.js';
-import type { BrokerAdmin } from '../src/broker/admin.js';
+import type { GroupService } from '../src/groups/service.js';
 
 export const SDK_DIR = fileURLToPath(new URL('../sdk/', import.meta.url));
 export const SDK_FILES = ['openapi.json', 'schema.d.ts', 'index.ts'] as const;
@@ -25,7 +25,7 @@ const neverCalled = (): never => {
   throw new Error('generate-sdk: the OpenAPI document is built without a broker');
 };
 
-const admin: BrokerAdmin = {
+const service: GroupService = {
   listGroups: neverCalled,
   describeGroup: neverCalled,
   describeGroups: neverCalled,
@@ -38,7 +38,7 @@ const admin: BrokerAdmin = {
 
 /** The document GET /openapi.json serves, pretty-printed in the order the app produces its keys. */
 export async function openApiDocument(): Promise<string> {
-  const res = await createApp({ admin }).request('/openapi.json');
+  const res = await createApp({ service }).request('/openapi.json');
   const body = await res.text();
   if (res.status !== 200) throw new Error(`GET /openapi.json answered ${res.status}: ${body}`);
   return `${JSON.stringify(JSON.parse(body), null, 2)}\n`;

@@ -1,11 +1,11 @@
 /**
  * The HTTP application, independent of the runtime: routes, OpenAPI document, docs page, and the
- * mapping of every failure to problem+json. Runtimes pass in the broker admin and their options.
+ * mapping of every failure to problem+json. Runtimes pass in the group service and their options.
  */
 
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Hono } from 'hono';
-import type { BrokerAdmin } from './broker/admin.js';
+import type { GroupService } from './groups/service.js';
 import { type Logger, silentLogger } from './logger.js';
 import { docsPage, PUBLIC_SWAGGER_UI_ASSETS } from './openapi/docs.js';
 import { problemResponse } from './openapi/problems.js';
@@ -17,7 +17,7 @@ import { healthRoutes } from './routes/health.js';
 import { offsetRoutes } from './routes/offsets.js';
 
 export interface AppDeps {
-  admin: BrokerAdmin;
+  service: GroupService;
   logger?: Logger;
   /** Where the docs page loads Swagger UI from (default: a public CDN copy). */
   docsAssetsUrl?: string;
@@ -28,17 +28,17 @@ export interface AppDeps {
 export const API_VERSION = '0.1.0';
 
 export function createApp({
-  admin,
+  service,
   logger = silentLogger,
   docsAssetsUrl = PUBLIC_SWAGGER_UI_ASSETS,
   extend,
 }: AppDeps) {
   const app = new OpenAPIHono({ defaultHook: validationHook });
 
-  healthRoutes(app, admin);
-  groupRoutes(app, admin, logger);
-  offsetRoutes(app, admin);
-  clusterRoutes(app, admin);
+  healthRoutes(app, service);
+  groupRoutes(app, service, logger);
+  offsetRoutes(app, service);
+  clusterRoutes(app, service);
 
   app.doc31('/openapi.json', {
     openapi: '3.1.0',

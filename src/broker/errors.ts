@@ -3,7 +3,6 @@
  * Messages name the broker and the RPC, never credentials.
  */
 
-import type { GroupType } from './model.js';
 import { kafkaError } from './protocol/errors.js';
 
 export interface KafkaErrorInfo {
@@ -15,14 +14,6 @@ export interface KafkaErrorInfo {
 export function describeKafkaError(code: number, message?: string | null): KafkaErrorInfo {
   const known = kafkaError(code);
   return { code, name: known.name, message: message ?? null };
-}
-
-/** A group id as messages show it: whole when short, cut when it would drown the message. */
-export function quoteId(groupId: string): string {
-  const chars = [...groupId];
-  return chars.length <= 200
-    ? `'${groupId}'`
-    : `'${chars.slice(0, 200).join('')}…' (${chars.length} characters)`;
 }
 
 export abstract class BrokerError extends Error {
@@ -98,60 +89,5 @@ export class KafkaResponseError extends BrokerError {
     const info = describeKafkaError(code, message);
     super(`${api} failed with ${info.name} (${code})${info.message ? `: ${info.message}` : ''}`);
     this.kafkaError = info;
-  }
-}
-
-/** The group's coordinator stayed unavailable through every retry (503). */
-export class CoordinatorUnavailableError extends BrokerError {
-  override readonly name = 'CoordinatorUnavailableError';
-  constructor(
-    readonly groupId: string,
-    readonly broker: string | undefined,
-    readonly kafkaError: KafkaErrorInfo,
-    readonly attempts: number,
-  ) {
-    super(
-      `the coordinator of group ${quoteId(groupId)} is not available after ${attempts} attempts (${kafkaError.name})`,
-    );
-  }
-}
-
-/** The group does not exist (404). */
-export class GroupNotFoundError extends Error {
-  override readonly name = 'GroupNotFoundError';
-  constructor(
-    readonly groupId: string,
-    readonly kafkaError?: KafkaErrorInfo,
-  ) {
-    super(`group ${quoteId(groupId)} does not exist`);
-  }
-}
-
-/** The group exists, but is of another type than the request asked for (409). */
-export class GroupTypeMismatchError extends Error {
-  override readonly name = 'GroupTypeMismatchError';
-  constructor(
-    readonly groupId: string,
-    readonly expectedType: GroupType,
-    readonly actualType: GroupType,
-    /** What the expected type's RPC said, where it said something (GROUP_ID_NOT_FOUND, "not a … group"). */
-    readonly kafkaError?: KafkaErrorInfo,
-  ) {
-    super(`group ${quoteId(groupId)} is a ${actualType} group, not a ${expectedType} group`);
-  }
-}
-
-/** The request asked for a group type this cluster does not serve (disabled or too old) (501). */
-export class GroupTypeUnavailableError extends Error {
-  override readonly name = 'GroupTypeUnavailableError';
-  constructor(
-    readonly groupId: string,
-    readonly expectedType: GroupType,
-    readonly reason: string,
-    readonly kafkaError?: KafkaErrorInfo,
-  ) {
-    super(
-      `the cluster does not serve ${expectedType} groups, so group ${quoteId(groupId)} cannot be described as one: ${reason}`,
-    );
   }
 }

@@ -4,7 +4,7 @@
  */
 
 import { z } from '@hono/zod-openapi';
-import { GROUP_TYPES } from '../broker/model.js';
+import { GROUP_TYPES } from '../groups/model.js';
 import { ProblemSchema } from './problems.js';
 import { expect } from './validation.js';
 

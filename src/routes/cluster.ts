@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { BrokerAdmin } from '../broker/admin.js';
+import type { GroupService } from '../groups/service.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { ClusterSchema } from '../openapi/schemas.js';
 import { strictQuery } from '../openapi/validation.js';
@@ -16,6 +16,6 @@ const describeCluster = createRoute({
   },
 });
 
-export function clusterRoutes(app: OpenAPIHono, admin: BrokerAdmin): void {
-  app.openapi(describeCluster, async (c) => c.json(await admin.describeCluster(), 200));
+export function clusterRoutes(app: OpenAPIHono, service: GroupService): void {
+  app.openapi(describeCluster, async (c) => c.json(await service.describeCluster(), 200));
 }

@@ -9,13 +9,15 @@ import {
   BrokerResponseError,
   BrokerTimeoutError,
   BrokerUnavailableError,
+  KafkaResponseError,
+  UnsupportedApiError,
+} from '../broker/errors.js';
+import {
   CoordinatorUnavailableError,
   GroupNotFoundError,
   GroupTypeMismatchError,
   GroupTypeUnavailableError,
-  KafkaResponseError,
-  UnsupportedApiError,
-} from '../broker/errors.js';
+} from '../groups/errors.js';
 import type { Logger } from '../logger.js';
 import {
   type Problem,

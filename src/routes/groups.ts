@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import type { BrokerAdmin } from '../broker/admin.js';
-import { canonicalState, GROUP_STATES, type GroupState } from '../broker/listing.js';
-import { GROUP_TYPES, type GroupType } from '../broker/model.js';
+import { canonicalState, GROUP_STATES, type GroupState } from '../groups/listing.js';
+import { GROUP_TYPES, type GroupType } from '../groups/model.js';
+import type { GroupService } from '../groups/service.js';
 import type { Logger } from '../logger.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import {
@@ -203,10 +203,10 @@ const batchDescribe = createRoute({
   },
 });
 
-export function groupRoutes(app: OpenAPIHono, admin: BrokerAdmin, logger: Logger): void {
+export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Logger): void {
   app.openapi(listGroups, async (c) => {
     const query = c.req.valid('query');
-    const { groups, failures } = await admin.listGroups({
+    const { groups, failures } = await service.listGroups({
       ...(query.type && { types: query.type as GroupType[] }),
       ...(query.state && { states: query.state as GroupState[] }),
       ...(query.prefix !== undefined && { prefix: query.prefix }),
@@ -222,12 +222,12 @@ export function groupRoutes(app: OpenAPIHono, admin: BrokerAdmin, logger: Logger
     const hints = new Map(page.flatMap((g) => (g.type ? [[g.groupId, g.type] as const] : [])));
     const [details, lags] = await Promise.all([
       wantDetails
-        ? admin.describeGroups(
+        ? service.describeGroups(
             page.map((g) => g.groupId),
             { hints },
           )
         : undefined,
-      wantLag ? admin.lagSummaries(page, query.isolation) : undefined,
+      wantLag ? service.lagSummaries(page, query.isolation) : undefined,
     ]);
     const entries = page.map((listing, i) => {
       const described = details?.[i];
@@ -247,12 +247,12 @@ export function groupRoutes(app: OpenAPIHono, admin: BrokerAdmin, logger: Logger
   app.openapi(describeGroup, async (c) => {
     const { groupId } = c.req.valid('param');
     const { type } = c.req.valid('query');
-    return c.json(await admin.describeGroup(groupId, type ? { expected: type } : {}), 200);
+    return c.json(await service.describeGroup(groupId, type ? { expected: type } : {}), 200);
   });
 
   app.openapi(batchDescribe, async (c) => {
     const { groupIds, type } = c.req.valid('json');
-    const results = await admin.describeGroups(groupIds, type ? { expected: type } : {});
+    const results = await service.describeGroups(groupIds, type ? { expected: type } : {});
     return c.json(
       {
         results: results.map((r) =>

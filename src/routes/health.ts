@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { BrokerAdmin } from '../broker/admin.js';
 import { BrokerError, BrokerUnavailableError } from '../broker/errors.js';
+import type { GroupService } from '../groups/service.js';
 import { problemResponses } from '../openapi/problems.js';
 import { HealthSchema } from '../openapi/schemas.js';
 
@@ -23,11 +23,11 @@ const ready = createRoute({
   },
 });
 
-export function healthRoutes(app: OpenAPIHono, admin: BrokerAdmin): void {
+export function healthRoutes(app: OpenAPIHono, service: GroupService): void {
   app.openapi(live, (c) => c.json({ status: 'ok' as const }, 200));
   app.openapi(ready, async (c) => {
     try {
-      await admin.ping();
+      await service.ping();
     } catch (error) {
       // Whatever kept the broker from answering, the service is not ready: one status for probes.
       if (error instanceof BrokerError && !(error instanceof BrokerUnavailableError)) {

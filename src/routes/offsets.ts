@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import type { BrokerAdmin } from '../broker/admin.js';
+import type { GroupService } from '../groups/service.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { GroupOffsetsSchema } from '../openapi/schemas.js';
 import { strictQuery } from '../openapi/validation.js';
@@ -36,12 +36,15 @@ const groupOffsets = createRoute({
   },
 });
 
-export function offsetRoutes(app: OpenAPIHono, admin: BrokerAdmin): void {
+export function offsetRoutes(app: OpenAPIHono, service: GroupService): void {
   app.openapi(groupOffsets, async (c) => {
     const { groupId } = c.req.valid('param');
     const { isolation, type } = c.req.valid('query');
     return c.json(
-      await admin.groupOffsets(groupId, { ...(isolation && { isolation }), ...(type && { expected: type }) }),
+      await service.groupOffsets(groupId, {
+        ...(isolation && { isolation }),
+        ...(type && { expected: type }),
+      }),
       200,
     );
   });

@@ -4,7 +4,7 @@
  * nor repeat the others. Kafka itself has no paging; every page lists anew.
  */
 
-import { compareIds } from '../broker/admin.js';
+import { compareIds } from '../groups/service.js';
 
 const PREFIX = 'g1:';
 const utf8 = new TextEncoder();

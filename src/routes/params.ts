@@ -1,7 +1,7 @@
 /** Parameters more than one route takes. */
 
 import { z } from '@hono/zod-openapi';
-import { GROUP_TYPES } from '../broker/model.js';
+import { GROUP_TYPES } from '../groups/model.js';
 import { GROUP_ID_RULE, MAX_GROUP_ID_BYTES } from '../openapi/schemas.js';
 import { expect } from '../openapi/validation.js';
 

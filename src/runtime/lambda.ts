@@ -7,14 +7,12 @@
 
 import { handle, type LambdaContext, type LambdaEvent } from 'hono/aws-lambda';
 import { createApp } from '../app.js';
-import { GroupAdmin } from '../broker/admin.js';
-import { KafkaCluster } from '../broker/transport/cluster.js';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
+import { createService, type Service } from '../service.js';
 
 interface Instance {
-  cluster: KafkaCluster;
-  admin: GroupAdmin;
+  service: Service;
   handle: ReturnType<typeof handle>;
 }
 
@@ -24,9 +22,8 @@ function build(): Instance {
   // A bad variable throws ConfigError, which names it (never a secret's value); Lambda logs it.
   const config = loadConfig(process.env);
   const logger = createLogger(config.logLevel);
-  const cluster = new KafkaCluster(config.kafka, { logger });
-  const admin = new GroupAdmin(cluster);
-  return { cluster, admin, handle: handle(createApp({ admin, logger })) };
+  const service = createService(config, { logger });
+  return { service, handle: handle(createApp({ service: service.groups, logger })) };
 }
 
 export function handler<E extends LambdaEvent>(event: E, context?: LambdaContext) {
@@ -36,10 +33,10 @@ export function handler<E extends LambdaEvent>(event: E, context?: LambdaContext
 
 /** For tests: the warm instance's cluster (its sockets), and a reset to a cold start. */
 export const __lambdaInternals = {
-  cluster: (): KafkaCluster | undefined => instance?.cluster,
+  cluster: (): Service['cluster'] | undefined => instance?.service.cluster,
   async reset(): Promise<void> {
     const current = instance;
     instance = undefined;
-    await current?.admin.close();
+    await current?.service.close();
   },
 };

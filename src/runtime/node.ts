@@ -12,10 +12,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { createApp } from '../app.js';
-import { GroupAdmin } from '../broker/admin.js';
-import { KafkaCluster } from '../broker/transport/cluster.js';
 import { type Config, ConfigError, loadConfig } from '../config.js';
 import { createLogger, type Logger } from '../logger.js';
+import { createService } from '../service.js';
 
 const DOCS_ASSETS = {
   'swagger-ui.css': 'text/css; charset=utf-8',
@@ -40,10 +39,10 @@ function swaggerUiDir(): string {
 }
 
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
-  const admin = new GroupAdmin(new KafkaCluster(config.kafka, { logger }));
+  const service = createService(config, { logger });
   const assetsDir = swaggerUiDir();
   const app = createApp({
-    admin,
+    service: service.groups,
     logger,
     docsAssetsUrl: '/docs/assets',
     extend: (app) =>
@@ -96,7 +95,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       // close() stops accepting and calls back once the requests in flight are answered.
       server.close(() => {
         clearTimeout(force);
-        admin.close().finally(resolve);
+        service.close().finally(resolve);
       });
       if ('closeIdleConnections' in server) server.closeIdleConnections();
     });

@@ -9,11 +9,10 @@
  */
 
 import { createApp } from '../app.js';
-import { GroupAdmin } from '../broker/admin.js';
-import { KafkaCluster } from '../broker/transport/cluster.js';
 import { type Config, ConfigError, type Env, loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { PROBLEM_CONTENT_TYPE, problemBody } from '../openapi/problems.js';
+import { createService } from '../service.js';
 import { cloudflareSocketFactory, unsupportedTlsOption } from './cloudflare-socket.js';
 
 // A module export other than the handler would be read as an entry point by workerd.
@@ -57,21 +56,20 @@ export default {
       throw error;
     }
     const logger = createLogger(config.logLevel);
-    const cluster = new KafkaCluster(config.kafka, {
+    const service = createService(config, {
       logger,
       socketFactory: cloudflareSocketFactory(),
       maxConnections: MAX_CONNECTIONS,
     });
-    const admin = new GroupAdmin(cluster);
     let response: Response;
     try {
-      response = await createApp({ admin, logger }).fetch(request);
+      response = await createApp({ service: service.groups, logger }).fetch(request);
     } finally {
       // Awaited here, not in ctx.waitUntil: the bodies are complete strings already, and a socket
       // left for after the response would be cut off by the runtime anyway.
-      await admin.close();
+      await service.close();
     }
-    const { opened, closed, peak } = cluster.connectionStats();
+    const { opened, closed, peak } = service.cluster.connectionStats();
     const headers = new Headers(response.headers);
     headers.set(CONNECTIONS_HEADER, `opened=${opened}, closed=${closed}, peak=${peak}`);
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers });

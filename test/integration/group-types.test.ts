@@ -5,8 +5,8 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { GroupType } from '../../src/broker/model.js';
 import { BrokerConnection } from '../../src/broker/transport/connection.js';
+import type { GroupType } from '../../src/groups/model.js';
 import type { Problem } from '../../src/openapi/problems.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
 import { type TestApp, testApp } from '../support/app.js';

@@ -6,8 +6,8 @@
 
 import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { GroupOffsets } from '../../src/broker/model.js';
 import { BrokerConnection } from '../../src/broker/transport/connection.js';
+import type { GroupOffsets } from '../../src/groups/model.js';
 import type { Problem } from '../../src/openapi/problems.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
 import { javaAdminOffsets } from '../kafka/java-admin.js';

@@ -5,7 +5,7 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GroupListing } from '../../src/broker/model.js';
+import type { GroupListing } from '../../src/groups/model.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
 import { type TestApp, testApp } from '../support/app.js';
 

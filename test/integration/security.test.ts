@@ -11,13 +11,13 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/app.js';
-import { GroupAdmin } from '../../src/broker/admin.js';
-import type { ClassicGroup, GroupList, GroupOffsets } from '../../src/broker/model.js';
 import type { ClusterInfo } from '../../src/broker/transport/cluster.js';
-import { KafkaCluster, parseAddress } from '../../src/broker/transport/cluster.js';
+import { parseAddress } from '../../src/broker/transport/cluster.js';
 import { type Env, loadConfig } from '../../src/config.js';
+import type { ClassicGroup, GroupList, GroupOffsets } from '../../src/groups/model.js';
 import { createLogger } from '../../src/logger.js';
 import type { Problem } from '../../src/openapi/problems.js';
+import { createService, type Service } from '../../src/service.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
 import { OpenApiChecker } from '../support/openapi.js';
 
@@ -37,16 +37,16 @@ const bodies: string[] = [];
 const logger = createLogger('debug', (line) => logLines.push(line));
 
 type App = ReturnType<typeof createApp>;
-const admins: GroupAdmin[] = [];
+const services: Service[] = [];
 let checker: OpenApiChecker;
 let fixtures: RunningFixtures | undefined;
 
 /** The app as a runtime wires it, from these environment variables, logging into `logLines`. */
 function appFrom(env: Env): App {
   const config = loadConfig(env);
-  const admin = new GroupAdmin(new KafkaCluster(config.kafka, { logger }));
-  admins.push(admin);
-  return createApp({ admin, logger });
+  const service = createService(config, { logger });
+  services.push(service);
+  return createApp({ service: service.groups, logger });
 }
 
 function templateOf(path: string): string {
@@ -118,7 +118,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await fixtures?.stop();
-  await Promise.all(admins.map((a) => a.close()));
+  await Promise.all(services.map((s) => s.close()));
 });
 
 describe.skipIf(!sasl)('SASL_PLAINTEXT listener', () => {

@@ -2,15 +2,13 @@
 
 import { inject } from 'vitest';
 import { createApp } from '../../src/app.js';
-import { GroupAdmin } from '../../src/broker/admin.js';
-import { KafkaCluster } from '../../src/broker/transport/cluster.js';
 import { loadConfig } from '../../src/config.js';
-import { silentLogger } from '../../src/logger.js';
+import { createService, type Service } from '../../src/service.js';
 import { OpenApiChecker } from './openapi.js';
 
 export interface TestApp {
   app: ReturnType<typeof createApp>;
-  admin: GroupAdmin;
+  service: Service;
   checker: OpenApiChecker;
   bootstrap: string;
   /** GET `path` and check the answer against the document entry `template`; returns status and body. */
@@ -24,12 +22,12 @@ export interface TestApp {
 export async function testApp(env: Record<string, string> = {}): Promise<TestApp> {
   const bootstrap = inject('kafkaBrokers');
   const config = loadConfig({ KAFKA_BROKERS: bootstrap, ...env });
-  const admin = new GroupAdmin(new KafkaCluster(config.kafka, { logger: silentLogger }));
-  const app = createApp({ admin });
+  const service = createService(config);
+  const app = createApp({ service: service.groups });
   const checker = await OpenApiChecker.load(async (path) => app.request(path));
   return {
     app,
-    admin,
+    service,
     checker,
     bootstrap,
     async get<T>(path: string, template: string) {
@@ -39,6 +37,6 @@ export async function testApp(env: Record<string, string> = {}): Promise<TestApp
       const body = (await checker.check('get', template, res)) as T;
       return { status, body, headers };
     },
-    close: () => admin.close(),
+    close: () => service.close(),
   };
 }

@@ -8,7 +8,7 @@
  */
 
 import { inject } from 'vitest';
-import type { GroupType } from '../../src/broker/model.js';
+import type { GroupType } from '../../src/groups/model.js';
 import { versionAtLeast } from '../kafka/fetch.js';
 
 /** The test broker's version, or 'external'. */

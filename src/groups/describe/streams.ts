@@ -1,11 +1,11 @@
 /** Streams groups (KIP-1071): StreamsGroupDescribe, one request for many groups. */
 
-import type { StreamsAssignment, StreamsGroup, StreamsTaskOffset } from '../model.js';
 import {
   type StreamsGroupAssignment,
   StreamsGroupDescribe,
   type StreamsGroupTaskOffset,
-} from '../protocol/messages/streams-group-describe.js';
+} from '../../broker/protocol/messages/streams-group-describe.js';
+import type { StreamsAssignment, StreamsGroup, StreamsTaskOffset } from '../model.js';
 import { type GroupDescriber, perGroup } from './outcome.js';
 import { latestPerInstance } from './static-members.js';
 

@@ -8,16 +8,11 @@
  * every type the cluster serves has said it is not one of its own.
  */
 
+import { type KafkaErrorInfo, UnsupportedApiError } from '../../broker/errors.js';
+import type { BrokerConnection } from '../../broker/transport/connection.js';
 import type { CoordinatorOutcome } from '../coordinators.js';
-import {
-  GroupNotFoundError,
-  GroupTypeMismatchError,
-  GroupTypeUnavailableError,
-  type KafkaErrorInfo,
-  UnsupportedApiError,
-} from '../errors.js';
+import { GroupNotFoundError, GroupTypeMismatchError, GroupTypeUnavailableError } from '../errors.js';
 import { type BrokerRef, GROUP_TYPES, type Group, type GroupType } from '../model.js';
-import type { BrokerConnection } from '../transport/connection.js';
 import type { GroupDescriber, TypedOutcome } from './outcome.js';
 
 export interface ResolveRequest {

@@ -1,11 +1,11 @@
 /** Consumer groups (KIP-848): ConsumerGroupDescribe, one request for many groups. */
 
-import type { ConsumerGroup, ConsumerMember, TopicIdPartitions } from '../model.js';
 import {
   ConsumerGroupDescribe,
   type ConsumerGroupDescribeAssignment,
   ConsumerGroupMemberType,
-} from '../protocol/messages/consumer-group-describe.js';
+} from '../../broker/protocol/messages/consumer-group-describe.js';
+import type { ConsumerGroup, ConsumerMember, TopicIdPartitions } from '../model.js';
 import { type GroupDescriber, perGroup } from './outcome.js';
 import { latestPerInstance } from './static-members.js';
 

@@ -3,7 +3,17 @@
  * decoded into subscriptions and assignments.
  */
 
-import { BrokerResponseError, KafkaResponseError, quoteId } from '../errors.js';
+import { BrokerResponseError, KafkaResponseError } from '../../broker/errors.js';
+import {
+  decodeConsumerProtocolAssignment,
+  decodeConsumerProtocolSubscription,
+} from '../../broker/protocol/consumer-protocol.js';
+import {
+  type DescribedGroup,
+  type DescribedGroupMember,
+  DescribeGroups,
+} from '../../broker/protocol/messages/describe-groups.js';
+import { quoteId } from '../errors.js';
 import type {
   BrokerRef,
   ClassicGroup,
@@ -12,15 +22,6 @@ import type {
   ConsumerSubscription,
   TopicPartitions,
 } from '../model.js';
-import {
-  decodeConsumerProtocolAssignment,
-  decodeConsumerProtocolSubscription,
-} from '../protocol/consumer-protocol.js';
-import {
-  type DescribedGroup,
-  type DescribedGroupMember,
-  DescribeGroups,
-} from '../protocol/messages/describe-groups.js';
 import {
   bestPerGroup,
   type GroupDescriber,

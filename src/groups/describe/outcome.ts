@@ -5,12 +5,13 @@
  * "missing" from "another type".
  */
 
+import type { KafkaErrorInfo } from '../../broker/errors.js';
+import { BrokerResponseError, describeKafkaError, KafkaResponseError } from '../../broker/errors.js';
+import type { ApiMessage } from '../../broker/protocol/api.js';
+import type { BrokerConnection } from '../../broker/transport/connection.js';
 import { isCoordinatorError } from '../coordinators.js';
-import type { KafkaErrorInfo } from '../errors.js';
-import { BrokerResponseError, describeKafkaError, KafkaResponseError, quoteId } from '../errors.js';
+import { quoteId } from '../errors.js';
 import type { BrokerRef, Group, GroupType } from '../model.js';
-import type { ApiMessage } from '../protocol/api.js';
-import type { BrokerConnection } from '../transport/connection.js';
 
 export type TypedOutcome =
   | { kind: 'found'; group: Group }

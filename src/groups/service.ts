@@ -1,8 +1,11 @@
 /**
- * What the routes call: group operations over one cluster. Routes depend on the `BrokerAdmin`
+ * What the routes call: group operations over one cluster. Routes depend on the `GroupService`
  * interface, so their tests can hand in a stand-in that injects faults.
  */
 
+import { BrokerError, KafkaResponseError } from '../broker/errors.js';
+import { ListGroups } from '../broker/protocol/messages/list-groups.js';
+import type { ClusterInfo, KafkaCluster } from '../broker/transport/cluster.js';
 import { type CoordinatorOutcome, Coordinators, type RetryPolicy } from './coordinators.js';
 import { classicDescriber } from './describe/classic.js';
 import { consumerDescriber } from './describe/consumer.js';
@@ -10,7 +13,6 @@ import type { GroupDescriber } from './describe/outcome.js';
 import { resolveGroups } from './describe/resolve.js';
 import { shareDescriber } from './describe/share.js';
 import { streamsDescriber } from './describe/streams.js';
-import { BrokerError, KafkaResponseError } from './errors.js';
 import { type ListFilter, listingMatches, normalizeState } from './listing.js';
 import {
   type BrokerFailure,
@@ -25,8 +27,6 @@ import {
 import { type CommittedOffsets, fetchCommitted, fetchShareStartOffsets } from './offsets/committed.js';
 import { endOffsets, type Isolation } from './offsets/end-offsets.js';
 import { offsetTable, ownership } from './offsets/report.js';
-import { ListGroups } from './protocol/messages/list-groups.js';
-import type { ClusterInfo, KafkaCluster } from './transport/cluster.js';
 
 export type { ListFilter } from './listing.js';
 
@@ -37,7 +37,7 @@ export interface DescribeOptions {
   expected?: GroupType;
 }
 
-export interface BrokerAdmin {
+export interface GroupService {
   listGroups(filter?: ListFilter): Promise<GroupList>;
   /** One group; throws GroupNotFoundError, GroupTypeMismatchError, … */
   describeGroup(groupId: string, options?: DescribeOptions): Promise<Group>;
@@ -63,7 +63,7 @@ export interface OffsetsOptions extends DescribeOptions {
   isolation?: Isolation;
 }
 
-export interface GroupAdminOptions {
+export interface GroupServiceOptions {
   retry?: RetryPolicy;
   describers?: Partial<Record<GroupType, GroupDescriber>>;
 }
@@ -71,14 +71,14 @@ export interface GroupAdminOptions {
 /** How many group types to remember, so a warm describe asks one RPC instead of four. */
 const TYPE_CACHE_SIZE = 10_000;
 
-export class GroupAdmin implements BrokerAdmin {
+export class KafkaGroupService implements GroupService {
   private readonly coordinators: Coordinators;
   private readonly describers: Record<GroupType, GroupDescriber>;
   private readonly knownTypes = new Map<string, GroupType>();
 
   constructor(
     private readonly cluster: KafkaCluster,
-    options: GroupAdminOptions = {},
+    options: GroupServiceOptions = {},
   ) {
     this.coordinators = new Coordinators(cluster, options.retry);
     this.describers = {

@@ -4,14 +4,14 @@
  * looked up once more; what still fails is that partition's error, never the whole answer.
  */
 
-import { BrokerError, describeKafkaError, type KafkaErrorInfo } from '../errors.js';
+import { BrokerError, describeKafkaError, type KafkaErrorInfo } from '../../broker/errors.js';
 import {
   CONSUMER_REPLICA_ID,
   IsolationLevel,
   ListOffsets,
   ListOffsetsTimestamp,
-} from '../protocol/messages/list-offsets.js';
-import type { BrokerInfo, KafkaCluster } from '../transport/cluster.js';
+} from '../../broker/protocol/messages/list-offsets.js';
+import type { BrokerInfo, KafkaCluster } from '../../broker/transport/cluster.js';
 
 export type Isolation = 'read_uncommitted' | 'read_committed';
 

@@ -7,15 +7,15 @@
 
 import {
   BrokerUnavailableError,
-  CoordinatorUnavailableError,
   describeKafkaError,
   type KafkaErrorInfo,
   KafkaResponseError,
-} from './errors.js';
+} from '../broker/errors.js';
+import { FindCoordinator } from '../broker/protocol/messages/find-coordinator.js';
+import type { KafkaCluster } from '../broker/transport/cluster.js';
+import type { BrokerConnection } from '../broker/transport/connection.js';
+import { CoordinatorUnavailableError } from './errors.js';
 import type { BrokerRef } from './model.js';
-import { FindCoordinator } from './protocol/messages/find-coordinator.js';
-import type { KafkaCluster } from './transport/cluster.js';
-import type { BrokerConnection } from './transport/connection.js';
 
 export const COORDINATOR_LOAD_IN_PROGRESS = 14;
 export const COORDINATOR_NOT_AVAILABLE = 15;

@@ -1,7 +1,7 @@
 /** Share groups (KIP-932): ShareGroupDescribe, one request for many groups. */
 
+import { ShareGroupDescribe } from '../../broker/protocol/messages/share-group-describe.js';
 import type { ShareGroup } from '../model.js';
-import { ShareGroupDescribe } from '../protocol/messages/share-group-describe.js';
 import { topicIdPartitions } from './consumer.js';
 import { type GroupDescriber, perGroup } from './outcome.js';
 

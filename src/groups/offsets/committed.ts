@@ -4,14 +4,14 @@
  * for share groups (their start offsets). Reading only: nothing here commits.
  */
 
-import { type CoordinatorOutcome, isCoordinatorError } from '../coordinators.js';
-import { describeKafkaError, type KafkaErrorInfo, KafkaResponseError } from '../errors.js';
+import { describeKafkaError, type KafkaErrorInfo, KafkaResponseError } from '../../broker/errors.js';
 import {
   DescribeShareGroupOffsets,
   SHARE_LAG_UNKNOWN,
-} from '../protocol/messages/describe-share-group-offsets.js';
-import { NO_COMMITTED_OFFSET, OffsetFetch } from '../protocol/messages/offset-fetch.js';
-import type { BrokerConnection } from '../transport/connection.js';
+} from '../../broker/protocol/messages/describe-share-group-offsets.js';
+import { NO_COMMITTED_OFFSET, OffsetFetch } from '../../broker/protocol/messages/offset-fetch.js';
+import type { BrokerConnection } from '../../broker/transport/connection.js';
+import { type CoordinatorOutcome, isCoordinatorError } from '../coordinators.js';
 
 export interface CommittedPartition {
   topic: string;

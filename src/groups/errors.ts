@@ -1,0 +1,70 @@
+/**
+ * What can go wrong with a group, as types the routes map to HTTP: missing, of another type, of a
+ * type the cluster does not serve, or a coordinator that stays away.
+ */
+
+import { BrokerError, type KafkaErrorInfo } from '../broker/errors.js';
+import type { GroupType } from './model.js';
+
+/** A group id as messages show it: whole when short, cut when it would drown the message. */
+export function quoteId(groupId: string): string {
+  const chars = [...groupId];
+  return chars.length <= 200
+    ? `'${groupId}'`
+    : `'${chars.slice(0, 200).join('')}…' (${chars.length} characters)`;
+}
+
+/** The group's coordinator stayed unavailable through every retry (503). */
+export class CoordinatorUnavailableError extends BrokerError {
+  override readonly name = 'CoordinatorUnavailableError';
+  constructor(
+    readonly groupId: string,
+    readonly broker: string | undefined,
+    readonly kafkaError: KafkaErrorInfo,
+    readonly attempts: number,
+  ) {
+    super(
+      `the coordinator of group ${quoteId(groupId)} is not available after ${attempts} attempts (${kafkaError.name})`,
+    );
+  }
+}
+
+/** The group does not exist (404). */
+export class GroupNotFoundError extends Error {
+  override readonly name = 'GroupNotFoundError';
+  constructor(
+    readonly groupId: string,
+    readonly kafkaError?: KafkaErrorInfo,
+  ) {
+    super(`group ${quoteId(groupId)} does not exist`);
+  }
+}
+
+/** The group exists, but is of another type than the request asked for (409). */
+export class GroupTypeMismatchError extends Error {
+  override readonly name = 'GroupTypeMismatchError';
+  constructor(
+    readonly groupId: string,
+    readonly expectedType: GroupType,
+    readonly actualType: GroupType,
+    /** What the expected type's RPC said, where it said something (GROUP_ID_NOT_FOUND, "not a … group"). */
+    readonly kafkaError?: KafkaErrorInfo,
+  ) {
+    super(`group ${quoteId(groupId)} is a ${actualType} group, not a ${expectedType} group`);
+  }
+}
+
+/** The request asked for a group type this cluster does not serve (disabled or too old) (501). */
+export class GroupTypeUnavailableError extends Error {
+  override readonly name = 'GroupTypeUnavailableError';
+  constructor(
+    readonly groupId: string,
+    readonly expectedType: GroupType,
+    readonly reason: string,
+    readonly kafkaError?: KafkaErrorInfo,
+  ) {
+    super(
+      `the cluster does not serve ${expectedType} groups, so group ${quoteId(groupId)} cannot be described as one: ${reason}`,
+    );
+  }
+}
