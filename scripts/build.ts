@@ -12,11 +12,12 @@
 import { execFile } from 'node:child_process';
 import { copyFile, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile, type Plugin } from 'esbuild';
+import { onlyKafkajsSaslRequests } from '../src/broker/transport/kafkajs/bundle.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // kafkajs is CommonJS and requires Node's built-ins; an ESM bundle needs a real `require` for them.
@@ -44,30 +45,9 @@ const englishOnlyZod: Plugin = {
 };
 
 /**
- * kafkajs registers every request it implements (produce, fetch, join group, ... ~100 KB) for its
- * own client; this project sends its own codec's requests through kafkajs's connection, which needs
- * only SASL's two and ApiVersions. The others are left out of the bundles: less to parse at a cold
- * start. Calling one throws, naming it.
+ * What the Node and Lambda bundles leave out (above, and kafkajs's unused requests: see
+ * src/broker/transport/kafkajs/bundle.ts); exported for the bundle's own test.
  */
-const KAFKAJS_REQUESTS_KEPT = new Set(['apiVersions', 'saslHandshake', 'saslAuthenticate']);
-const onlyKafkajsSaslRequests: Plugin = {
-  name: 'only-kafkajs-sasl-requests',
-  setup(b) {
-    b.onLoad(
-      { filter: /[\\/]kafkajs[\\/]src[\\/]protocol[\\/]requests[\\/][^\\/]+[\\/]index\.js$/ },
-      (args) => {
-        const name = basename(dirname(args.path));
-        if (KAFKAJS_REQUESTS_KEPT.has(name)) return undefined;
-        return {
-          contents: `module.exports = { versions: [], protocol: () => { throw new Error('kafkajs request ${name} is not bundled'); } };`,
-          loader: 'js',
-        };
-      },
-    );
-  },
-};
-
-/** What the Node and Lambda bundles leave out (see above); exported for the bundle's own test. */
 export const BUNDLE_PLUGINS: Plugin[] = [englishOnlyZod, onlyKafkajsSaslRequests];
 
 export interface Bundle {

@@ -1,7 +1,7 @@
 /**
- * kafkajs over Cloudflare's `connect()` (cloudflare:sockets): the few members of net.Socket that
- * kafkajs and the transport use (write, end, destroy, setKeepAlive, unref, `destroyed`; events
- * connect, data, end, error, close), on top of the socket's web streams. TLS is
+ * The transport's sockets over Cloudflare's `connect()` (cloudflare:sockets): the few members of
+ * net.Socket that the transport and its Link use (write, end, destroy, setKeepAlive, unref,
+ * `destroyed`; events connect, data, end, error, close), on top of the socket's web streams. TLS is
  * `secureTransport: 'on'`: the runtime verifies the broker against public roots, with the broker's
  * host name; it offers no custom CA, client certificate, other server name, or unverified mode.
  */
@@ -10,7 +10,7 @@ import { connect, type Socket } from 'cloudflare:sockets';
 import { Buffer } from 'node:buffer';
 import { EventEmitter } from 'node:events';
 import type { Socket as NetSocket } from 'node:net';
-import type { ISocketFactory } from 'kafkajs';
+import type { SocketFactory } from '../broker/transport/link.js';
 import type { KafkaConfig } from '../config.js';
 
 type Connect = typeof connect;
@@ -31,8 +31,8 @@ export function unsupportedTlsOption(ssl: KafkaConfig['ssl']): string | undefine
   return found.length > 0 ? `not supported on Cloudflare Workers: ${found.join('; ')}` : undefined;
 }
 
-/** A kafkajs socket factory over `connect()`; `open` is replaceable for tests. */
-export function cloudflareSocketFactory(open: Connect = connect): ISocketFactory {
+/** A socket factory over `connect()`; `open` is replaceable for tests. */
+export function cloudflareSocketFactory(open: Connect = connect): SocketFactory {
   return ({ host, port, ssl, onConnect }) =>
     new WorkerSocket(open, host, port, Boolean(ssl), onConnect) as unknown as NetSocket;
 }
@@ -67,7 +67,7 @@ class WorkerSocket extends EventEmitter {
     return true;
   }
 
-  /** kafkajs ends a connection only to drop it: nothing is left to send, so this closes at once. */
+  /** A connection is ended only to drop it: nothing is left to send, so this closes at once. */
   end(): this {
     return this.destroy();
   }

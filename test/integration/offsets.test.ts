@@ -4,13 +4,12 @@
  * for a deleted topic, and proof that no endpoint ever moves a committed offset.
  */
 
-import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BrokerConnection } from '../../src/broker/transport/connection.js';
 import type { GroupOffsets } from '../../src/groups/model.js';
 import type { Problem } from '../../src/openapi/problems.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
-import { javaAdminOffsets } from '../kafka/java-admin.js';
+import { javaAdminCreatePartitions, javaAdminDeleteTopic, javaAdminOffsets } from '../kafka/java-admin.js';
 import { type TestApp, testApp } from '../support/app.js';
 import { hasGroupType } from '../support/kafka-version.js';
 
@@ -186,13 +185,7 @@ describe('GET /groups/{groupId}/offsets', () => {
   });
 
   it('shows a partition added after the commits, held but not committed', async () => {
-    const admin = new Kafka({ brokers: [t.bootstrap], logLevel: logLevel.NOTHING }).admin();
-    await admin.connect();
-    try {
-      await admin.createPartitions({ topicPartitions: [{ topic: growing, count: 3 }] });
-    } finally {
-      await admin.disconnect();
-    }
+    await javaAdminCreatePartitions(t.bootstrap, growing, 3);
     // The member notices the new partition (metadata.max.age.ms is 1 s in the fixture) and rejoins.
     await vi.waitFor(
       async () => {
@@ -213,13 +206,7 @@ describe('GET /groups/{groupId}/offsets', () => {
       [3, RECORDS, RECORDS - 3],
       [3, RECORDS, RECORDS - 3],
     ]);
-    const admin = new Kafka({ brokers: [t.bootstrap], logLevel: logLevel.NOTHING }).admin();
-    await admin.connect();
-    try {
-      await admin.deleteTopics({ topics: [doomed] });
-    } finally {
-      await admin.disconnect();
-    }
+    await javaAdminDeleteTopic(t.bootstrap, doomed);
     // Kafka removes a deleted topic's committed offsets shortly after; until then the partitions
     // are listed with UNKNOWN_TOPIC_OR_PARTITION. Either way the call itself succeeds.
     await vi.waitFor(

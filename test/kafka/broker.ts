@@ -27,7 +27,11 @@ import { mkdir, mkdtemp, open, readdir, readFile, rm, stat, writeFile } from 'no
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { Kafka, logLevel } from 'kafkajs';
+import { ErrorCode } from '../../src/broker/protocol/errors.js';
+import { DescribeGroups } from '../../src/broker/protocol/messages/describe-groups.js';
+import { FindCoordinator } from '../../src/broker/protocol/messages/find-coordinator.js';
+import { KafkaCluster } from '../../src/broker/transport/cluster.js';
+import { silentLogger } from '../../src/logger.js';
 import {
   classpathOf,
   ensureBrokerLib,
@@ -59,7 +63,7 @@ export interface StartBrokerOptions {
 }
 
 export interface RunningBroker {
-  /** '127.0.0.1:PORT', for KAFKA_BROKERS and kafkajs `brokers`. */
+  /** '127.0.0.1:PORT', for KAFKA_BROKERS. */
   readonly bootstrap: string;
   readonly version: string;
   readonly port: number;
@@ -451,29 +455,44 @@ export async function waitUntilReady(
   deadline: number,
   hasDied: () => boolean = () => false,
 ): Promise<void> {
-  const kafka = new Kafka({
-    clientId: 'kafka-test-ready',
-    brokers: [bootstrap],
-    logLevel: logLevel.NOTHING,
-    connectionTimeout: 1_000,
-    requestTimeout: 5_000,
-    retry: { retries: 0 },
-  });
+  const probe = 'kafka-test-readiness-probe';
   let lastError: unknown;
   while (Date.now() < deadline) {
     if (hasDied()) throw new Error('the broker process exited');
-    const admin = kafka.admin();
+    // The project's own transport and codec; a fresh cluster per attempt, so no socket outlives one.
+    const cluster = new KafkaCluster(
+      {
+        brokers: [bootstrap],
+        clientId: 'kafka-test-ready',
+        ssl: false,
+        connectionTimeoutMs: 1_000,
+        requestTimeoutMs: 5_000,
+      },
+      { logger: silentLogger },
+    );
     try {
-      await admin.connect();
-      // Also loads kafkajs' metadata (the broker pool), which describeGroups needs.
-      await admin.describeCluster();
-      // kafkajs finds the coordinator first (retrying COORDINATOR_NOT_AVAILABLE on its own).
-      await admin.describeGroups(['kafka-test-readiness-probe']);
+      const { brokers } = await cluster.describe();
+      if (brokers.length === 0) throw new Error('Metadata lists no broker yet');
+      // COORDINATOR_NOT_AVAILABLE until the offsets topic exists: the loop asks again.
+      const { response } = await cluster.anyBroker((c) =>
+        c.send(FindCoordinator, (v) => (v >= 4 ? { coordinatorKeys: [probe] } : { key: probe })),
+      );
+      const found = response.coordinators?.[0] ?? response;
+      if (found.errorCode !== 0 || found.host === undefined || found.port === undefined)
+        throw new Error(`FindCoordinator answered error ${found.errorCode}`);
+      // The coordinator itself answers for the group (not COORDINATOR_LOAD_IN_PROGRESS): the probe
+      // group does not exist, which is an answer (Dead from v0-5, GROUP_ID_NOT_FOUND from v6).
+      const described = await cluster
+        .connection({ host: found.host, port: found.port })
+        .send(DescribeGroups, { groups: [probe] });
+      const code = described.response.groups[0]?.errorCode;
+      if (code !== ErrorCode.NONE && code !== ErrorCode.GROUP_ID_NOT_FOUND)
+        throw new Error(`DescribeGroups answered error ${code}`);
       return;
     } catch (err) {
       lastError = err;
     } finally {
-      await admin.disconnect().catch(() => {});
+      await cluster.close().catch(() => {});
     }
     await sleep(250);
   }

@@ -41,16 +41,19 @@ export interface JavaAdminOffsets {
   share: Map<string, ShareOffset>;
 }
 
-export async function javaAdminOffsets(options: JavaAdminOffsetsOptions): Promise<JavaAdminOffsets> {
-  const timeoutMs = options.timeoutMs ?? 60_000;
-  const args = ['--bootstrap', options.bootstrap, '--group', options.groupId];
-  if (options.isolation) args.push('--isolation', options.isolation);
-  if (options.share) args.push('--share');
-  // Kafka's own deadline comes first, so its error (not our kill) explains a stuck call.
-  args.push('--timeout-ms', String(Math.max(5_000, timeoutMs - 20_000)));
-
-  const { child, logFile } = await spawnJavaClient('Offsets.java', args, {
-    logPrefix: 'offsets',
+/**
+ * Runs a Java Admin program (Offsets.java, AdminOps.java) to its end; its standard output, or an
+ * error carrying its log file and the end of its standard error.
+ */
+async function runJavaAdmin(
+  source: string,
+  args: readonly string[],
+  logPrefix: string,
+  what: string,
+  timeoutMs: number,
+): Promise<{ stdout: string; failure: (why: string) => Error }> {
+  const { child, logFile } = await spawnJavaClient(source, args, {
+    logPrefix,
     stdin: 'ignore',
   });
 
@@ -66,7 +69,6 @@ export async function javaAdminOffsets(options: JavaAdminOffsetsOptions): Promis
     if (stderr.length > 200_000) stderr = stderr.slice(-100_000);
   });
 
-  const what = `Java Admin offsets of ${options.share ? 'share ' : ''}group ${JSON.stringify(options.groupId)}`;
   const failure = (why: string) =>
     new Error(
       `${what}: ${why}\nclient log: ${logFile}\n--- stderr ---\n` +
@@ -92,6 +94,19 @@ export async function javaAdminOffsets(options: JavaAdminOffsetsOptions): Promis
   );
   if (outcome === 'timeout') throw failure(`no answer within ${timeoutMs} ms (killed)`);
   if (outcome.code !== 0) throw failure(`exit code ${outcome.code}, signal ${outcome.signal}`);
+  return { stdout, failure };
+}
+
+export async function javaAdminOffsets(options: JavaAdminOffsetsOptions): Promise<JavaAdminOffsets> {
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const args = ['--bootstrap', options.bootstrap, '--group', options.groupId];
+  if (options.isolation) args.push('--isolation', options.isolation);
+  if (options.share) args.push('--share');
+  // Kafka's own deadline comes first, so its error (not our kill) explains a stuck call.
+  args.push('--timeout-ms', String(Math.max(5_000, timeoutMs - 20_000)));
+
+  const what = `Java Admin offsets of ${options.share ? 'share ' : ''}group ${JSON.stringify(options.groupId)}`;
+  const { stdout, failure } = await runJavaAdmin('Offsets.java', args, 'offsets', what, timeoutMs);
   try {
     return parseOffsetsOutput(stdout);
   } catch (err) {
@@ -135,4 +150,46 @@ export function parseOffsetsOutput(stdout: string): JavaAdminOffsets {
     }
   }
   return result;
+}
+
+/** AdminOps.java: one change or listing, made by Kafka's Java Admin client; its output lines before DONE. */
+async function adminOps(bootstrap: string, operation: string[], timeoutMs = 60_000): Promise<string[]> {
+  const what = `Java Admin ${operation.join(' ')}`;
+  const { stdout, failure } = await runJavaAdmin(
+    'AdminOps.java',
+    ['--bootstrap', bootstrap, ...operation],
+    'admin-ops',
+    what,
+    timeoutMs,
+  );
+  const lines = stdout.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  if (lines.at(-1) !== 'DONE') throw failure(`output does not end with DONE\n--- stdout ---\n${stdout}`);
+  return lines.slice(0, -1);
+}
+
+/** Grows `topic` to `count` partitions. */
+export async function javaAdminCreatePartitions(
+  bootstrap: string,
+  topic: string,
+  count: number,
+): Promise<void> {
+  await adminOps(bootstrap, ['create-partitions', topic, String(count)]);
+}
+
+/** Deletes `topic`. */
+export async function javaAdminDeleteTopic(bootstrap: string, topic: string): Promise<void> {
+  await adminOps(bootstrap, ['delete-topic', topic]);
+}
+
+/** Every group the cluster lists: group id → protocol type ('' when none). */
+export async function javaAdminListGroups(bootstrap: string): Promise<Map<string, string>> {
+  const decode = (s: string | undefined) => Buffer.from(s ?? '', 'base64').toString('utf8');
+  const groups = new Map<string, string>();
+  for (const line of await adminOps(bootstrap, ['list-groups'])) {
+    const [tag, id, protocol] = line.split(' ');
+    if (tag !== 'GROUP' || id === undefined) throw new Error(`unexpected line ${JSON.stringify(line)}`);
+    groups.set(decode(id), decode(protocol));
+  }
+  return groups;
 }

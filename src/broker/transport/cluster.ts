@@ -3,8 +3,6 @@
  * broker address, reused across requests, with at most `maxConnections` sockets open at once.
  */
 
-import type { ISocketFactory } from 'kafkajs';
-import defaultSocketFactory from 'kafkajs/src/network/socketFactory.js';
 import type { KafkaConfig } from '../../config.js';
 import type { Logger } from '../../logger.js';
 import { BrokerUnavailableError } from '../errors.js';
@@ -16,7 +14,8 @@ import {
   formatAddress,
   type KafkaSocket,
 } from './connection.js';
-import { kafkajsLogger } from './logging.js';
+import { kafkajsTransport } from './kafkajs/index.js';
+import type { SocketFactory } from './link.js';
 import { ConnectionPool, type ConnectionStats } from './pool.js';
 
 export interface BrokerInfo extends BrokerAddress {
@@ -43,7 +42,7 @@ export interface TopicLeaders {
 }
 
 export interface ClusterOptions {
-  socketFactory?: ISocketFactory;
+  socketFactory?: SocketFactory;
   logger: Logger;
   /**
    * Most sockets open at once (default: no limit). At the limit the least recently used idle one
@@ -71,21 +70,15 @@ export class KafkaCluster {
   constructor(config: KafkaConfig, options: ClusterOptions) {
     this.bootstrap = config.brokers.map(parseAddress);
     this.pool = new ConnectionPool(options.maxConnections);
+    const transport = kafkajsTransport(options.logger);
     this.settings = {
       clientId: config.clientId,
       ssl: config.ssl === false ? null : config.ssl,
-      sasl: config.sasl
-        ? // kafkajs names the mechanisms in lower case too; the union is its own.
-          ({
-            mechanism: config.sasl.mechanism,
-            username: config.sasl.username,
-            password: config.sasl.password,
-          } as never)
-        : null,
-      socketFactory: options.socketFactory ?? defaultSocketFactory(),
+      sasl: config.sasl ?? null,
+      socketFactory: options.socketFactory ?? transport.defaultSocketFactory(),
       connectionTimeoutMs: config.connectionTimeoutMs,
       requestTimeoutMs: config.requestTimeoutMs,
-      logger: kafkajsLogger(options.logger),
+      transport,
       pool: this.pool,
       idleRetryMs: options.idleRetryMs ?? DEFAULT_IDLE_RETRY_MS,
     };

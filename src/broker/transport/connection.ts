@@ -1,19 +1,15 @@
 /**
- * One broker connection: kafkajs carries the bytes (socket factory, TLS, SASL, correlation ids,
- * request timeouts) and this project's codec writes and reads them. The version of every RPC is
- * negotiated with this broker's ApiVersions answer, so one code path serves Kafka 3.x and 4.x.
+ * One broker connection: a Link (link.ts) carries the bytes (socket factory, TLS, SASL, correlation
+ * ids, request timeouts) and this project's codec writes and reads them. The version of every RPC
+ * is negotiated with this broker's ApiVersions answer, so one code path serves Kafka 3.x and 4.x.
  *
  * Sockets come from the runtime's factory through `openSocket`, which takes a slot of the cluster's
- * pool (the connection cap) for each and makes a socket that closed unseen by kafkajs (destroyed
- * locally, closed to make room) look ended to kafkajs, so the next use reconnects. A send that fails
+ * pool (the connection cap) for each and gives it back when the socket closes. A send that fails
  * because a socket idle for a while turned out dead (a Lambda frozen between invocations, a NAT
  * that forgot the flow, a broker that reaped the idle connection) is sent once more on a new one.
  */
 
 import type { ConnectionOptions as TlsOptions } from 'node:tls';
-import type { ISocketFactory, SASLOptions } from 'kafkajs';
-import Connection from 'kafkajs/src/network/connection.js';
-import Encoder from 'kafkajs/src/protocol/encoder.js';
 import {
   BrokerResponseError,
   BrokerTimeoutError,
@@ -29,7 +25,19 @@ import {
   decodeApiVersionsFallback,
 } from '../protocol/messages/api-versions.js';
 import { Reader } from '../protocol/reader.js';
+import {
+  ConnectionDroppedError,
+  type Link,
+  type SaslCredentials,
+  type SocketFactory,
+  type SocketRequest,
+  type Transport,
+  type TransportSocket,
+  type VersionRange,
+} from './link.js';
 import { type ConnectionPool, type Slot, tick } from './pool.js';
+
+export { ConnectionDroppedError, type VersionRange };
 
 export interface BrokerAddress {
   host: string;
@@ -39,12 +47,12 @@ export interface BrokerAddress {
 export interface ConnectionSettings {
   clientId: string;
   ssl: TlsOptions | null;
-  sasl: SASLOptions | null;
-  socketFactory: ISocketFactory;
+  sasl: SaslCredentials | null;
+  socketFactory: SocketFactory;
   connectionTimeoutMs: number;
   requestTimeoutMs: number;
-  /** kafkajs logger (see logging.ts). */
-  logger: unknown;
+  /** What opens Links (the kafkajs one, see kafkajs/). */
+  transport: Transport;
   /** The cluster's socket slots (cap and counts). */
   pool: ConnectionPool;
   /**
@@ -54,21 +62,12 @@ export interface ConnectionSettings {
   idleRetryMs: number;
 }
 
-/** The socket kafkajs gets from a socket factory: the part of net.Socket it and this file use. */
-export type KafkaSocket = ReturnType<ISocketFactory>;
-
-/** The socket dropped under a request (closed, reset): a retry on a new socket may succeed. */
-export class ConnectionDroppedError extends BrokerUnavailableError {}
+/** A socket to a broker, as the runtime's socket factory made it. */
+export type KafkaSocket = TransportSocket;
 
 /** How long `close()` waits for a socket to report that it closed. */
 const CLOSE_WAIT_MS = 2_000;
 
-export interface VersionRange {
-  min: number;
-  max: number;
-}
-
-const SASL_AUTHENTICATE = 36;
 const UNSUPPORTED_VERSION = 35;
 const CLIENT_SOFTWARE = { clientSoftwareName: 'kafka-groups-rest', clientSoftwareVersion: '0.1.0' };
 
@@ -90,16 +89,16 @@ export function pickVersion(
 
 export class BrokerConnection {
   readonly label: string;
-  private connection: Connection;
-  /** Bumped with every new kafkajs Connection: sockets of older ones are retired. */
+  private link: Link;
+  /** Bumped with every new Link: sockets of older ones are retired. */
   private generation = 0;
   private negotiation: { promise: Promise<Map<number, VersionRange>>; settled: boolean } | undefined;
   private connecting: Promise<void> | undefined;
-  /** The slot `connect()` took for the socket kafkajs is about to ask the factory for. */
+  /** The slot `connect()` took for the socket the Link is about to ask the factory for. */
   private pendingSlot: Slot | undefined;
-  /** Sockets not closed yet, of this and of replaced kafkajs Connections. */
+  /** Sockets not closed yet, of this and of replaced Links. */
   private readonly sockets = new Set<KafkaSocket>();
-  /** The socket of the current kafkajs Connection, once it asked for one. */
+  /** The socket of the current Link, once it asked for one. */
   private current: KafkaSocket | undefined;
   /** Calls in progress (a socket of the current generation is not idle while this is above 0). */
   private busy = 0;
@@ -112,7 +111,7 @@ export class BrokerConnection {
     private readonly settings: ConnectionSettings,
   ) {
     this.label = formatAddress(address);
-    this.connection = this.create();
+    this.link = this.create();
   }
 
   /**
@@ -126,7 +125,7 @@ export class BrokerConnection {
   private negotiated(): Promise<Map<number, VersionRange>> {
     const current = this.negotiation;
     if (current && (!current.settled || this.live())) return current.promise;
-    if (current) this.replace(this.connection);
+    if (current) this.replace(this.link);
     const entry = { promise: this.negotiate(), settled: false };
     this.negotiation = entry;
     entry.promise.then(
@@ -175,12 +174,12 @@ export class BrokerConnection {
 
   async close(): Promise<void> {
     this.negotiation = undefined;
-    await this.connection.disconnect().catch(() => undefined);
+    await this.link.close();
     await Promise.all([...this.sockets].map(closeSocket));
   }
 
   isConnected(): boolean {
-    return this.connection.isConnected();
+    return this.link.isConnected();
   }
 
   /** Sockets open now (diagnostics and tests: e.g. to destroy them as a frozen Lambda would find them). */
@@ -212,11 +211,11 @@ export class BrokerConnection {
   }
 
   /**
-   * Connected as far as kafkajs knows, and the socket not destroyed: a socket destroyed locally
-   * says 'close' only on a later turn of the event loop, and kafkajs would write into it meanwhile.
+   * Connected as far as the Link knows, and the socket not destroyed: a socket destroyed locally
+   * says 'close' only on a later turn of the event loop, and the Link would write into it meanwhile.
    */
   private live(): boolean {
-    return this.connection.isConnected() && this.current?.destroyed !== true;
+    return this.link.isConnected() && this.current?.destroyed !== true;
   }
 
   /** Counts a call as in progress, so its socket is not closed to make room under the cap. */
@@ -231,52 +230,41 @@ export class BrokerConnection {
     }
   }
 
-  private create(): Connection {
+  private create(): Link {
     const { settings, address } = this;
     this.generation += 1;
     const generation = this.generation;
-    return new Connection({
+    return settings.transport.open({
       host: address.host,
       port: address.port,
-      logger: settings.logger,
+      label: this.label,
       socketFactory: (args) => this.openSocket(args, generation),
-      requestTimeout: settings.requestTimeoutMs,
-      connectionTimeout: settings.connectionTimeoutMs,
-      enforceRequestTimeout: true,
+      requestTimeoutMs: settings.requestTimeoutMs,
+      connectionTimeoutMs: settings.connectionTimeoutMs,
       ssl: settings.ssl,
       sasl: settings.sasl,
       clientId: settings.clientId,
     });
   }
 
-  /** kafkajs's socket factory: the runtime's socket, bound to the slot `connect()` took for it. */
-  private openSocket(args: Parameters<ISocketFactory>[0], generation: number): KafkaSocket {
+  /** The Link's socket factory: the runtime's socket, bound to the slot `connect()` took for it. */
+  private openSocket(args: SocketRequest, generation: number): KafkaSocket {
     const slot = this.pendingSlot;
     this.pendingSlot = undefined;
     const socket = this.settings.socketFactory(args);
     this.sockets.add(socket);
     if (generation === this.generation) this.current = socket;
-    let ended = false;
-    socket.on('end', () => {
-      ended = true;
-    });
-    socket.on('error', () => {
-      ended = true;
-    });
     socket.once('close', () => {
       this.sockets.delete(socket);
       slot?.release();
-      // kafkajs listens for 'end' and 'error' only: a socket destroyed without either would look
-      // connected to it forever, and a request on it would wait for its timeout.
-      if (!ended) socket.emit('end');
     });
     if (slot) {
       slot.holder = {
         idle: () => generation !== this.generation || this.busy === 0,
         lastUsed: () => (generation !== this.generation ? 0 : this.lastUsed),
         evict: () => {
-          // A new kafkajs Connection at once: no call may write into the socket being closed.
-          if (generation === this.generation) this.replace(this.connection);
+          // A new Link at once: no call may write into the socket being closed.
+          if (generation === this.generation) this.replace(this.link);
           socket.destroy();
         },
       };
@@ -285,16 +273,16 @@ export class BrokerConnection {
   }
 
   /**
-   * Drops `old`, if it is still the current kafkajs connection, for a new one. kafkajs keeps
-   * half-read response bytes across its own reconnects, so after a stall or a cut-off answer only a
-   * new object is clean. Calls that failed together on one socket replace it once, not once each.
+   * Drops `old`, if it is still the current Link, for a new one. A Link may keep half-read response
+   * bytes across reconnects (kafkajs does), so after a stall or a cut-off answer only a new one is
+   * clean. Calls that failed together on one socket replace it once, not once each.
    */
-  private replace(old: Connection): void {
-    if (old !== this.connection) return;
+  private replace(old: Link): void {
+    if (old !== this.link) return;
     this.current = undefined;
-    this.connection = this.create();
+    this.link = this.create();
     this.negotiation = undefined;
-    old.disconnect().catch(() => undefined);
+    void old.close();
   }
 
   private async negotiate(): Promise<Map<number, VersionRange>> {
@@ -321,31 +309,26 @@ export class BrokerConnection {
       }
       if (response.errorCode !== 0)
         throw new KafkaResponseError(this.label, 'ApiVersions', response.errorCode);
-      const kafkajsVersions: Record<number, { minVersion: number; maxVersion: number }> = {};
-      for (const [key, range] of ranges)
-        kafkajsVersions[key] = { minVersion: range.min, maxVersion: range.max };
-      this.connection.setVersions(kafkajsVersions);
-      this.connection.setSupportAuthenticationProtocol(ranges.has(SASL_AUTHENTICATE));
-      // Brokers answer ApiVersions before SASL: authenticate now, as kafkajs's own Broker does, so
-      // wrong credentials fail the negotiation (and readiness), not only the next call.
-      if (this.settings.sasl) await this.authenticate();
+      // Brokers answer ApiVersions before SASL: authenticate now, so wrong credentials fail the
+      // negotiation (and readiness), not only the next call.
+      await this.authenticate(ranges);
       return ranges;
     }
   }
 
-  private async authenticate(): Promise<void> {
-    const connection = this.connection;
+  private async authenticate(versions: Map<number, VersionRange>): Promise<void> {
+    const link = this.link;
     try {
-      await connection.authenticate();
+      await link.authenticate(versions);
     } catch (error) {
-      this.replace(connection);
-      throw this.translate(error, 'SaslAuthenticate');
+      this.replace(link);
+      throw error;
     }
   }
 
   private connect(): Promise<void> {
-    if (this.connection.isConnected()) return Promise.resolve();
-    // One socket per kafkajs Connection: concurrent callers wait for the same one.
+    if (this.link.isConnected()) return Promise.resolve();
+    // One socket per Link: concurrent callers wait for the same one.
     this.connecting ??= this.openConnection().finally(() => {
       this.connecting = undefined;
     });
@@ -354,15 +337,15 @@ export class BrokerConnection {
 
   private async openConnection(): Promise<void> {
     const slot = await this.settings.pool.acquire();
-    const connection = this.connection;
-    if (connection.isConnected()) {
+    const link = this.link;
+    if (link.isConnected()) {
       slot.release();
       return;
     }
     this.pendingSlot = slot;
     const before = new Set(this.sockets);
     try {
-      await connection.connect();
+      await link.connect();
       this.lastActivityAt = Date.now();
     } catch (error) {
       if (this.pendingSlot === slot) {
@@ -379,38 +362,24 @@ export class BrokerConnection {
 
   private async exchange<Req, Res>(api: ApiMessage<Req, Res>, version: number, request: Req): Promise<Res> {
     await this.connect();
-    const connection = this.connection;
+    const link = this.link;
     const body = api.encodeRequest(version, request);
-    // kafkajs writes request header v1; the flexible header v2 only adds an empty tag section.
+    // The Link writes request header v1; the flexible header v2 only adds an empty tag section.
     const payload = requestHeaderVersion(api, version) >= 2 ? prefixEmptyTags(body) : body;
     const flexibleResponseHeader = responseHeaderVersion(api, version) >= 1;
+    let bytes: Uint8Array;
     try {
-      return await connection.send<Res>({
-        request: {
-          apiKey: api.apiKey,
-          apiVersion: version,
-          apiName: api.name,
-          encode: () =>
-            new Encoder().writeBuffer(Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength)),
-        },
-        response: {
-          decode: (frame: Buffer) => this.decode(api, version, frame, flexibleResponseHeader),
-          parse: (decoded: Res) => decoded,
-        },
-        logResponseError: false,
-      });
+      bytes = await link.send({ apiKey: api.apiKey, apiVersion: version, apiName: api.name, body: payload });
     } catch (error) {
-      const translated = this.translate(error, api.name);
-      if (translated instanceof BrokerTimeoutError || translated instanceof BrokerUnavailableError)
-        this.replace(connection);
-      throw translated;
+      if (error instanceof BrokerTimeoutError || error instanceof BrokerUnavailableError) this.replace(link);
+      throw error;
     } finally {
-      if (connection === this.connection) this.lastActivityAt = Date.now();
+      if (link === this.link) this.lastActivityAt = Date.now();
     }
+    return this.decode(api, version, bytes, flexibleResponseHeader);
   }
 
-  private decode<Res>(api: ApiMessage<unknown, Res>, version: number, frame: Buffer, tags: boolean): Res {
-    const bytes = new Uint8Array(frame.buffer, frame.byteOffset, frame.byteLength);
+  private decode<Res>(api: ApiMessage<unknown, Res>, version: number, bytes: Uint8Array, tags: boolean): Res {
     try {
       let offset = 0;
       if (tags) {
@@ -427,30 +396,6 @@ export class BrokerConnection {
       }
       throw new BrokerResponseError(this.label, api.name, version, messageOf(error), { cause: error });
     }
-  }
-
-  private translate(error: unknown, api: string): Error {
-    if (error instanceof BrokerResponseError || error instanceof BrokerUnavailableError) return error;
-    const name = error instanceof Error ? error.name : '';
-    if (name === 'KafkaJSRequestTimeoutError')
-      return new BrokerTimeoutError(this.label, api, this.settings.requestTimeoutMs);
-    if (name === 'KafkaJSSASLAuthenticationError') {
-      return new BrokerUnavailableError(
-        this.label,
-        `SASL authentication with ${this.label} failed: ${messageOf(error)}`,
-      );
-    }
-    if (name === 'KafkaJSConnectionError' || name === 'KafkaJSConnectionClosedError') {
-      return new ConnectionDroppedError(this.label, `${api} to ${this.label} failed: ${messageOf(error)}`, {
-        cause: error,
-      });
-    }
-    if (name.startsWith('KafkaJS')) {
-      return new BrokerUnavailableError(this.label, `${api} to ${this.label} failed: ${messageOf(error)}`, {
-        cause: error,
-      });
-    }
-    return error instanceof Error ? error : new Error(String(error));
   }
 }
 

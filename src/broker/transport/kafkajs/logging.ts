@@ -7,7 +7,7 @@ import type { logCreator } from 'kafkajs';
 // Not `logLevel` from 'kafkajs': its index pulls in the whole client (producer, consumer, admin)
 // and with it a third of every bundle.
 import { createLogger as createKafkajsLogger, LEVELS as logLevel } from 'kafkajs/src/loggers/index.js';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../../logger.js';
 
 export function kafkajsLogger(logger: Logger): unknown {
   const creator: logCreator =

@@ -1,5 +1,5 @@
-// kafkajs 2.2.4 keeps its connection class out of its public typings; this is the part we use.
-// The package is pinned and unmaintained, so this surface does not move.
+// kafkajs 2.2.4 keeps these modules out of its public typings; this is the part link.ts and
+// logging.ts use. kafkajs.test.ts checks each path and member against the installed package.
 declare module 'kafkajs/src/network/connection.js' {
   import type { ConnectionOptions as TlsOptions } from 'node:tls';
   import type { ISocketFactory, SASLOptions } from 'kafkajs';
@@ -64,4 +64,14 @@ declare module 'kafkajs/src/protocol/encoder.js' {
     readonly buf: Buffer;
     readonly buffer: Buffer;
   }
+}
+
+declare module 'kafkajs/src/errors.js' {
+  export class KafkaJSError extends Error {
+    readonly retriable: boolean;
+  }
+  export class KafkaJSConnectionError extends KafkaJSError {}
+  export class KafkaJSConnectionClosedError extends KafkaJSConnectionError {}
+  export class KafkaJSRequestTimeoutError extends KafkaJSError {}
+  export class KafkaJSSASLAuthenticationError extends KafkaJSError {}
 }

@@ -1,0 +1,157 @@
+/**
+ * A Link (../link.ts) on kafkajs's broker connection: kafkajs carries the bytes (socket factory,
+ * TLS, SASL with its handshake and re-authentication, correlation ids, request timeouts); the
+ * project's codec writes the request bodies and reads the answers.
+ *
+ * kafkajs 2.2.4 keeps this connection class out of its public typings (internals.d.ts declares
+ * the part used here) and its package index pulls in its whole client, so the modules are imported
+ * by path. kafkajs.test.ts fails when the pinned version or one of these paths changes.
+ */
+
+import type { SASLOptions } from 'kafkajs';
+import {
+  KafkaJSConnectionError,
+  KafkaJSError,
+  KafkaJSRequestTimeoutError,
+  KafkaJSSASLAuthenticationError,
+} from 'kafkajs/src/errors.js';
+import Connection from 'kafkajs/src/network/connection.js';
+import defaultSocketFactory from 'kafkajs/src/network/socketFactory.js';
+import Encoder from 'kafkajs/src/protocol/encoder.js';
+import type { Logger } from '../../../logger.js';
+import { BrokerError, BrokerTimeoutError, BrokerUnavailableError } from '../../errors.js';
+import {
+  ConnectionDroppedError,
+  type Link,
+  type LinkOptions,
+  type RequestFrame,
+  type SocketFactory,
+  type Transport,
+  type TransportSocket,
+  type VersionRange,
+} from '../link.js';
+import { kafkajsLogger } from './logging.js';
+
+const SASL_AUTHENTICATE = 36;
+
+/** The Transport over kafkajs, its log records routed into `logger`. */
+export function kafkajsTransport(logger: Logger): Transport {
+  const log = kafkajsLogger(logger);
+  return {
+    // Its typings say `ssl` is always set; its code (and every caller) passes null for plain TCP.
+    defaultSocketFactory: () => defaultSocketFactory() as SocketFactory,
+    open: (options) => new KafkajsLink(options, log),
+  };
+}
+
+class KafkajsLink implements Link {
+  private readonly connection: Connection;
+
+  constructor(
+    private readonly options: LinkOptions,
+    logger: unknown,
+  ) {
+    this.connection = new Connection({
+      host: options.host,
+      port: options.port,
+      logger,
+      socketFactory: (args) => endOnClose(options.socketFactory(args)),
+      requestTimeout: options.requestTimeoutMs,
+      connectionTimeout: options.connectionTimeoutMs,
+      enforceRequestTimeout: true,
+      ssl: options.ssl,
+      // The mechanism names are kafkajs's own (lower case); the credentials pass through as given.
+      sasl: options.sasl as SASLOptions | null,
+      clientId: options.clientId,
+    });
+  }
+
+  async connect(): Promise<void> {
+    try {
+      await this.connection.connect();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new ConnectionDroppedError(this.options.label, message, { cause: error });
+    }
+  }
+
+  isConnected(): boolean {
+    return this.connection.isConnected();
+  }
+
+  async authenticate(versions: ReadonlyMap<number, VersionRange>): Promise<void> {
+    // kafkajs picks the SASL request versions from this table, in its own shape.
+    const table: Record<number, { minVersion: number; maxVersion: number }> = {};
+    for (const [key, range] of versions) table[key] = { minVersion: range.min, maxVersion: range.max };
+    this.connection.setVersions(table);
+    this.connection.setSupportAuthenticationProtocol(versions.has(SASL_AUTHENTICATE));
+    if (!this.options.sasl) return;
+    try {
+      await this.connection.authenticate();
+    } catch (error) {
+      throw this.translate(error, 'SaslAuthenticate');
+    }
+  }
+
+  async send(frame: RequestFrame): Promise<Uint8Array> {
+    const { body } = frame;
+    try {
+      const payload = await this.connection.send<Buffer>({
+        request: {
+          apiKey: frame.apiKey,
+          apiVersion: frame.apiVersion,
+          apiName: frame.apiName,
+          encode: () => new Encoder().writeBuffer(Buffer.from(body.buffer, body.byteOffset, body.byteLength)),
+        },
+        // The bytes go back undecoded: the caller's codec reads them.
+        response: { decode: (bytes: Buffer) => bytes, parse: (bytes: Buffer) => bytes },
+        logResponseError: false,
+      });
+      return new Uint8Array(payload.buffer, payload.byteOffset, payload.byteLength);
+    } catch (error) {
+      throw this.translate(error, frame.apiName);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.connection.disconnect().catch(() => undefined);
+  }
+
+  private translate(error: unknown, api: string): Error {
+    const { label } = this.options;
+    if (error instanceof BrokerError) return error;
+    if (error instanceof KafkaJSRequestTimeoutError)
+      return new BrokerTimeoutError(label, api, this.options.requestTimeoutMs);
+    if (error instanceof KafkaJSSASLAuthenticationError)
+      return new BrokerUnavailableError(label, `SASL authentication with ${label} failed: ${error.message}`);
+    // Includes KafkaJSConnectionClosedError, its subclass.
+    if (error instanceof KafkaJSConnectionError)
+      return new ConnectionDroppedError(label, `${api} to ${label} failed: ${error.message}`, {
+        cause: error,
+      });
+    if (error instanceof KafkaJSError)
+      return new BrokerUnavailableError(label, `${api} to ${label} failed: ${error.message}`, {
+        cause: error,
+      });
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+/**
+ * kafkajs listens for 'end' and 'error' only: a socket destroyed without either (closed locally to
+ * make room, found dead after a freeze) would look connected to it forever, and a request on it
+ * would wait for its timeout. Such a socket says 'end' when it closes.
+ */
+function endOnClose(socket: TransportSocket): TransportSocket {
+  let ended = false;
+  socket.on('end', () => {
+    ended = true;
+  });
+  socket.on('error', () => {
+    ended = true;
+  });
+  socket.once('close', () => {
+    if (!ended) socket.emit('end');
+  });
+  return socket;
+}

@@ -1,0 +1,107 @@
+/*
+ * AdminOps: the few changes and listings tests need beyond their fixtures, made by Kafka's own Java
+ * Admin client. Test-only; one run, one operation, then exit.
+ *
+ *   java -cp 'CLIENTS_LIB/*' -Dlog4j2.configurationFile=test/kafka/log4j2-fixture.properties \
+ *        -Dkafka.test.log.file=FILE test/kafka/AdminOps.java --bootstrap HOST:PORT OPERATION ARGS...
+ *
+ * OPERATION (every value is one argument, taken literally):
+ *
+ *   create-partitions TOPIC COUNT   grows TOPIC to COUNT partitions (Admin.createPartitions)
+ *   delete-topic TOPIC              deletes TOPIC (Admin.deleteTopics)
+ *   list-groups                     every group the cluster lists (Admin.listGroups), one line each:
+ *                                     GROUP <group id, UTF-8 then base64> <protocol type, UTF-8 then base64>
+ *
+ * Standard output ends with DONE once the operation has completed. Errors: "ERROR ..." on standard error,
+ * exit 1 (2 on bad arguments). The client logs into -Dkafka.test.log.file.
+ */
+
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.GroupListing;
+import org.apache.kafka.clients.admin.NewPartitions;
+
+public class AdminOps {
+  static final PrintStream OUT =
+      new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
+  static final PrintStream ERR =
+      new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
+  static final long WAIT_MS = 30_000;
+
+  public static void main(String[] argv) {
+    if (argv.length < 3 || !argv[0].equals("--bootstrap")) {
+      ERR.println("ERROR usage: AdminOps --bootstrap HOST:PORT "
+          + "create-partitions TOPIC COUNT | delete-topic TOPIC | list-groups");
+      System.exit(2);
+      return;
+    }
+    String bootstrap = argv[1];
+    String operation = argv[2];
+    List<String> args = List.of(argv).subList(3, argv.length);
+    int code = 0;
+    try {
+      run(bootstrap, operation, args);
+    } catch (IllegalArgumentException e) {
+      ERR.println("ERROR " + e.getMessage());
+      System.exit(2);
+      return;
+    } catch (Throwable e) {
+      Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+      ERR.println("ERROR " + cause.getClass().getName() + ": " + cause.getMessage());
+      cause.printStackTrace(ERR);
+      code = 1;
+    }
+    OUT.flush();
+    System.exit(code);
+  }
+
+  static void run(String bootstrap, String operation, List<String> args) throws Exception {
+    Properties p = new Properties();
+    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    p.put(AdminClientConfig.CLIENT_ID_CONFIG, "admin-ops");
+    p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) WAIT_MS);
+    List<String> lines = new ArrayList<>();
+    try (Admin admin = Admin.create(p)) {
+      switch (operation) {
+        case "create-partitions" -> {
+          if (args.size() != 2) throw new IllegalArgumentException("create-partitions TOPIC COUNT");
+          admin.createPartitions(Map.of(args.get(0), NewPartitions.increaseTo(Integer.parseInt(args.get(1)))))
+              .all()
+              .get(WAIT_MS, TimeUnit.MILLISECONDS);
+        }
+        case "delete-topic" -> {
+          if (args.size() != 1) throw new IllegalArgumentException("delete-topic TOPIC");
+          admin.deleteTopics(List.of(args.get(0))).all().get(WAIT_MS, TimeUnit.MILLISECONDS);
+        }
+        case "list-groups" -> {
+          if (!args.isEmpty()) throw new IllegalArgumentException("list-groups takes no arguments");
+          for (GroupListing g : admin.listGroups().all().get(WAIT_MS, TimeUnit.MILLISECONDS)) {
+            lines.add("GROUP " + base64(g.groupId()) + " " + base64(g.protocol()));
+          }
+        }
+        default -> throw new IllegalArgumentException("unknown operation " + operation);
+      }
+      admin.close(Duration.ofSeconds(5));
+    }
+    for (String line : lines) OUT.println(line);
+    OUT.println("DONE");
+    OUT.flush();
+  }
+
+  static String base64(String s) {
+    return Base64.getEncoder().encodeToString((s == null ? "" : s).getBytes(StandardCharsets.UTF_8));
+  }
+}
