@@ -11,16 +11,19 @@ import {
   type KafkaErrorInfo,
   KafkaResponseError,
 } from '../broker/errors.js';
+import { ErrorCode } from '../broker/protocol/errors.js';
 import { FindCoordinator } from '../broker/protocol/messages/find-coordinator.js';
 import type { KafkaCluster } from '../broker/transport/cluster.js';
 import type { BrokerConnection } from '../broker/transport/connection.js';
 import { CoordinatorUnavailableError } from './errors.js';
 import type { BrokerRef } from './model.js';
 
-export const COORDINATOR_LOAD_IN_PROGRESS = 14;
-export const COORDINATOR_NOT_AVAILABLE = 15;
-export const NOT_COORDINATOR = 16;
-const RETRIABLE = new Set([COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR]);
+/** The errors that mean "ask again": the coordinator is loading, unknown, or has moved. */
+const COORDINATOR_ERRORS: ReadonlySet<number> = new Set([
+  ErrorCode.COORDINATOR_LOAD_IN_PROGRESS,
+  ErrorCode.COORDINATOR_NOT_AVAILABLE,
+  ErrorCode.NOT_COORDINATOR,
+]);
 const GROUP_KEY_TYPE = 0;
 /** FindCoordinator before v4 takes one key a request: so many go out at once. */
 const SINGLE_LOOKUP_CONCURRENCY = 16;
@@ -37,7 +40,7 @@ export const DEFAULT_RETRY: RetryPolicy = { attempts: 8, initialBackoffMs: 50, m
 export type CoordinatorOutcome<T> = { value: T } | { retry: KafkaErrorInfo } | { error: Error };
 
 export function isCoordinatorError(code: number): boolean {
-  return RETRIABLE.has(code);
+  return COORDINATOR_ERRORS.has(code);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -100,7 +103,7 @@ export class Coordinators {
             for (const id of ids) {
               this.forget(id);
               last.set(id, {
-                kafkaError: describeKafkaError(COORDINATOR_NOT_AVAILABLE, error.message),
+                kafkaError: describeKafkaError(ErrorCode.COORDINATOR_NOT_AVAILABLE, error.message),
                 broker,
               });
               retry.push(id);
@@ -114,12 +117,12 @@ export class Coordinators {
                 error: new KafkaResponseError(
                   broker,
                   'describe',
-                  -1,
+                  ErrorCode.UNKNOWN_SERVER_ERROR,
                   'the coordinator did not answer for this group',
                 ),
               });
             } else if ('retry' in outcome) {
-              if (outcome.retry.code !== COORDINATOR_LOAD_IN_PROGRESS) this.forget(id);
+              if (outcome.retry.code !== ErrorCode.COORDINATOR_LOAD_IN_PROGRESS) this.forget(id);
               last.set(id, { kafkaError: outcome.retry, broker });
               retry.push(id);
             } else {
@@ -132,7 +135,7 @@ export class Coordinators {
     }
     for (const id of pending) {
       const { kafkaError, broker } = last.get(id) ?? {
-        kafkaError: describeKafkaError(COORDINATOR_NOT_AVAILABLE),
+        kafkaError: describeKafkaError(ErrorCode.COORDINATOR_NOT_AVAILABLE),
       };
       done.set(id, { error: new CoordinatorUnavailableError(id, broker, kafkaError, this.retry.attempts) });
     }
@@ -143,7 +146,6 @@ export class Coordinators {
     this.cache.delete(groupId);
   }
 
-  /** Coordinators of `groupIds`: from the cache, else one FindCoordinator (v4+) or one per group. */
   /**
    * Coordinators of `groupIds`: from the cache, else one FindCoordinator (v4+) or one per group.
    * Lookups in flight are shared, so concurrent calls for the same groups (a page's details and
@@ -183,7 +185,7 @@ export class Coordinators {
     });
     const out = new Map<string, CoordinatorOutcome<BrokerRef>>();
     for (const answer of answers) {
-      if (answer.errorCode === 0) {
+      if (answer.errorCode === ErrorCode.NONE) {
         const coordinator = { nodeId: answer.nodeId, host: answer.host, port: answer.port };
         this.remember(answer.key, coordinator);
         out.set(answer.key, { value: coordinator });
@@ -218,7 +220,12 @@ function answerFor(
 ): CoordinatorOutcome<BrokerRef> {
   return (
     answers.get(id) ?? {
-      error: new KafkaResponseError(undefined, 'FindCoordinator', -1, 'no answer for this group'),
+      error: new KafkaResponseError(
+        undefined,
+        'FindCoordinator',
+        ErrorCode.UNKNOWN_SERVER_ERROR,
+        'no answer for this group',
+      ),
     }
   );
 }
@@ -249,7 +256,7 @@ async function lookupBatch(connection: BrokerConnection, groupIds: string[]): Pr
           nodeId: -1,
           host: '',
           port: -1,
-          errorCode: -1,
+          errorCode: ErrorCode.UNKNOWN_SERVER_ERROR,
           errorMessage: 'no answer for this group',
           broker: connection.label,
         };
@@ -274,7 +281,7 @@ async function lookupEach(connection: BrokerConnection, groupIds: string[]): Pro
           nodeId: response.nodeId ?? -1,
           host: response.host ?? '',
           port: response.port ?? -1,
-          errorCode: response.errorCode ?? 0,
+          errorCode: response.errorCode ?? ErrorCode.NONE,
           errorMessage: response.errorMessage ?? null,
           broker: connection.label,
         };

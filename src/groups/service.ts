@@ -4,6 +4,7 @@
  */
 
 import { BrokerError, KafkaResponseError } from '../broker/errors.js';
+import { ErrorCode } from '../broker/protocol/errors.js';
 import { ListGroups } from '../broker/protocol/messages/list-groups.js';
 import type { ClusterInfo, KafkaCluster } from '../broker/transport/cluster.js';
 import { type CoordinatorOutcome, Coordinators, type RetryPolicy } from './coordinators.js';
@@ -240,7 +241,7 @@ export class KafkaGroupService implements GroupService {
       ...(v >= 4 && { statesFilter: brokerStates(filter) }),
       ...(v >= 5 && { typesFilter: filter.types ? [...filter.types] : [] }),
     }));
-    if (response.errorCode !== 0)
+    if (response.errorCode !== ErrorCode.NONE)
       throw new KafkaResponseError(connection.label, 'ListGroups', response.errorCode);
     return response.groups
       .map(

@@ -9,6 +9,7 @@
  */
 
 import { type KafkaErrorInfo, UnsupportedApiError } from '../../broker/errors.js';
+import { ErrorCode } from '../../broker/protocol/errors.js';
 import type { BrokerConnection } from '../../broker/transport/connection.js';
 import type { CoordinatorOutcome } from '../coordinators.js';
 import { GroupNotFoundError, GroupTypeMismatchError, GroupTypeUnavailableError } from '../errors.js';
@@ -114,7 +115,9 @@ function verdict(
       }),
     };
   }
-  const notFound = [...v.said.values()].find((o) => o.kind === 'absent' && o.kafkaError?.code === 69);
+  const notFound = [...v.said.values()].find(
+    (o) => o.kind === 'absent' && o.kafkaError?.code === ErrorCode.GROUP_ID_NOT_FOUND,
+  );
   return {
     error: new GroupNotFoundError(groupId, notFound?.kind === 'absent' ? notFound.kafkaError : undefined),
   };

@@ -5,6 +5,7 @@
  */
 
 import { describeKafkaError, type KafkaErrorInfo, KafkaResponseError } from '../../broker/errors.js';
+import { ErrorCode } from '../../broker/protocol/errors.js';
 import {
   DescribeShareGroupOffsets,
   SHARE_LAG_UNKNOWN,
@@ -37,7 +38,7 @@ function groupOutcome<T>(
   message: string | null,
   value: () => T,
 ): CoordinatorOutcome<T> {
-  if (code === 0) return { value: value() };
+  if (code === ErrorCode.NONE) return { value: value() };
   if (isCoordinatorError(code)) return { retry: describeKafkaError(code, message) };
   return { error: new KafkaResponseError(broker, api, code, message) };
 }
@@ -63,7 +64,12 @@ export async function fetchCommitted(
       const group = byId.get(id);
       if (!group) {
         out.set(id, {
-          error: new KafkaResponseError(connection.label, 'OffsetFetch', -1, 'no answer for this group'),
+          error: new KafkaResponseError(
+            connection.label,
+            'OffsetFetch',
+            ErrorCode.UNKNOWN_SERVER_ERROR,
+            'no answer for this group',
+          ),
         });
         continue;
       }
@@ -86,7 +92,7 @@ export async function fetchCommitted(
       );
       out.set(
         groupId,
-        groupOutcome(connection.label, 'OffsetFetch', response.errorCode ?? 0, null, () =>
+        groupOutcome(connection.label, 'OffsetFetch', response.errorCode ?? ErrorCode.NONE, null, () =>
           committedTopics(response.topics ?? []),
         ),
       );
@@ -137,7 +143,7 @@ function committed(
     leaderEpoch: epoch(leaderEpoch),
     metadata: metadata === '' ? null : metadata,
     brokerLag: null,
-    error: errorCode === 0 ? null : describeKafkaError(errorCode),
+    error: errorCode === ErrorCode.NONE ? null : describeKafkaError(errorCode),
   };
 }
 
@@ -158,7 +164,7 @@ export async function fetchShareStartOffsets(
         error: new KafkaResponseError(
           connection.label,
           DescribeShareGroupOffsets.name,
-          -1,
+          ErrorCode.UNKNOWN_SERVER_ERROR,
           'no answer for this group',
         ),
       });
@@ -180,7 +186,7 @@ export async function fetchShareStartOffsets(
               leaderEpoch: epoch(p.leaderEpoch),
               metadata: null,
               brokerLag: p.lag === undefined || p.lag === SHARE_LAG_UNKNOWN ? null : asNumber(p.lag),
-              error: p.errorCode === 0 ? null : describeKafkaError(p.errorCode, p.errorMessage),
+              error: p.errorCode === ErrorCode.NONE ? null : describeKafkaError(p.errorCode, p.errorMessage),
             })),
           ),
       ),
