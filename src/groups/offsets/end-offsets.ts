@@ -13,10 +13,12 @@ import {
   ListOffsetsTimestamp,
 } from '../../broker/protocol/messages/list-offsets.js';
 import type { BrokerInfo, KafkaCluster } from '../../broker/transport/cluster.js';
+import { failed, type Outcome, ok } from '../outcome.js';
 
 export type Isolation = 'read_uncommitted' | 'read_committed';
 
-export type EndOffset = { offset: number } | { error: KafkaErrorInfo };
+/** A partition's end offset, or the Kafka error that kept it from being read. */
+export type EndOffset = Outcome<number, KafkaErrorInfo>;
 
 export interface TopicPartitionRef {
   topic: string;
@@ -58,7 +60,7 @@ export async function endOffsets(
               : ErrorCode.NONE;
       if (code !== ErrorCode.NONE || !known?.leader) {
         if (LEADER_MOVED.has(code) && round === 0) retry.push(tp);
-        else out.set(tpKey(tp.topic, tp.partition), { error: describeKafkaError(code) });
+        else out.set(tpKey(tp.topic, tp.partition), failed(describeKafkaError(code)));
         continue;
       }
       const entry = byLeader.get(known.leader.nodeId) ?? { leader: known.leader, partitions: [] };
@@ -69,7 +71,7 @@ export async function endOffsets(
       [...byLeader.values()].map(async ({ leader, partitions: asked }) => {
         for (const [key, result] of await askLeader(cluster, leader, asked, isolation)) {
           const [partition, ...topic] = key.split(':');
-          if ('error' in result && LEADER_MOVED.has(result.error.code) && round === 0) {
+          if (!result.ok && LEADER_MOVED.has(result.error.code) && round === 0) {
             retry.push({ topic: topic.join(':'), partition: Number(partition) });
           } else {
             out.set(key, result);
@@ -80,7 +82,7 @@ export async function endOffsets(
     pending = retry;
   }
   for (const tp of pending)
-    out.set(tpKey(tp.topic, tp.partition), { error: describeKafkaError(ErrorCode.NOT_LEADER_OR_FOLLOWER) });
+    out.set(tpKey(tp.topic, tp.partition), failed(describeKafkaError(ErrorCode.NOT_LEADER_OR_FOLLOWER)));
   return out;
 }
 
@@ -118,9 +120,7 @@ async function askLeader(
       for (const p of topic.partitions) {
         out.set(
           tpKey(topic.name, p.partitionIndex),
-          p.errorCode === ErrorCode.NONE
-            ? { offset: Number(p.offset) }
-            : { error: describeKafkaError(p.errorCode) },
+          p.errorCode === ErrorCode.NONE ? ok(Number(p.offset)) : failed(describeKafkaError(p.errorCode)),
         );
       }
     }
@@ -128,17 +128,20 @@ async function askLeader(
     // The leader cannot be asked: its partitions fail, the others stand.
     if (!(error instanceof BrokerError)) throw error;
     const info = { code: ErrorCode.UNKNOWN_SERVER_ERROR, name: error.name, message: error.message };
-    for (const { topic, partition } of partitions) out.set(tpKey(topic, partition), { error: info });
+    for (const { topic, partition } of partitions) out.set(tpKey(topic, partition), failed(info));
   }
   for (const { topic, partition } of partitions) {
     const key = tpKey(topic, partition);
     if (!out.has(key))
-      out.set(key, {
-        error: describeKafkaError(
-          ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
-          'the leader did not answer for this partition',
+      out.set(
+        key,
+        failed(
+          describeKafkaError(
+            ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+            'the leader did not answer for this partition',
+          ),
         ),
-      });
+      );
   }
   return out;
 }
