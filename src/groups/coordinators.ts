@@ -2,7 +2,7 @@
  * Group coordinators: found with FindCoordinator (one batched request from v4), remembered, and
  * forgotten when a broker says they moved. `forEachCoordinator` runs a call per coordinator for
  * a set of groups and retries the coordinator errors (14, 15, 16) with a bounded backoff, so every
- * group ends with a value or a final error of its own.
+ * group ends with an outcome of its own: a value or a final error.
  */
 
 import {
@@ -11,16 +11,20 @@ import {
   type KafkaErrorInfo,
   KafkaResponseError,
 } from '../broker/errors.js';
+import { ErrorCode } from '../broker/protocol/errors.js';
 import { FindCoordinator } from '../broker/protocol/messages/find-coordinator.js';
 import type { KafkaCluster } from '../broker/transport/cluster.js';
 import type { BrokerConnection } from '../broker/transport/connection.js';
 import { CoordinatorUnavailableError } from './errors.js';
 import type { BrokerRef } from './model.js';
+import { failed, type Outcome, ok } from './outcome.js';
 
-export const COORDINATOR_LOAD_IN_PROGRESS = 14;
-export const COORDINATOR_NOT_AVAILABLE = 15;
-export const NOT_COORDINATOR = 16;
-const RETRIABLE = new Set([COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR]);
+/** The errors that mean "ask again": the coordinator is loading, unknown, or has moved. */
+const COORDINATOR_ERRORS: ReadonlySet<number> = new Set([
+  ErrorCode.COORDINATOR_LOAD_IN_PROGRESS,
+  ErrorCode.COORDINATOR_NOT_AVAILABLE,
+  ErrorCode.NOT_COORDINATOR,
+]);
 const GROUP_KEY_TYPE = 0;
 /** FindCoordinator before v4 takes one key a request: so many go out at once. */
 const SINGLE_LOOKUP_CONCURRENCY = 16;
@@ -33,11 +37,17 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 8, initialBackoffMs: 50, maxBackoffMs: 1000 };
 
-/** A group's outcome at its coordinator: a value, a coordinator error worth a retry, or a final error. */
-export type CoordinatorOutcome<T> = { value: T } | { retry: KafkaErrorInfo } | { error: Error };
-
 export function isCoordinatorError(code: number): boolean {
-  return RETRIABLE.has(code);
+  return COORDINATOR_ERRORS.has(code);
+}
+
+/**
+ * The Kafka error of an outcome that is worth another try at the coordinator: a group answered
+ * with a coordinator error (a KafkaResponseError with 14, 15 or 16) goes round again.
+ */
+function coordinatorError(outcome: Outcome<unknown>): KafkaErrorInfo | undefined {
+  if (outcome.ok || !(outcome.error instanceof KafkaResponseError)) return undefined;
+  return isCoordinatorError(outcome.error.kafkaError.code) ? outcome.error.kafkaError : undefined;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -45,7 +55,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export class Coordinators {
   // Bounded so a scan over many group ids cannot grow it without limit; Map keeps insertion order.
   private readonly cache = new Map<string, BrokerRef>();
-  private readonly inflight = new Map<string, Promise<Map<string, CoordinatorOutcome<BrokerRef>>>>();
+  private readonly inflight = new Map<string, Promise<Map<string, Outcome<BrokerRef>>>>();
   private static readonly CACHE_SIZE = 10_000;
 
   constructor(
@@ -60,9 +70,9 @@ export class Coordinators {
    */
   async forEachCoordinator<T>(
     groupIds: readonly string[],
-    call: (coordinator: BrokerRef, groupIds: string[]) => Promise<Map<string, CoordinatorOutcome<T>>>,
-  ): Promise<Map<string, { value: T } | { error: Error }>> {
-    const done = new Map<string, { value: T } | { error: Error }>();
+    call: (coordinator: BrokerRef, groupIds: string[]) => Promise<Map<string, Outcome<T>>>,
+  ): Promise<Map<string, Outcome<T>>> {
+    const done = new Map<string, Outcome<T>>();
     const last = new Map<string, { kafkaError: KafkaErrorInfo; broker?: string }>();
     let pending = [...new Set(groupIds)];
     for (let attempt = 0; attempt < this.retry.attempts && pending.length > 0; attempt++) {
@@ -72,13 +82,14 @@ export class Coordinators {
       const found = await this.find(pending);
       const byCoordinator = new Map<string, { coordinator: BrokerRef; ids: string[] }>();
       for (const [id, outcome] of found) {
-        if ('value' in outcome) {
+        const moved = coordinatorError(outcome);
+        if (outcome.ok) {
           const key = `${outcome.value.nodeId}@${outcome.value.host}:${outcome.value.port}`;
           const entry = byCoordinator.get(key) ?? { coordinator: outcome.value, ids: [] };
           entry.ids.push(id);
           byCoordinator.set(key, entry);
-        } else if ('retry' in outcome) {
-          last.set(id, { kafkaError: outcome.retry });
+        } else if (moved) {
+          last.set(id, { kafkaError: moved });
           retry.push(id);
         } else {
           done.set(id, outcome);
@@ -88,19 +99,19 @@ export class Coordinators {
       await Promise.all(
         [...byCoordinator.values()].map(async ({ coordinator, ids }) => {
           const broker = `${coordinator.host}:${coordinator.port}`;
-          let outcomes: Map<string, CoordinatorOutcome<T>>;
+          let outcomes: Map<string, Outcome<T>>;
           try {
             outcomes = await call(coordinator, ids);
           } catch (error) {
             // A coordinator that went away is looked up again: its groups may have moved.
             if (!(error instanceof BrokerUnavailableError) || finalAttempt) {
-              for (const id of ids) done.set(id, { error: error as Error });
+              for (const id of ids) done.set(id, failed(error as Error));
               return;
             }
             for (const id of ids) {
               this.forget(id);
               last.set(id, {
-                kafkaError: describeKafkaError(COORDINATOR_NOT_AVAILABLE, error.message),
+                kafkaError: describeKafkaError(ErrorCode.COORDINATOR_NOT_AVAILABLE, error.message),
                 broker,
               });
               retry.push(id);
@@ -109,18 +120,22 @@ export class Coordinators {
           }
           for (const id of ids) {
             const outcome = outcomes.get(id);
+            const moved = outcome && coordinatorError(outcome);
             if (!outcome) {
-              done.set(id, {
-                error: new KafkaResponseError(
-                  broker,
-                  'describe',
-                  -1,
-                  'the coordinator did not answer for this group',
+              done.set(
+                id,
+                failed(
+                  new KafkaResponseError(
+                    broker,
+                    'describe',
+                    ErrorCode.UNKNOWN_SERVER_ERROR,
+                    'the coordinator did not answer for this group',
+                  ),
                 ),
-              });
-            } else if ('retry' in outcome) {
-              if (outcome.retry.code !== COORDINATOR_LOAD_IN_PROGRESS) this.forget(id);
-              last.set(id, { kafkaError: outcome.retry, broker });
+              );
+            } else if (moved) {
+              if (moved.code !== ErrorCode.COORDINATOR_LOAD_IN_PROGRESS) this.forget(id);
+              last.set(id, { kafkaError: moved, broker });
               retry.push(id);
             } else {
               done.set(id, outcome);
@@ -132,9 +147,9 @@ export class Coordinators {
     }
     for (const id of pending) {
       const { kafkaError, broker } = last.get(id) ?? {
-        kafkaError: describeKafkaError(COORDINATOR_NOT_AVAILABLE),
+        kafkaError: describeKafkaError(ErrorCode.COORDINATOR_NOT_AVAILABLE),
       };
-      done.set(id, { error: new CoordinatorUnavailableError(id, broker, kafkaError, this.retry.attempts) });
+      done.set(id, failed(new CoordinatorUnavailableError(id, broker, kafkaError, this.retry.attempts)));
     }
     return done;
   }
@@ -143,20 +158,19 @@ export class Coordinators {
     this.cache.delete(groupId);
   }
 
-  /** Coordinators of `groupIds`: from the cache, else one FindCoordinator (v4+) or one per group. */
   /**
    * Coordinators of `groupIds`: from the cache, else one FindCoordinator (v4+) or one per group.
    * Lookups in flight are shared, so concurrent calls for the same groups (a page's details and
    * its lag) ask once.
    */
-  private async find(groupIds: string[]): Promise<Map<string, CoordinatorOutcome<BrokerRef>>> {
-    const out = new Map<string, CoordinatorOutcome<BrokerRef>>();
+  private async find(groupIds: string[]): Promise<Map<string, Outcome<BrokerRef>>> {
+    const out = new Map<string, Outcome<BrokerRef>>();
     const waiting: Promise<void>[] = [];
     const missing: string[] = [];
     for (const id of groupIds) {
       const cached = this.cache.get(id);
       const pending = this.inflight.get(id);
-      if (cached) out.set(id, { value: cached });
+      if (cached) out.set(id, ok(cached));
       else if (pending) waiting.push(pending.then((answers) => void out.set(id, answerFor(answers, id))));
       else missing.push(id);
     }
@@ -174,30 +188,27 @@ export class Coordinators {
     return out;
   }
 
-  private async lookup(groupIds: string[]): Promise<Map<string, CoordinatorOutcome<BrokerRef>>> {
+  private async lookup(groupIds: string[]): Promise<Map<string, Outcome<BrokerRef>>> {
     const answers = await this.cluster.anyBroker(async (connection) => {
       const version = await connection.versionFor(FindCoordinator);
       return version !== undefined && version >= 4
         ? lookupBatch(connection, groupIds)
         : lookupEach(connection, groupIds);
     });
-    const out = new Map<string, CoordinatorOutcome<BrokerRef>>();
+    const out = new Map<string, Outcome<BrokerRef>>();
     for (const answer of answers) {
-      if (answer.errorCode === 0) {
+      if (answer.errorCode === ErrorCode.NONE) {
         const coordinator = { nodeId: answer.nodeId, host: answer.host, port: answer.port };
         this.remember(answer.key, coordinator);
-        out.set(answer.key, { value: coordinator });
-      } else if (isCoordinatorError(answer.errorCode)) {
-        out.set(answer.key, { retry: describeKafkaError(answer.errorCode, answer.errorMessage) });
+        out.set(answer.key, ok(coordinator));
       } else {
-        out.set(answer.key, {
-          error: new KafkaResponseError(
-            answer.broker,
-            'FindCoordinator',
-            answer.errorCode,
-            answer.errorMessage,
+        // Coordinator errors among these are retried by forEachCoordinator.
+        out.set(
+          answer.key,
+          failed(
+            new KafkaResponseError(answer.broker, 'FindCoordinator', answer.errorCode, answer.errorMessage),
           ),
-        });
+        );
       }
     }
     return out;
@@ -212,14 +223,17 @@ export class Coordinators {
   }
 }
 
-function answerFor(
-  answers: Map<string, CoordinatorOutcome<BrokerRef>>,
-  id: string,
-): CoordinatorOutcome<BrokerRef> {
+function answerFor(answers: Map<string, Outcome<BrokerRef>>, id: string): Outcome<BrokerRef> {
   return (
-    answers.get(id) ?? {
-      error: new KafkaResponseError(undefined, 'FindCoordinator', -1, 'no answer for this group'),
-    }
+    answers.get(id) ??
+    failed(
+      new KafkaResponseError(
+        undefined,
+        'FindCoordinator',
+        ErrorCode.UNKNOWN_SERVER_ERROR,
+        'no answer for this group',
+      ),
+    )
   );
 }
 
@@ -249,7 +263,7 @@ async function lookupBatch(connection: BrokerConnection, groupIds: string[]): Pr
           nodeId: -1,
           host: '',
           port: -1,
-          errorCode: -1,
+          errorCode: ErrorCode.UNKNOWN_SERVER_ERROR,
           errorMessage: 'no answer for this group',
           broker: connection.label,
         };
@@ -274,7 +288,7 @@ async function lookupEach(connection: BrokerConnection, groupIds: string[]): Pro
           nodeId: response.nodeId ?? -1,
           host: response.host ?? '',
           port: response.port ?? -1,
-          errorCode: response.errorCode ?? 0,
+          errorCode: response.errorCode ?? ErrorCode.NONE,
           errorMessage: response.errorMessage ?? null,
           broker: connection.label,
         };

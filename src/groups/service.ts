@@ -4,9 +4,10 @@
  */
 
 import { BrokerError, KafkaResponseError } from '../broker/errors.js';
+import { ErrorCode } from '../broker/protocol/errors.js';
 import { ListGroups } from '../broker/protocol/messages/list-groups.js';
 import type { ClusterInfo, KafkaCluster } from '../broker/transport/cluster.js';
-import { type CoordinatorOutcome, Coordinators, type RetryPolicy } from './coordinators.js';
+import { Coordinators, type RetryPolicy } from './coordinators.js';
 import { classicDescriber } from './describe/classic.js';
 import { consumerDescriber } from './describe/consumer.js';
 import type { GroupDescriber } from './describe/outcome.js';
@@ -27,10 +28,9 @@ import {
 import { type CommittedOffsets, fetchCommitted, fetchShareStartOffsets } from './offsets/committed.js';
 import { endOffsets, type Isolation } from './offsets/end-offsets.js';
 import { offsetTable, ownership } from './offsets/report.js';
+import { failed, type Outcome, ok } from './outcome.js';
 
 export type { ListFilter } from './listing.js';
-
-export type GroupResult = { groupId: string; group: Group } | { groupId: string; error: Error };
 
 export interface DescribeOptions {
   /** Assert the type: a group of another type is a GroupTypeMismatchError. */
@@ -41,18 +41,21 @@ export interface GroupService {
   listGroups(filter?: ListFilter): Promise<GroupList>;
   /** One group; throws GroupNotFoundError, GroupTypeMismatchError, … */
   describeGroup(groupId: string, options?: DescribeOptions): Promise<Group>;
-  /** Many groups, one RPC per coordinator and type; each with its own outcome, in the order asked. */
+  /**
+   * Many groups, one RPC per coordinator and type; each with its own outcome, keyed by group id in
+   * the order asked (duplicates once).
+   */
   describeGroups(
     groupIds: readonly string[],
     options?: DescribeOptions & { hints?: ReadonlyMap<string, GroupType> },
-  ): Promise<GroupResult[]>;
+  ): Promise<Map<string, Outcome<Group>>>;
   /** Committed offsets, end offsets and lag of one group, per partition. Reads only. */
   groupOffsets(groupId: string, options?: OffsetsOptions): Promise<GroupOffsets>;
   /** Total and max lag of many groups: one offsets RPC per coordinator, one ListOffsets per leader. */
   lagSummaries(
     groups: readonly { groupId: string; type: GroupType | null }[],
     isolation?: Isolation,
-  ): Promise<Map<string, LagTotals | Error>>;
+  ): Promise<Map<string, Outcome<LagTotals>>>;
   describeCluster(): Promise<ClusterInfo>;
   /** Resolves once a broker answers ApiVersions; throws otherwise. */
   ping(): Promise<void>;
@@ -123,16 +126,16 @@ export class KafkaGroupService implements GroupService {
   }
 
   async describeGroup(groupId: string, options: DescribeOptions = {}): Promise<Group> {
-    const [result] = await this.describeGroups([groupId], options);
+    const result = (await this.describeGroups([groupId], options)).get(groupId);
     if (!result) throw new Error('describeGroups returned no result');
-    if ('error' in result) throw result.error;
-    return result.group;
+    if (!result.ok) throw result.error;
+    return result.value;
   }
 
   async describeGroups(
     groupIds: readonly string[],
     { expected, hints }: DescribeOptions & { hints?: ReadonlyMap<string, GroupType> } = {},
-  ): Promise<GroupResult[]> {
+  ): Promise<Map<string, Outcome<Group>>> {
     const unique = [...new Set(groupIds)];
     const known = new Map<string, GroupType>();
     for (const id of unique) {
@@ -145,15 +148,13 @@ export class KafkaGroupService implements GroupService {
         hints: known,
       }),
     );
-    return unique.map((groupId) => {
-      const result = results.get(groupId);
-      if (!result) return { groupId, error: new Error(`no outcome for group ${groupId}`) };
-      if ('error' in result) {
-        return { groupId, error: result.error };
-      }
-      this.rememberType(groupId, result.value.type);
-      return { groupId, group: result.value };
-    });
+    return new Map(
+      unique.map((groupId) => {
+        const result = results.get(groupId) ?? failed(new Error(`no outcome for group ${groupId}`));
+        if (result.ok) this.rememberType(groupId, result.value.type);
+        return [groupId, result];
+      }),
+    );
   }
 
   async groupOffsets(
@@ -162,8 +163,8 @@ export class KafkaGroupService implements GroupService {
   ): Promise<GroupOffsets> {
     const group = await this.describeGroup(groupId, describe);
     const committed = (await this.committedOffsets([{ groupId, type: group.type }])).get(groupId);
-    if (!committed || 'error' in committed)
-      throw committed?.error ?? new Error(`no offsets for group ${groupId}`);
+    if (!committed) throw new Error(`no offsets for group ${groupId}`);
+    if (!committed.ok) throw committed.error;
     const owners = ownership(group);
     const partitions = [
       ...committed.value.map(({ topic, partition }) => ({ topic, partition })),
@@ -183,15 +184,15 @@ export class KafkaGroupService implements GroupService {
   async lagSummaries(
     groups: readonly { groupId: string; type: GroupType | null }[],
     isolation: Isolation = 'read_uncommitted',
-  ): Promise<Map<string, LagTotals | Error>> {
+  ): Promise<Map<string, Outcome<LagTotals>>> {
     const committed = await this.committedOffsets(groups);
     const partitions = [...committed.values()].flatMap((c) =>
-      'value' in c ? c.value.map(({ topic, partition }) => ({ topic, partition })) : [],
+      c.ok ? c.value.map(({ topic, partition }) => ({ topic, partition })) : [],
     );
     const ends = await endOffsets(this.cluster, partitions, isolation);
-    const out = new Map<string, LagTotals | Error>();
+    const out = new Map<string, Outcome<LagTotals>>();
     for (const [groupId, result] of committed) {
-      out.set(groupId, 'error' in result ? result.error : offsetTable(result.value, new Map(), ends).totals);
+      out.set(groupId, result.ok ? ok(offsetTable(result.value, new Map(), ends).totals) : result);
     }
     return out;
   }
@@ -203,7 +204,7 @@ export class KafkaGroupService implements GroupService {
   /** Offsets of many groups: share groups' start offsets and the others' commits, per coordinator. */
   private async committedOffsets(
     groups: readonly { groupId: string; type: GroupType | null }[],
-  ): Promise<Map<string, { value: CommittedOffsets } | { error: Error }>> {
+  ): Promise<Map<string, Outcome<CommittedOffsets>>> {
     const share = new Set(groups.filter((g) => g.type === 'share').map((g) => g.groupId));
     return this.coordinators.forEachCoordinator<CommittedOffsets>(
       groups.map((g) => g.groupId),
@@ -211,7 +212,7 @@ export class KafkaGroupService implements GroupService {
         const connection = this.cluster.connection(coordinator);
         const shareIds = ids.filter((id) => share.has(id));
         const otherIds = ids.filter((id) => !share.has(id));
-        const none = new Map<string, CoordinatorOutcome<CommittedOffsets>>();
+        const none = new Map<string, Outcome<CommittedOffsets>>();
         const [a, b] = await Promise.all([
           shareIds.length > 0 ? fetchShareStartOffsets(connection, shareIds) : none,
           otherIds.length > 0 ? fetchCommitted(connection, otherIds) : none,
@@ -240,7 +241,7 @@ export class KafkaGroupService implements GroupService {
       ...(v >= 4 && { statesFilter: brokerStates(filter) }),
       ...(v >= 5 && { typesFilter: filter.types ? [...filter.types] : [] }),
     }));
-    if (response.errorCode !== 0)
+    if (response.errorCode !== ErrorCode.NONE)
       throw new KafkaResponseError(connection.label, 'ListGroups', response.errorCode);
     return response.groups
       .map(

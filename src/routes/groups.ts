@@ -229,16 +229,16 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
         : undefined,
       wantLag ? service.lagSummaries(page, query.isolation) : undefined,
     ]);
-    const entries = page.map((listing, i) => {
-      const described = details?.[i];
+    const entries = page.map((listing) => {
+      const described = details?.get(listing.groupId);
       const lag = lags?.get(listing.groupId);
       return {
         ...listing,
         ...(described &&
-          ('group' in described
-            ? { details: described.group }
+          (described.ok
+            ? { details: described.value }
             : { detailsError: problemOf(described.error, logger, c.req.path) })),
-        ...(lag && (lag instanceof Error ? { lagError: problemOf(lag, logger, c.req.path) } : { lag })),
+        ...(lag && (lag.ok ? { lag: lag.value } : { lagError: problemOf(lag.error, logger, c.req.path) })),
       };
     });
     return c.json({ groups: entries, failures, nextCursor }, 200);
@@ -255,10 +255,8 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
     const results = await service.describeGroups(groupIds, type ? { expected: type } : {});
     return c.json(
       {
-        results: results.map((r) =>
-          'group' in r
-            ? { groupId: r.groupId, group: r.group }
-            : { groupId: r.groupId, problem: problemOf(r.error, logger, c.req.path) },
+        results: [...results].map(([groupId, r]) =>
+          r.ok ? { groupId, group: r.value } : { groupId, problem: problemOf(r.error, logger, c.req.path) },
         ),
       },
       200,

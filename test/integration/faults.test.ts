@@ -11,6 +11,7 @@ import {
   ApiKey,
   ApiVersions,
   decodeResponseFrame,
+  ErrorCode,
   encodeConsumerProtocolAssignment,
   encodeRequestFrame,
   Metadata,
@@ -24,11 +25,6 @@ import { codecApiVersions, describedGroup, reply, StandInBroker } from '../suppo
 
 const RETRY = { attempts: 4, initialBackoffMs: 5, maxBackoffMs: 20 };
 const REQUEST_TIMEOUT_MS = 300;
-const COORDINATOR_LOAD_IN_PROGRESS = 14;
-const COORDINATOR_NOT_AVAILABLE = 15;
-const NOT_COORDINATOR = 16;
-const GROUP_AUTHORIZATION_FAILED = 30;
-const UNSUPPORTED_VERSION = 35;
 
 type App = ReturnType<typeof createApp>;
 
@@ -193,8 +189,8 @@ describe('stand-in broker', () => {
     standIn.groups.set('g', stableGroup('g'));
     standIn.script(
       ApiKey.FindCoordinator,
-      reply.error(COORDINATOR_LOAD_IN_PROGRESS),
-      reply.error(COORDINATOR_LOAD_IN_PROGRESS),
+      reply.error(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS),
+      reply.error(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS),
     );
     const res = await get<ClassicGroup>(appFor(), '/groups/g');
     expect(res.status).toBe(200);
@@ -207,8 +203,8 @@ describe('stand-in broker', () => {
     standIn.groups.set('g', stableGroup('g'));
     standIn.script(
       ApiKey.DescribeGroups,
-      reply.error(COORDINATOR_LOAD_IN_PROGRESS),
-      reply.error(COORDINATOR_LOAD_IN_PROGRESS),
+      reply.error(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS),
+      reply.error(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS),
     );
     const res = await get<ClassicGroup>(appFor(), '/groups/g');
     expect(res.status).toBe(200);
@@ -219,7 +215,11 @@ describe('stand-in broker', () => {
 
   it('stand-in: DescribeGroups answers NOT_COORDINATOR twice → 200, each retry looks the coordinator up again', async () => {
     standIn.groups.set('g', stableGroup('g'));
-    standIn.script(ApiKey.DescribeGroups, reply.error(NOT_COORDINATOR), reply.error(NOT_COORDINATOR));
+    standIn.script(
+      ApiKey.DescribeGroups,
+      reply.error(ErrorCode.NOT_COORDINATOR),
+      reply.error(ErrorCode.NOT_COORDINATOR),
+    );
     const res = await get<ClassicGroup>(appFor(), '/groups/g');
     expect(res.status).toBe(200);
     expect(standIn.count(ApiKey.DescribeGroups)).toBe(3);
@@ -227,14 +227,14 @@ describe('stand-in broker', () => {
   });
 
   it('stand-in: DescribeGroups answers COORDINATOR_NOT_AVAILABLE forever → 503 coordinator-unavailable after exactly `attempts` tries', async () => {
-    standIn.otherwise(ApiKey.DescribeGroups, reply.error(COORDINATOR_NOT_AVAILABLE));
+    standIn.otherwise(ApiKey.DescribeGroups, reply.error(ErrorCode.COORDINATOR_NOT_AVAILABLE));
     const res = await get(appFor(), '/groups/g');
     expect503(res);
     expect(res.body).toMatchObject({
       type: '/problems/coordinator-unavailable',
       groupId: 'g',
       broker: standIn.address,
-      kafkaError: { code: COORDINATOR_NOT_AVAILABLE, name: 'COORDINATOR_NOT_AVAILABLE' },
+      kafkaError: { code: ErrorCode.COORDINATOR_NOT_AVAILABLE, name: 'COORDINATOR_NOT_AVAILABLE' },
     });
     expect(res.body.detail).toContain(`after ${RETRY.attempts} attempts`);
     expect(standIn.count(ApiKey.DescribeGroups)).toBe(RETRY.attempts);
@@ -242,26 +242,30 @@ describe('stand-in broker', () => {
   });
 
   it('stand-in: FindCoordinator answers COORDINATOR_NOT_AVAILABLE forever → 503 coordinator-unavailable after exactly `attempts` lookups', async () => {
-    standIn.otherwise(ApiKey.FindCoordinator, reply.error(COORDINATOR_NOT_AVAILABLE));
+    standIn.otherwise(ApiKey.FindCoordinator, reply.error(ErrorCode.COORDINATOR_NOT_AVAILABLE));
     const res = await get(appFor(), '/groups/g');
     expect503(res);
     expect(res.body).toMatchObject({
       type: '/problems/coordinator-unavailable',
       groupId: 'g',
-      kafkaError: { code: COORDINATOR_NOT_AVAILABLE, name: 'COORDINATOR_NOT_AVAILABLE' },
+      kafkaError: { code: ErrorCode.COORDINATOR_NOT_AVAILABLE, name: 'COORDINATOR_NOT_AVAILABLE' },
     });
     expect(standIn.count(ApiKey.FindCoordinator)).toBe(RETRY.attempts);
     expect(standIn.count(ApiKey.DescribeGroups)).toBe(0);
   });
 
   it('stand-in: DescribeGroups answers GROUP_AUTHORIZATION_FAILED → 502 kafka-error with its code and name', async () => {
-    standIn.script(ApiKey.DescribeGroups, reply.error(GROUP_AUTHORIZATION_FAILED));
+    standIn.script(ApiKey.DescribeGroups, reply.error(ErrorCode.GROUP_AUTHORIZATION_FAILED));
     const res = await get(appFor(), '/groups/g');
     expect(res.status).toBe(502);
     expect(res.body).toMatchObject({
       type: '/problems/kafka-error',
       broker: standIn.address,
-      kafkaError: { code: GROUP_AUTHORIZATION_FAILED, name: 'GROUP_AUTHORIZATION_FAILED', message: null },
+      kafkaError: {
+        code: ErrorCode.GROUP_AUTHORIZATION_FAILED,
+        name: 'GROUP_AUTHORIZATION_FAILED',
+        message: null,
+      },
     });
     expect(standIn.count(ApiKey.DescribeGroups), 'not a coordinator error: no retry').toBe(1);
   });
@@ -281,7 +285,7 @@ describe('stand-in broker', () => {
   });
 
   it('stand-in: ListGroups answers COORDINATOR_NOT_AVAILABLE → 200 with the broker and kafkaError in failures', async () => {
-    standIn.script(ApiKey.ListGroups, reply.error(COORDINATOR_NOT_AVAILABLE));
+    standIn.script(ApiKey.ListGroups, reply.error(ErrorCode.COORDINATOR_NOT_AVAILABLE));
     const res = await get<GroupList>(appFor(), '/groups');
     expect(res.status).toBe(200);
     expect(res.body.failures).toEqual([
@@ -290,7 +294,11 @@ describe('stand-in broker', () => {
         error: {
           name: 'KafkaResponseError',
           message: expect.any(String),
-          kafkaError: { code: COORDINATOR_NOT_AVAILABLE, name: 'COORDINATOR_NOT_AVAILABLE', message: null },
+          kafkaError: {
+            code: ErrorCode.COORDINATOR_NOT_AVAILABLE,
+            name: 'COORDINATOR_NOT_AVAILABLE',
+            message: null,
+          },
         },
       },
     ]);
@@ -393,7 +401,7 @@ describe('stand-in broker', () => {
       ApiKey.ApiVersions,
       reply.response(
         {
-          errorCode: UNSUPPORTED_VERSION,
+          errorCode: ErrorCode.UNSUPPORTED_VERSION,
           apiKeys: [{ apiKey: ApiKey.ApiVersions, minVersion: 0, maxVersion: 2 }],
         },
         { version: 0 },
@@ -409,7 +417,7 @@ describe('stand-in broker', () => {
     standIn.script(
       ApiKey.ApiVersions,
       reply.response({
-        errorCode: 0,
+        errorCode: ErrorCode.NONE,
         apiKeys: codecApiVersions({ [ApiKey.DescribeGroups]: { minVersion: 7, maxVersion: 9 } }),
       }),
     );
@@ -463,14 +471,14 @@ describe('stand-in broker', () => {
   });
 
   it('stand-in: /readyz when ApiVersions answers UNSUPPORTED_VERSION with no range → 503 (documented)', async () => {
-    standIn.otherwise(ApiKey.ApiVersions, reply.error(UNSUPPORTED_VERSION));
+    standIn.otherwise(ApiKey.ApiVersions, reply.error(ErrorCode.UNSUPPORTED_VERSION));
     expect503(await get(appFor(), '/readyz'));
   });
 
   it('stand-in: share groups switched off (UNSUPPORTED_VERSION on every group) → 501 for ?type=share, never 404', async () => {
     // A 4.x broker with share.version=0 advertises ShareGroupDescribe but refuses it per group.
     standIn.serveShareGroups = true;
-    standIn.otherwise(ApiKey.ShareGroupDescribe, reply.error(UNSUPPORTED_VERSION));
+    standIn.otherwise(ApiKey.ShareGroupDescribe, reply.error(ErrorCode.UNSUPPORTED_VERSION));
     const app = appFor();
     const asShare = await get(app, '/groups/missing?type=share');
     expect(asShare.status).toBe(501);
@@ -478,7 +486,7 @@ describe('stand-in broker', () => {
       type: '/problems/group-type-unavailable',
       groupId: 'missing',
       expectedType: 'share',
-      kafkaError: { code: UNSUPPORTED_VERSION, name: 'UNSUPPORTED_VERSION' },
+      kafkaError: { code: ErrorCode.UNSUPPORTED_VERSION, name: 'UNSUPPORTED_VERSION' },
     });
     // A classic group asked as share is still told apart: it exists, as classic.
     standIn.groups.set('g', stableGroup('g'));
@@ -498,7 +506,7 @@ describe('stand-in broker', () => {
       reply.garbage(),
       reply.garbage(new Uint8Array(0)),
       reply.stall(),
-      reply.error(GROUP_AUTHORIZATION_FAILED),
+      reply.error(ErrorCode.GROUP_AUTHORIZATION_FAILED),
       reply.error(-1),
       reply.error(9999),
     ];

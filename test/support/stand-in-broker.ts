@@ -20,6 +20,7 @@ import {
   DescribeGroups,
   type DescribeGroupsRequest,
   decodeRequestFrame,
+  ErrorCode,
   encodeResponseFrame,
   FindCoordinator,
   type FindCoordinatorRequest,
@@ -31,7 +32,6 @@ import {
   Writer,
 } from '../../src/broker/protocol/index.js';
 
-const GROUP_ID_NOT_FOUND = 69;
 const NODE_ID = 1;
 
 /** One request the stand-in received. */
@@ -295,7 +295,11 @@ export class StandInBroker {
     const self = { nodeId: NODE_ID, host: this.host, port: this.port };
     switch (call.apiKey) {
       case ApiKey.ApiVersions:
-        return { errorCode: 0, apiKeys: codecApiVersions({}, this.serveShareGroups), throttleTimeMs: 0 };
+        return {
+          errorCode: ErrorCode.NONE,
+          apiKeys: codecApiVersions({}, this.serveShareGroups),
+          throttleTimeMs: 0,
+        };
       case ApiKey.Metadata:
         return {
           throttleTimeMs: 0,
@@ -305,11 +309,16 @@ export class StandInBroker {
           topics: [],
         };
       case ApiKey.FindCoordinator:
-        return this.coordinators(call, (key) => ({ key, ...self, errorCode: 0, errorMessage: null }));
+        return this.coordinators(call, (key) => ({
+          key,
+          ...self,
+          errorCode: ErrorCode.NONE,
+          errorMessage: null,
+        }));
       case ApiKey.ListGroups:
         return {
           throttleTimeMs: 0,
-          errorCode: 0,
+          errorCode: ErrorCode.NONE,
           groups: [...this.groups.values()].map((g) => ({
             groupId: g.groupId,
             protocolType: g.protocolType,
@@ -324,12 +333,15 @@ export class StandInBroker {
             (groupId) =>
               this.groups.get(groupId) ??
               // Before v6 Kafka answers a missing group as Dead with no error.
-              describedGroup(groupId, { errorCode: v >= 6 ? GROUP_ID_NOT_FOUND : 0, groupState: 'Dead' }),
+              describedGroup(groupId, {
+                errorCode: v >= 6 ? ErrorCode.GROUP_ID_NOT_FOUND : ErrorCode.NONE,
+                groupState: 'Dead',
+              }),
           ),
         };
       case ApiKey.ShareGroupDescribe:
         return this.shareGroups(call, (groupId) => ({
-          errorCode: GROUP_ID_NOT_FOUND,
+          errorCode: ErrorCode.GROUP_ID_NOT_FOUND,
           errorMessage: `Group ${groupId} not found.`,
         }));
       default:
@@ -409,7 +421,7 @@ export class StandInBroker {
 /** A DescribeGroups entry with Kafka's defaults for whatever `fields` leaves out. */
 export function describedGroup(groupId: string, fields: Partial<DescribedGroup> = {}): DescribedGroup {
   return {
-    errorCode: 0,
+    errorCode: ErrorCode.NONE,
     errorMessage: null,
     groupId,
     groupState: 'Stable',

@@ -18,6 +18,7 @@ import {
   UnsupportedApiError,
 } from '../errors.js';
 import type { ApiMessage } from '../protocol/api.js';
+import { ErrorCode } from '../protocol/errors.js';
 import { requestHeaderVersion, responseHeaderVersion } from '../protocol/headers.js';
 import {
   ApiVersions,
@@ -68,7 +69,6 @@ export type KafkaSocket = TransportSocket;
 /** How long `close()` waits for a socket to report that it closed. */
 const CLOSE_WAIT_MS = 2_000;
 
-const UNSUPPORTED_VERSION = 35;
 const CLIENT_SOFTWARE = { clientSoftwareName: 'kafka-groups-rest', clientSoftwareVersion: '0.1.0' };
 
 export function formatAddress({ host, port }: BrokerAddress): string {
@@ -293,7 +293,7 @@ export class BrokerConnection {
       const ranges = new Map<number, VersionRange>();
       for (const key of response.apiKeys)
         ranges.set(key.apiKey, { min: key.minVersion, max: key.maxVersion });
-      if (response.errorCode === UNSUPPORTED_VERSION) {
+      if (response.errorCode === ErrorCode.UNSUPPORTED_VERSION) {
         // The broker answered in v0 with its own range of ApiVersions: ask again within it.
         const next = pickVersion(
           { min: ApiVersions.minVersion, max: ApiVersions.maxVersion },
@@ -307,7 +307,7 @@ export class BrokerConnection {
         version = next;
         continue;
       }
-      if (response.errorCode !== 0)
+      if (response.errorCode !== ErrorCode.NONE)
         throw new KafkaResponseError(this.label, 'ApiVersions', response.errorCode);
       // Brokers answer ApiVersions before SASL: authenticate now, so wrong credentials fail the
       // negotiation (and readiness), not only the next call.

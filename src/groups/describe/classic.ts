@@ -8,6 +8,7 @@ import {
   decodeConsumerProtocolAssignment,
   decodeConsumerProtocolSubscription,
 } from '../../broker/protocol/consumer-protocol.js';
+import { ErrorCode } from '../../broker/protocol/errors.js';
 import {
   type DescribedGroup,
   type DescribedGroupMember,
@@ -71,7 +72,7 @@ export const classicDescriber: GroupDescriber = {
 };
 
 function outcome(described: DescribedGroup, coordinator: BrokerRef, broker: string): TypedOutcome {
-  if (described.errorCode !== 0) {
+  if (described.errorCode !== ErrorCode.NONE) {
     return outcomeOfError(
       described.groupId,
       described.errorCode,

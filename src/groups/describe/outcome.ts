@@ -8,6 +8,7 @@
 import type { KafkaErrorInfo } from '../../broker/errors.js';
 import { BrokerResponseError, describeKafkaError, KafkaResponseError } from '../../broker/errors.js';
 import type { ApiMessage } from '../../broker/protocol/api.js';
+import { ErrorCode } from '../../broker/protocol/errors.js';
 import type { BrokerConnection } from '../../broker/transport/connection.js';
 import { isCoordinatorError } from '../coordinators.js';
 import { quoteId } from '../errors.js';
@@ -34,12 +35,6 @@ export interface GroupDescriber {
   ): Promise<Map<string, TypedOutcome>>;
 }
 
-export const ErrorCodes = {
-  UNKNOWN_SERVER_ERROR: -1,
-  UNSUPPORTED_VERSION: 35,
-  GROUP_ID_NOT_FOUND: 69,
-} as const;
-
 /** Room Kafka needs around a group id in its "Group <id> not found." messages. */
 const NOT_FOUND_MESSAGE_OVERHEAD = 64;
 const utf8 = new TextEncoder();
@@ -60,9 +55,9 @@ export function outcomeOfError(
   if (isCoordinatorError(code)) return { kind: 'retry', kafkaError };
   // Kafka cannot serialize its "Group <id> not found." for ids near the length limit and answers
   // UNKNOWN_SERVER_ERROR instead: for such an id that error means "not a group of this type".
-  if (code === ErrorCodes.UNKNOWN_SERVER_ERROR && nearIdLimit(groupId)) return { kind: 'absent', kafkaError };
-  if (code === ErrorCodes.GROUP_ID_NOT_FOUND) return { kind: 'absent', kafkaError };
-  if (code === ErrorCodes.UNSUPPORTED_VERSION) {
+  if (code === ErrorCode.UNKNOWN_SERVER_ERROR && nearIdLimit(groupId)) return { kind: 'absent', kafkaError };
+  if (code === ErrorCode.GROUP_ID_NOT_FOUND) return { kind: 'absent', kafkaError };
+  if (code === ErrorCode.UNSUPPORTED_VERSION) {
     return { kind: 'unsupported', reason: kafkaError.message ?? 'UNSUPPORTED_VERSION', kafkaError };
   }
   return { kind: 'failed', error: failed() };
@@ -103,7 +98,7 @@ export async function perGroup<
         `no entry for group ${quoteId(id)}`,
       );
       out.set(id, { kind: 'failed', error });
-    } else if (group.errorCode !== 0) {
+    } else if (group.errorCode !== ErrorCode.NONE) {
       const { errorCode, errorMessage } = group;
       const failed = () => new KafkaResponseError(connection.label, api.name, errorCode, errorMessage);
       out.set(id, outcomeOfError(id, errorCode, errorMessage, failed));
@@ -122,7 +117,7 @@ export async function perGroup<
 export function bestPerGroup<G extends { groupId: string; errorCode: number }>(
   groups: readonly G[],
 ): Map<string, G> {
-  const rank = (g: G) => (g.errorCode === 0 ? 0 : isCoordinatorError(g.errorCode) ? 1 : 2);
+  const rank = (g: G) => (g.errorCode === ErrorCode.NONE ? 0 : isCoordinatorError(g.errorCode) ? 1 : 2);
   const best = new Map<string, G>();
   for (const g of groups) {
     const kept = best.get(g.groupId);

@@ -8,11 +8,12 @@
  * every type the cluster serves has said it is not one of its own.
  */
 
-import { type KafkaErrorInfo, UnsupportedApiError } from '../../broker/errors.js';
+import { type KafkaErrorInfo, KafkaResponseError, UnsupportedApiError } from '../../broker/errors.js';
+import { ErrorCode } from '../../broker/protocol/errors.js';
 import type { BrokerConnection } from '../../broker/transport/connection.js';
-import type { CoordinatorOutcome } from '../coordinators.js';
 import { GroupNotFoundError, GroupTypeMismatchError, GroupTypeUnavailableError } from '../errors.js';
 import { type BrokerRef, GROUP_TYPES, type Group, type GroupType } from '../model.js';
+import { failed, type Outcome, ok } from '../outcome.js';
 import type { GroupDescriber, TypedOutcome } from './outcome.js';
 
 export interface ResolveRequest {
@@ -36,7 +37,7 @@ export async function resolveGroups(
   coordinator: BrokerRef,
   groupIds: readonly string[],
   { expected, hints }: ResolveRequest = {},
-): Promise<Map<string, CoordinatorOutcome<Group>>> {
+): Promise<Map<string, Outcome<Group>>> {
   const verdicts = new Map<string, Verdicts>(
     groupIds.map((id) => [id, { tried: new Set(), said: new Map() }]),
   );
@@ -75,7 +76,7 @@ export async function resolveGroups(
   }
   if (second.size > 0) await ask(second);
 
-  const out = new Map<string, CoordinatorOutcome<Group>>();
+  const out = new Map<string, Outcome<Group>>();
   for (const [id, v] of verdicts) out.set(id, verdict(id, v, expected, connection.label));
   return out;
 }
@@ -85,37 +86,37 @@ function verdict(
   v: Verdicts,
   expected: GroupType | undefined,
   broker: string,
-): CoordinatorOutcome<Group> {
+): Outcome<Group> {
   if (v.found) {
     if (expected && v.found.type !== expected) {
       const said = v.said.get(expected);
       const kafkaError = said && 'kafkaError' in said ? said.kafkaError : undefined;
-      return { error: new GroupTypeMismatchError(groupId, expected, v.found.type, kafkaError) };
+      return failed(new GroupTypeMismatchError(groupId, expected, v.found.type, kafkaError));
     }
-    return { value: v.found };
+    return ok(v.found);
   }
-  // A coordinator error on any type means the answer is not complete yet.
-  if (v.retry) return { retry: v.retry };
-  if (v.failed) return { error: v.failed };
+  // A coordinator error on any type means the answer is not complete yet: forEachCoordinator
+  // sends the group round again.
+  if (v.retry) return failed(new KafkaResponseError(broker, 'describe', v.retry.code, v.retry.message));
+  if (v.failed) return failed(v.failed);
   const expectedSaid = expected ? v.said.get(expected) : undefined;
   if (expected && expectedSaid?.kind === 'unsupported') {
-    return {
-      error: new GroupTypeUnavailableError(groupId, expected, expectedSaid.reason, expectedSaid.kafkaError),
-    };
+    return failed(
+      new GroupTypeUnavailableError(groupId, expected, expectedSaid.reason, expectedSaid.kafkaError),
+    );
   }
   const said = [...v.said.values()];
   if (said.length > 0 && said.every((o) => o.kind === 'unsupported')) {
     // Not one describe RPC in common with the coordinator: nothing can be said of the group.
     const reasons = [...new Set(said.map((o) => (o.kind === 'unsupported' ? o.reason : '')))].join('; ');
-    return {
-      error: new UnsupportedApiError(broker, `any group describe RPC (${reasons})`, undefined, {
-        min: 0,
-        max: 0,
-      }),
-    };
+    return failed(
+      new UnsupportedApiError(broker, `any group describe RPC (${reasons})`, undefined, { min: 0, max: 0 }),
+    );
   }
-  const notFound = [...v.said.values()].find((o) => o.kind === 'absent' && o.kafkaError?.code === 69);
-  return {
-    error: new GroupNotFoundError(groupId, notFound?.kind === 'absent' ? notFound.kafkaError : undefined),
-  };
+  const notFound = [...v.said.values()].find(
+    (o) => o.kind === 'absent' && o.kafkaError?.code === ErrorCode.GROUP_ID_NOT_FOUND,
+  );
+  return failed(
+    new GroupNotFoundError(groupId, notFound?.kind === 'absent' ? notFound.kafkaError : undefined),
+  );
 }

@@ -5,13 +5,14 @@
  */
 
 import { describeKafkaError, type KafkaErrorInfo, KafkaResponseError } from '../../broker/errors.js';
+import { ErrorCode } from '../../broker/protocol/errors.js';
 import {
   DescribeShareGroupOffsets,
   SHARE_LAG_UNKNOWN,
 } from '../../broker/protocol/messages/describe-share-group-offsets.js';
 import { NO_COMMITTED_OFFSET, OffsetFetch } from '../../broker/protocol/messages/offset-fetch.js';
 import type { BrokerConnection } from '../../broker/transport/connection.js';
-import { type CoordinatorOutcome, isCoordinatorError } from '../coordinators.js';
+import { failed, type Outcome, ok } from '../outcome.js';
 
 export interface CommittedPartition {
   topic: string;
@@ -30,16 +31,15 @@ export type CommittedOffsets = CommittedPartition[];
 const asNumber = (value: bigint): number | null => (value < 0n ? null : Number(value));
 const epoch = (value: number | undefined): number | null => (value === undefined || value < 0 ? null : value);
 
+/** A group's answer: its offsets, or the error Kafka gave for it (coordinator errors are retried). */
 function groupOutcome<T>(
   broker: string,
   api: string,
   code: number,
   message: string | null,
   value: () => T,
-): CoordinatorOutcome<T> {
-  if (code === 0) return { value: value() };
-  if (isCoordinatorError(code)) return { retry: describeKafkaError(code, message) };
-  return { error: new KafkaResponseError(broker, api, code, message) };
+): Outcome<T> {
+  return code === ErrorCode.NONE ? ok(value()) : failed(new KafkaResponseError(broker, api, code, message));
 }
 
 /**
@@ -49,9 +49,9 @@ function groupOutcome<T>(
 export async function fetchCommitted(
   connection: BrokerConnection,
   groupIds: readonly string[],
-): Promise<Map<string, CoordinatorOutcome<CommittedOffsets>>> {
+): Promise<Map<string, Outcome<CommittedOffsets>>> {
   const version = await connection.versionFor(OffsetFetch, { min: 2, max: 9 });
-  const out = new Map<string, CoordinatorOutcome<CommittedOffsets>>();
+  const out = new Map<string, Outcome<CommittedOffsets>>();
   if (version !== undefined && version >= 8) {
     const { response } = await connection.send(
       OffsetFetch,
@@ -62,9 +62,17 @@ export async function fetchCommitted(
     for (const id of groupIds) {
       const group = byId.get(id);
       if (!group) {
-        out.set(id, {
-          error: new KafkaResponseError(connection.label, 'OffsetFetch', -1, 'no answer for this group'),
-        });
+        out.set(
+          id,
+          failed(
+            new KafkaResponseError(
+              connection.label,
+              'OffsetFetch',
+              ErrorCode.UNKNOWN_SERVER_ERROR,
+              'no answer for this group',
+            ),
+          ),
+        );
         continue;
       }
       out.set(
@@ -86,7 +94,7 @@ export async function fetchCommitted(
       );
       out.set(
         groupId,
-        groupOutcome(connection.label, 'OffsetFetch', response.errorCode ?? 0, null, () =>
+        groupOutcome(connection.label, 'OffsetFetch', response.errorCode ?? ErrorCode.NONE, null, () =>
           committedTopics(response.topics ?? []),
         ),
       );
@@ -137,7 +145,7 @@ function committed(
     leaderEpoch: epoch(leaderEpoch),
     metadata: metadata === '' ? null : metadata,
     brokerLag: null,
-    error: errorCode === 0 ? null : describeKafkaError(errorCode),
+    error: errorCode === ErrorCode.NONE ? null : describeKafkaError(errorCode),
   };
 }
 
@@ -145,23 +153,26 @@ function committed(
 export async function fetchShareStartOffsets(
   connection: BrokerConnection,
   groupIds: readonly string[],
-): Promise<Map<string, CoordinatorOutcome<CommittedOffsets>>> {
+): Promise<Map<string, Outcome<CommittedOffsets>>> {
   const { response } = await connection.send(DescribeShareGroupOffsets, {
     groups: groupIds.map((groupId) => ({ groupId, topics: null })),
   });
   const byId = new Map(response.groups.map((g) => [g.groupId, g]));
-  const out = new Map<string, CoordinatorOutcome<CommittedOffsets>>();
+  const out = new Map<string, Outcome<CommittedOffsets>>();
   for (const id of groupIds) {
     const group = byId.get(id);
     if (!group) {
-      out.set(id, {
-        error: new KafkaResponseError(
-          connection.label,
-          DescribeShareGroupOffsets.name,
-          -1,
-          'no answer for this group',
+      out.set(
+        id,
+        failed(
+          new KafkaResponseError(
+            connection.label,
+            DescribeShareGroupOffsets.name,
+            ErrorCode.UNKNOWN_SERVER_ERROR,
+            'no answer for this group',
+          ),
         ),
-      });
+      );
       continue;
     }
     out.set(
@@ -180,7 +191,7 @@ export async function fetchShareStartOffsets(
               leaderEpoch: epoch(p.leaderEpoch),
               metadata: null,
               brokerLag: p.lag === undefined || p.lag === SHARE_LAG_UNKNOWN ? null : asNumber(p.lag),
-              error: p.errorCode === 0 ? null : describeKafkaError(p.errorCode, p.errorMessage),
+              error: p.errorCode === ErrorCode.NONE ? null : describeKafkaError(p.errorCode, p.errorMessage),
             })),
           ),
       ),

@@ -5,6 +5,7 @@
  */
 
 import { BrokerError, describeKafkaError, type KafkaErrorInfo } from '../../broker/errors.js';
+import { ErrorCode } from '../../broker/protocol/errors.js';
 import {
   CONSUMER_REPLICA_ID,
   IsolationLevel,
@@ -12,10 +13,12 @@ import {
   ListOffsetsTimestamp,
 } from '../../broker/protocol/messages/list-offsets.js';
 import type { BrokerInfo, KafkaCluster } from '../../broker/transport/cluster.js';
+import { failed, type Outcome, ok } from '../outcome.js';
 
 export type Isolation = 'read_uncommitted' | 'read_committed';
 
-export type EndOffset = { offset: number } | { error: KafkaErrorInfo };
+/** A partition's end offset, or the Kafka error that kept it from being read. */
+export type EndOffset = Outcome<number, KafkaErrorInfo>;
 
 export interface TopicPartitionRef {
   topic: string;
@@ -24,17 +27,12 @@ export interface TopicPartitionRef {
 
 export const tpKey = (topic: string, partition: number) => `${partition}:${topic}`;
 
-const UNKNOWN_TOPIC_OR_PARTITION = 3;
-const LEADER_NOT_AVAILABLE = 5;
-const NOT_LEADER_OR_FOLLOWER = 6;
-const FENCED_LEADER_EPOCH = 74;
-const UNKNOWN_LEADER_EPOCH = 75;
 /** Errors that mean "ask the new leader": worth one more Metadata round. */
-const LEADER_MOVED = new Set([
-  LEADER_NOT_AVAILABLE,
-  NOT_LEADER_OR_FOLLOWER,
-  FENCED_LEADER_EPOCH,
-  UNKNOWN_LEADER_EPOCH,
+const LEADER_MOVED: ReadonlySet<number> = new Set([
+  ErrorCode.LEADER_NOT_AVAILABLE,
+  ErrorCode.NOT_LEADER_OR_FOLLOWER,
+  ErrorCode.FENCED_LEADER_EPOCH,
+  ErrorCode.UNKNOWN_LEADER_EPOCH,
 ]);
 
 export async function endOffsets(
@@ -52,17 +50,17 @@ export async function endOffsets(
       const topic = leaders.get(tp.topic);
       const known = topic?.partitions.get(tp.partition);
       const code = !topic
-        ? UNKNOWN_TOPIC_OR_PARTITION
-        : topic.errorCode !== 0
+        ? ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+        : topic.errorCode !== ErrorCode.NONE
           ? topic.errorCode
           : !known
-            ? UNKNOWN_TOPIC_OR_PARTITION
+            ? ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
             : known.leader === null
-              ? LEADER_NOT_AVAILABLE
-              : 0;
-      if (code !== 0 || !known?.leader) {
+              ? ErrorCode.LEADER_NOT_AVAILABLE
+              : ErrorCode.NONE;
+      if (code !== ErrorCode.NONE || !known?.leader) {
         if (LEADER_MOVED.has(code) && round === 0) retry.push(tp);
-        else out.set(tpKey(tp.topic, tp.partition), { error: describeKafkaError(code) });
+        else out.set(tpKey(tp.topic, tp.partition), failed(describeKafkaError(code)));
         continue;
       }
       const entry = byLeader.get(known.leader.nodeId) ?? { leader: known.leader, partitions: [] };
@@ -73,7 +71,7 @@ export async function endOffsets(
       [...byLeader.values()].map(async ({ leader, partitions: asked }) => {
         for (const [key, result] of await askLeader(cluster, leader, asked, isolation)) {
           const [partition, ...topic] = key.split(':');
-          if ('error' in result && LEADER_MOVED.has(result.error.code) && round === 0) {
+          if (!result.ok && LEADER_MOVED.has(result.error.code) && round === 0) {
             retry.push({ topic: topic.join(':'), partition: Number(partition) });
           } else {
             out.set(key, result);
@@ -84,7 +82,7 @@ export async function endOffsets(
     pending = retry;
   }
   for (const tp of pending)
-    out.set(tpKey(tp.topic, tp.partition), { error: describeKafkaError(NOT_LEADER_OR_FOLLOWER) });
+    out.set(tpKey(tp.topic, tp.partition), failed(describeKafkaError(ErrorCode.NOT_LEADER_OR_FOLLOWER)));
   return out;
 }
 
@@ -122,22 +120,28 @@ async function askLeader(
       for (const p of topic.partitions) {
         out.set(
           tpKey(topic.name, p.partitionIndex),
-          p.errorCode === 0 ? { offset: Number(p.offset) } : { error: describeKafkaError(p.errorCode) },
+          p.errorCode === ErrorCode.NONE ? ok(Number(p.offset)) : failed(describeKafkaError(p.errorCode)),
         );
       }
     }
   } catch (error) {
     // The leader cannot be asked: its partitions fail, the others stand.
     if (!(error instanceof BrokerError)) throw error;
-    const info = { code: -1, name: error.name, message: error.message };
-    for (const { topic, partition } of partitions) out.set(tpKey(topic, partition), { error: info });
+    const info = { code: ErrorCode.UNKNOWN_SERVER_ERROR, name: error.name, message: error.message };
+    for (const { topic, partition } of partitions) out.set(tpKey(topic, partition), failed(info));
   }
   for (const { topic, partition } of partitions) {
     const key = tpKey(topic, partition);
     if (!out.has(key))
-      out.set(key, {
-        error: describeKafkaError(UNKNOWN_TOPIC_OR_PARTITION, 'the leader did not answer for this partition'),
-      });
+      out.set(
+        key,
+        failed(
+          describeKafkaError(
+            ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+            'the leader did not answer for this partition',
+          ),
+        ),
+      );
   }
   return out;
 }

@@ -15,8 +15,8 @@ export function lagOf(
   brokerLag: number | null,
 ): number | null {
   if (brokerLag !== null) return brokerLag;
-  if (offset === null || !end || 'error' in end) return null;
-  return Math.max(0, end.offset - offset);
+  if (offset === null || !end?.ok) return null;
+  return Math.max(0, end.value - offset);
 }
 
 /** The partitions a group's members hold now, with who holds them. */
@@ -92,10 +92,10 @@ export function offsetTable(
         offset: c.offset,
         leaderEpoch: c.leaderEpoch,
         metadata: c.metadata,
-        endOffset: end && 'offset' in end ? end.offset : null,
+        endOffset: end?.ok ? end.value : null,
         lag: c.error ? null : lagOf(c.offset, end, c.brokerLag),
         owners: owners.get(tpKey(c.topic, c.partition)) ?? [],
-        error: c.error ?? (end && 'error' in end ? end.error : null),
+        error: c.error ?? (end && !end.ok ? end.error : null),
       },
     });
   }
@@ -112,10 +112,10 @@ export function offsetTable(
         offset: null,
         leaderEpoch: null,
         metadata: null,
-        endOffset: end && 'offset' in end ? end.offset : null,
+        endOffset: end?.ok ? end.value : null,
         lag: null,
         owners: holders,
-        error: end && 'error' in end ? end.error : null,
+        error: end && !end.ok ? end.error : null,
       },
     });
   }

@@ -33,6 +33,7 @@
 import { defineApi } from '../api.js';
 import { type Decoder, defined, type Encoder, type Tagged } from '../codec.js';
 import { ProtocolDecodeError } from '../decode-error.js';
+import { ErrorCode } from '../errors.js';
 import type { TaggedField } from '../reader.js';
 
 export interface ApiVersionsRequest extends Tagged {
@@ -76,7 +77,6 @@ const TAG_SUPPORTED_FEATURES = 0;
 const TAG_FINALIZED_FEATURES_EPOCH = 1;
 const TAG_FINALIZED_FEATURES = 2;
 const TAG_ZK_MIGRATION_READY = 3;
-const UNSUPPORTED_VERSION = 35;
 
 function writeApiVersion(e: Encoder, a: ApiVersion): void {
   e.int16(a.apiKey).int16(a.minVersion).int16(a.maxVersion).tags(a.unknownTaggedFields);
@@ -251,7 +251,7 @@ export function apiVersionsRetryVersion(
   response: ApiVersionsResponse,
   failedVersion: number,
 ): number | undefined {
-  if (response.errorCode !== UNSUPPORTED_VERSION) return undefined;
+  if (response.errorCode !== ErrorCode.UNSUPPORTED_VERSION) return undefined;
   const range = response.apiKeys.find((a) => a.apiKey === ApiVersions.apiKey);
   if (!range) return undefined;
   const next = Math.min(range.maxVersion, ApiVersions.maxVersion, failedVersion - 1);

@@ -26,6 +26,7 @@
 
 import { defineApi } from '../api.js';
 import { type Decoder, defined, type Encoder, type Tagged } from '../codec.js';
+import { ErrorCode } from '../errors.js';
 
 /** KeyType values (FindCoordinatorRequest.CoordinatorType); share (2) needs v6. */
 export const CoordinatorType = { Group: 0, Transaction: 1, Share: 2 } as const;
@@ -112,7 +113,7 @@ export const FindCoordinator = defineApi<FindCoordinatorRequest, FindCoordinator
     if (v >= 1) e.int32(res.throttleTimeMs ?? 0);
     else e.absent('throttleTimeMs', res.throttleTimeMs, 0);
     if (v <= 3) {
-      e.int16(res.errorCode ?? 0);
+      e.int16(res.errorCode ?? ErrorCode.NONE);
       if (v >= 1) e.nullableString(res.errorMessage ?? null);
       else e.absent('errorMessage', res.errorMessage, null);
       e.int32(res.nodeId ?? 0)

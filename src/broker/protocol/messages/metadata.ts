@@ -39,6 +39,7 @@
 
 import { defineApi } from '../api.js';
 import { type Decoder, defined, type Encoder, type Tagged } from '../codec.js';
+import { ErrorCode } from '../errors.js';
 import { ZERO_UUID } from '../uuid.js';
 
 const AUTHORIZED_OPERATIONS_OMITTED = -2147483648;
@@ -226,7 +227,7 @@ export const Metadata = defineApi<MetadataRequest, MetadataResponse>({
     if (v >= 8 && v <= 10) e.int32(res.clusterAuthorizedOperations ?? AUTHORIZED_OPERATIONS_OMITTED);
     else
       e.absent('clusterAuthorizedOperations', res.clusterAuthorizedOperations, AUTHORIZED_OPERATIONS_OMITTED);
-    if (v >= 13) e.int16(res.errorCode ?? 0);
+    if (v >= 13) e.int16(res.errorCode ?? ErrorCode.NONE);
     else e.absent('errorCode', res.errorCode, 0);
     e.tags(res.unknownTaggedFields);
   },

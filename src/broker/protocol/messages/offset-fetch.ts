@@ -52,6 +52,7 @@
 import { defineApi } from '../api.js';
 import { type Decoder, defined, type Encoder, type Tagged } from '../codec.js';
 import { ProtocolEncodeError } from '../decode-error.js';
+import { ErrorCode } from '../errors.js';
 import { ZERO_UUID } from '../uuid.js';
 
 /** What CommittedOffset holds for a partition with no committed offset. */
@@ -323,7 +324,7 @@ export const OffsetFetch = defineApi<OffsetFetchRequest, OffsetFetchResponse>({
     else e.absent('throttleTimeMs', res.throttleTimeMs, 0);
     if (v <= 7) {
       e.array(res.topics ?? [], writeResponseTopic);
-      if (v >= 2) e.int16(res.errorCode ?? 0);
+      if (v >= 2) e.int16(res.errorCode ?? ErrorCode.NONE);
       else e.absent('errorCode', res.errorCode, 0);
       e.absent('groups', res.groups, []);
     } else {

@@ -1,0 +1,181 @@
+/**
+ * Which problem each error becomes, as rows beside the catalogue (problems.ts) that gives each
+ * problem type its status and title. A row names an error class, the problem type, the extensions
+ * taken from the error, whether the answer carries Retry-After, and what to log. The first row
+ * whose class (and condition) matches wins, so a subclass goes above its parent; what no row
+ * claims is an internal error that shows nothing of the internals, the log keeps the details.
+ */
+
+import { HTTPException } from 'hono/http-exception';
+import {
+  BrokerResponseError,
+  BrokerTimeoutError,
+  BrokerUnavailableError,
+  KafkaResponseError,
+  UnsupportedApiError,
+} from '../broker/errors.js';
+import {
+  CoordinatorUnavailableError,
+  GroupNotFoundError,
+  GroupTypeMismatchError,
+  GroupTypeUnavailableError,
+} from '../groups/errors.js';
+import { PROBLEMS, type ProblemExtensions, type ProblemSlug } from './problems.js';
+
+/** How long a client should wait before asking again, where the problem is worth a retry (503). */
+export const RETRY_AFTER_SECONDS = 1;
+
+export interface ProblemLog {
+  level: 'warn' | 'error';
+  message: string;
+  fields: Record<string, unknown>;
+}
+
+export interface ProblemRow<E extends Error = Error> {
+  /** The error class the row maps (its subclasses too). */
+  readonly error: abstract new (
+    ...args: never[]
+  ) => E;
+  /** Narrows the row to some errors of the class. */
+  readonly when?: (error: E) => boolean;
+  readonly slug: ProblemSlug;
+  /** The problem's detail; the error's message when absent. */
+  readonly detail?: (error: E) => string;
+  readonly extensions?: (error: E) => ProblemExtensions;
+  readonly retryAfterSeconds?: number;
+  readonly log?: (error: E) => ProblemLog;
+}
+
+/** What an error maps to: the problem, with its status from the catalogue. */
+export interface MappedProblem {
+  slug: ProblemSlug;
+  status: number;
+  detail: string;
+  extensions?: ProblemExtensions;
+  retryAfterSeconds?: number;
+  log?: ProblemLog;
+}
+
+// Each row is typed for its own class; the table holds them as rows of Error, which is sound
+// because problemFor calls a row's functions only on an instance of that row's class.
+const row = <E extends Error>(r: ProblemRow<E>) => r as unknown as ProblemRow;
+
+export const PROBLEM_ROWS: readonly ProblemRow[] = [
+  // Hono's own 400s: a body that is not JSON at all, before any schema sees it.
+  row({
+    error: HTTPException,
+    when: (e) => e.status === 400,
+    slug: 'invalid-input',
+    detail: (e) => bodyNotJson(e),
+    extensions: (e) => ({
+      errors: [
+        { in: 'body', name: '(body)', expected: 'a JSON document', received: null, message: bodyNotJson(e) },
+      ],
+    }),
+  }),
+  row({
+    error: GroupNotFoundError,
+    slug: 'group-not-found',
+    extensions: (e) => ({ groupId: e.groupId, ...(e.kafkaError && { kafkaError: e.kafkaError }) }),
+  }),
+  row({
+    error: GroupTypeMismatchError,
+    slug: 'group-type-mismatch',
+    extensions: (e) => ({
+      groupId: e.groupId,
+      expectedType: e.expectedType,
+      actualType: e.actualType,
+      ...(e.kafkaError && { kafkaError: e.kafkaError }),
+    }),
+  }),
+  row({
+    error: GroupTypeUnavailableError,
+    slug: 'group-type-unavailable',
+    extensions: (e) => ({
+      groupId: e.groupId,
+      expectedType: e.expectedType,
+      ...(e.kafkaError && { kafkaError: e.kafkaError }),
+    }),
+  }),
+  row({
+    error: CoordinatorUnavailableError,
+    slug: 'coordinator-unavailable',
+    extensions: (e) => ({
+      groupId: e.groupId,
+      kafkaError: e.kafkaError,
+      ...(e.broker && { broker: e.broker }),
+    }),
+    retryAfterSeconds: RETRY_AFTER_SECONDS,
+  }),
+  row({
+    error: BrokerUnavailableError,
+    slug: 'broker-unavailable',
+    extensions: (e) => (e.broker ? { broker: e.broker } : {}),
+    retryAfterSeconds: RETRY_AFTER_SECONDS,
+  }),
+  row({
+    error: BrokerTimeoutError,
+    slug: 'broker-timeout',
+    extensions: (e) => ({ broker: e.broker }),
+  }),
+  row({
+    error: BrokerResponseError,
+    slug: 'broker-response-unreadable',
+    extensions: (e) => ({ broker: e.broker }),
+    log: (e) => ({
+      level: 'warn',
+      message: 'unreadable broker response',
+      fields: { broker: e.broker, api: e.api, version: e.version, detail: e.message },
+    }),
+  }),
+  row({
+    error: UnsupportedApiError,
+    slug: 'unsupported-broker-api',
+    extensions: (e) => ({ broker: e.broker }),
+  }),
+  row({
+    error: KafkaResponseError,
+    slug: 'kafka-error',
+    extensions: (e) => ({ kafkaError: e.kafkaError, ...(e.broker && { broker: e.broker }) }),
+  }),
+];
+
+function bodyNotJson(error: HTTPException): string {
+  return `request body expected JSON, ${error.message.toLowerCase()}`;
+}
+
+/** The row that claims `error`, if one does. */
+export function problemRowFor(error: unknown): ProblemRow | undefined {
+  return PROBLEM_ROWS.find((r) => error instanceof r.error && (!r.when || r.when(error)));
+}
+
+/** The problem for `error`, thrown while answering `path`. */
+export function problemFor(error: unknown, path: string): MappedProblem {
+  const r = problemRowFor(error);
+  if (!r || !(error instanceof Error)) {
+    return {
+      slug: 'internal-error',
+      status: PROBLEMS['internal-error'].status,
+      detail: 'the request failed unexpectedly; the server log has the details',
+      log: {
+        level: 'error',
+        message: 'unexpected error',
+        fields: {
+          path,
+          error:
+            error instanceof Error
+              ? { name: error.name, message: error.message, stack: error.stack }
+              : String(error),
+        },
+      },
+    };
+  }
+  return {
+    slug: r.slug,
+    status: PROBLEMS[r.slug].status,
+    detail: r.detail ? r.detail(error) : error.message,
+    ...(r.extensions && { extensions: r.extensions(error) }),
+    ...(r.retryAfterSeconds !== undefined && { retryAfterSeconds: r.retryAfterSeconds }),
+    ...(r.log && { log: r.log(error) }),
+  };
+}
