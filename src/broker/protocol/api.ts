@@ -27,6 +27,7 @@ export type AnyApiMessage = ApiMessage<unknown, unknown>;
 export const ApiKey = {
   ListOffsets: 2,
   Metadata: 3,
+  OffsetCommit: 8,
   OffsetFetch: 9,
   FindCoordinator: 10,
   DescribeGroups: 15,

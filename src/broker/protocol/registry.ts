@@ -9,6 +9,7 @@ import { FindCoordinator } from './messages/find-coordinator.js';
 import { ListGroups } from './messages/list-groups.js';
 import { ListOffsets } from './messages/list-offsets.js';
 import { Metadata } from './messages/metadata.js';
+import { OffsetCommit } from './messages/offset-commit.js';
 import { OffsetFetch } from './messages/offset-fetch.js';
 import { ShareGroupDescribe } from './messages/share-group-describe.js';
 import { StreamsGroupDescribe } from './messages/streams-group-describe.js';
@@ -24,6 +25,7 @@ export const API_MESSAGES: ReadonlyMap<number, AnyApiMessage> = new Map(
     ShareGroupDescribe,
     StreamsGroupDescribe,
     OffsetFetch,
+    OffsetCommit,
     ListOffsets,
     DescribeShareGroupOffsets,
   ].map((api): [number, AnyApiMessage] => [api.apiKey, api]),
