@@ -34,6 +34,7 @@ export const ApiKey = {
   ListGroups: 16,
   ApiVersions: 18,
   DeleteGroups: 42,
+  OffsetDelete: 47,
   DescribeCluster: 60,
   ConsumerGroupDescribe: 69,
   ShareGroupDescribe: 77,

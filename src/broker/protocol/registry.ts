@@ -10,6 +10,7 @@ import { ListGroups } from './messages/list-groups.js';
 import { ListOffsets } from './messages/list-offsets.js';
 import { Metadata } from './messages/metadata.js';
 import { OffsetCommit } from './messages/offset-commit.js';
+import { OffsetDelete } from './messages/offset-delete.js';
 import { OffsetFetch } from './messages/offset-fetch.js';
 import { ShareGroupDescribe } from './messages/share-group-describe.js';
 import { StreamsGroupDescribe } from './messages/streams-group-describe.js';
@@ -28,5 +29,6 @@ export const API_MESSAGES: ReadonlyMap<number, AnyApiMessage> = new Map(
     OffsetCommit,
     ListOffsets,
     DescribeShareGroupOffsets,
+    OffsetDelete,
   ].map((api): [number, AnyApiMessage] => [api.apiKey, api]),
 );
