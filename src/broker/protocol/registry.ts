@@ -3,6 +3,7 @@
 import type { AnyApiMessage } from './api.js';
 import { ApiVersions } from './messages/api-versions.js';
 import { ConsumerGroupDescribe } from './messages/consumer-group-describe.js';
+import { DeleteGroups } from './messages/delete-groups.js';
 import { DescribeGroups } from './messages/describe-groups.js';
 import { DescribeShareGroupOffsets } from './messages/describe-share-group-offsets.js';
 import { FindCoordinator } from './messages/find-coordinator.js';
@@ -29,6 +30,7 @@ export const API_MESSAGES: ReadonlyMap<number, AnyApiMessage> = new Map(
     OffsetCommit,
     ListOffsets,
     DescribeShareGroupOffsets,
+    DeleteGroups,
     OffsetDelete,
   ].map((api): [number, AnyApiMessage] => [api.apiKey, api]),
 );
