@@ -30,6 +30,7 @@ export const ApiKey = {
   OffsetCommit: 8,
   OffsetFetch: 9,
   FindCoordinator: 10,
+  LeaveGroup: 13,
   DescribeGroups: 15,
   ListGroups: 16,
   ApiVersions: 18,

@@ -7,6 +7,7 @@ import { DeleteGroups } from './messages/delete-groups.js';
 import { DescribeGroups } from './messages/describe-groups.js';
 import { DescribeShareGroupOffsets } from './messages/describe-share-group-offsets.js';
 import { FindCoordinator } from './messages/find-coordinator.js';
+import { LeaveGroup } from './messages/leave-group.js';
 import { ListGroups } from './messages/list-groups.js';
 import { ListOffsets } from './messages/list-offsets.js';
 import { Metadata } from './messages/metadata.js';
@@ -30,6 +31,7 @@ export const API_MESSAGES: ReadonlyMap<number, AnyApiMessage> = new Map(
     OffsetCommit,
     ListOffsets,
     DescribeShareGroupOffsets,
+    LeaveGroup,
     DeleteGroups,
     OffsetDelete,
   ].map((api): [number, AnyApiMessage] => [api.apiKey, api]),
