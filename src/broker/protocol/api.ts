@@ -41,6 +41,7 @@ export const ApiKey = {
   ShareGroupDescribe: 77,
   StreamsGroupDescribe: 89,
   DescribeShareGroupOffsets: 90,
+  AlterShareGroupOffsets: 91,
 } as const;
 
 export interface MessageSpec<Req, Res> {

@@ -1,6 +1,7 @@
 /** The codecs this product has, by API key: what a stand-in broker or a frame decoder looks up. */
 
 import type { AnyApiMessage } from './api.js';
+import { AlterShareGroupOffsets } from './messages/alter-share-group-offsets.js';
 import { ApiVersions } from './messages/api-versions.js';
 import { ConsumerGroupDescribe } from './messages/consumer-group-describe.js';
 import { DeleteGroups } from './messages/delete-groups.js';
@@ -31,6 +32,7 @@ export const API_MESSAGES: ReadonlyMap<number, AnyApiMessage> = new Map(
     OffsetCommit,
     ListOffsets,
     DescribeShareGroupOffsets,
+    AlterShareGroupOffsets,
     LeaveGroup,
     DeleteGroups,
     OffsetDelete,
