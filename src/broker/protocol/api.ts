@@ -42,6 +42,7 @@ export const ApiKey = {
   StreamsGroupDescribe: 89,
   DescribeShareGroupOffsets: 90,
   AlterShareGroupOffsets: 91,
+  DeleteShareGroupOffsets: 92,
 } as const;
 
 export interface MessageSpec<Req, Res> {

@@ -5,6 +5,7 @@ import { AlterShareGroupOffsets } from './messages/alter-share-group-offsets.js'
 import { ApiVersions } from './messages/api-versions.js';
 import { ConsumerGroupDescribe } from './messages/consumer-group-describe.js';
 import { DeleteGroups } from './messages/delete-groups.js';
+import { DeleteShareGroupOffsets } from './messages/delete-share-group-offsets.js';
 import { DescribeGroups } from './messages/describe-groups.js';
 import { DescribeShareGroupOffsets } from './messages/describe-share-group-offsets.js';
 import { FindCoordinator } from './messages/find-coordinator.js';
@@ -32,6 +33,7 @@ export const API_MESSAGES: ReadonlyMap<number, AnyApiMessage> = new Map(
     OffsetCommit,
     ListOffsets,
     DescribeShareGroupOffsets,
+    DeleteShareGroupOffsets,
     AlterShareGroupOffsets,
     LeaveGroup,
     DeleteGroups,
