@@ -25,6 +25,7 @@ export type AnyApiMessage = ApiMessage<unknown, unknown>;
 
 /** Kafka's API keys, those this product speaks now and the group RPCs it will. */
 export const ApiKey = {
+  Fetch: 1,
   ListOffsets: 2,
   Metadata: 3,
   OffsetCommit: 8,

@@ -8,6 +8,7 @@ import { DeleteGroups } from './messages/delete-groups.js';
 import { DeleteShareGroupOffsets } from './messages/delete-share-group-offsets.js';
 import { DescribeGroups } from './messages/describe-groups.js';
 import { DescribeShareGroupOffsets } from './messages/describe-share-group-offsets.js';
+import { Fetch } from './messages/fetch.js';
 import { FindCoordinator } from './messages/find-coordinator.js';
 import { LeaveGroup } from './messages/leave-group.js';
 import { ListGroups } from './messages/list-groups.js';
@@ -33,6 +34,7 @@ export const API_MESSAGES: ReadonlyMap<number, AnyApiMessage> = new Map(
     OffsetCommit,
     ListOffsets,
     DescribeShareGroupOffsets,
+    Fetch,
     DeleteShareGroupOffsets,
     AlterShareGroupOffsets,
     LeaveGroup,
