@@ -25,19 +25,25 @@ export type AnyApiMessage = ApiMessage<unknown, unknown>;
 
 /** Kafka's API keys, those this product speaks now and the group RPCs it will. */
 export const ApiKey = {
+  Fetch: 1,
   ListOffsets: 2,
   Metadata: 3,
+  OffsetCommit: 8,
   OffsetFetch: 9,
   FindCoordinator: 10,
+  LeaveGroup: 13,
   DescribeGroups: 15,
   ListGroups: 16,
   ApiVersions: 18,
   DeleteGroups: 42,
+  OffsetDelete: 47,
   DescribeCluster: 60,
   ConsumerGroupDescribe: 69,
   ShareGroupDescribe: 77,
   StreamsGroupDescribe: 89,
   DescribeShareGroupOffsets: 90,
+  AlterShareGroupOffsets: 91,
+  DeleteShareGroupOffsets: 92,
 } as const;
 
 export interface MessageSpec<Req, Res> {
