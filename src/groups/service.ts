@@ -8,6 +8,7 @@ import { ListGroups } from '../broker/protocol/messages/list-groups.js';
 import type { ClusterInfo, KafkaCluster } from '../broker/transport/cluster.js';
 import { type CoordinatorOutcome, Coordinators, type RetryPolicy } from './coordinators.js';
 import { classicDescriber } from './describe/classic.js';
+import { type CoalesceOptions, coalesced } from './describe/coalesce.js';
 import { consumerDescriber } from './describe/consumer.js';
 import type { GroupDescriber } from './describe/outcome.js';
 import { resolveGroups } from './describe/resolve.js';
@@ -81,6 +82,8 @@ export interface OffsetsOptions extends DescribeOptions {
 export interface GroupServiceOptions {
   retry?: RetryPolicy;
   describers?: Partial<Record<GroupType, GroupDescriber>>;
+  /** Batching of concurrent describes per coordinator and type (see coalesce.ts); false: none. */
+  coalesce?: CoalesceOptions | false;
 }
 
 /** How many group types to remember, so a warm describe asks one RPC instead of four. */
@@ -99,13 +102,23 @@ export class KafkaGroupService implements GroupService {
     options: GroupServiceOptions = {},
   ) {
     this.coordinators = new Coordinators(cluster, options.retry);
-    this.describers = {
+    const describers: Record<GroupType, GroupDescriber> = {
       classic: classicDescriber,
       consumer: consumerDescriber,
       share: shareDescriber,
       streams: streamsDescriber,
       ...options.describers,
     };
+    const coalesce = options.coalesce;
+    this.describers =
+      coalesce === false
+        ? describers
+        : {
+            classic: coalesced(describers.classic, coalesce),
+            consumer: coalesced(describers.consumer, coalesce),
+            share: coalesced(describers.share, coalesce),
+            streams: coalesced(describers.streams, coalesce),
+          };
   }
 
   describeCluster(): Promise<ClusterInfo> {
