@@ -12,7 +12,7 @@
  * are only meaningful as ratios within one run.
  */
 
-import { type ChildProcess, execFileSync } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
@@ -207,12 +207,9 @@ function table(rows: Row[]): string {
 
 function machine(): string {
   const cpus = os.cpus();
-  let java = 'unknown';
-  try {
-    java = execFileSync(javaCommand(), ['-version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  } catch (error) {
-    java = String((error as { stderr?: string }).stderr ?? error);
-  }
+  // java -version writes to standard error.
+  const version = spawnSync(javaCommand(), ['-version'], { encoding: 'utf8' });
+  const java = `${version.stderr ?? ''}${version.stdout ?? ''}` || 'Java: unknown';
   const javaLine = java.split('\n').find((l) => l.trim()) ?? java;
   return [
     `- ${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB memory, ${os.type()} ${os.release()}`,
