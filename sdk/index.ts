@@ -36,6 +36,7 @@ export type StreamsTasks = components['schemas']['StreamsTasks'];
 export type LagTotals = components['schemas']['LagTotals'];
 export type GroupListing = components['schemas']['GroupListing'];
 export type BrokerFailure = components['schemas']['BrokerFailure'];
+export type GroupListingLine = components['schemas']['GroupListingLine'];
 export type BatchDescribeResult = components['schemas']['BatchDescribeResult'];
 export type BatchDescribeOutcome = components['schemas']['BatchDescribeOutcome'];
 export type BatchDescribeRequest = components['schemas']['BatchDescribeRequest'];
