@@ -288,6 +288,10 @@ ${growth}
 ${sections.join('\n')}
 `;
   writeFileSync(join(ROOT, 'docs/BENCHMARKS.md'), doc);
+  // Laid out as the linter wants it (aligned tables), so the file can be committed as written.
+  spawnSync(join(ROOT, 'node_modules/.bin/biome'), ['format', '--write', 'docs/BENCHMARKS.md'], {
+    cwd: ROOT,
+  });
   console.log('written to docs/BENCHMARKS.md');
 }
 
