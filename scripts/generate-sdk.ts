@@ -116,14 +116,20 @@ ${types}
 /** The group of one type: \`GroupOf<'share'>\` is \`ShareGroup\`. */
 export type GroupOf<T extends Group['type']> = Extract<Group, { type: T }>;
 
-export type GroupsClient = Client<paths>;
+/**
+ * What this client reads: JSON answers and problems. The ndjson listing (Accept:
+ * application/x-ndjson) is for streaming readers, not for a client that parses one JSON body.
+ */
+export type ClientMedia = 'application/json' | 'application/problem+json';
+
+export type GroupsClient = Client<paths, ClientMedia>;
 
 /** A typed client of the API at \`baseUrl\` ('http://127.0.0.1:8080'); problems arrive as \`error\`. */
 export function createGroupsClient(
   baseUrl: string,
   options: Omit<ClientOptions, 'baseUrl'> = {},
 ): GroupsClient {
-  return createClient<paths>({ ...options, baseUrl });
+  return createClient<paths, ClientMedia>({ ...options, baseUrl });
 }
 `;
 }

@@ -36,6 +36,7 @@ export type StreamsTasks = components['schemas']['StreamsTasks'];
 export type LagTotals = components['schemas']['LagTotals'];
 export type GroupListing = components['schemas']['GroupListing'];
 export type BrokerFailure = components['schemas']['BrokerFailure'];
+export type GroupListingLine = components['schemas']['GroupListingLine'];
 export type BatchDescribeResult = components['schemas']['BatchDescribeResult'];
 export type BatchDescribeOutcome = components['schemas']['BatchDescribeOutcome'];
 export type BatchDescribeRequest = components['schemas']['BatchDescribeRequest'];
@@ -48,12 +49,18 @@ export type Cluster = components['schemas']['Cluster'];
 /** The group of one type: `GroupOf<'share'>` is `ShareGroup`. */
 export type GroupOf<T extends Group['type']> = Extract<Group, { type: T }>;
 
-export type GroupsClient = Client<paths>;
+/**
+ * What this client reads: JSON answers and problems. The ndjson listing (Accept:
+ * application/x-ndjson) is for streaming readers, not for a client that parses one JSON body.
+ */
+export type ClientMedia = 'application/json' | 'application/problem+json';
+
+export type GroupsClient = Client<paths, ClientMedia>;
 
 /** A typed client of the API at `baseUrl` ('http://127.0.0.1:8080'); problems arrive as `error`. */
 export function createGroupsClient(
   baseUrl: string,
   options: Omit<ClientOptions, 'baseUrl'> = {},
 ): GroupsClient {
-  return createClient<paths>({ ...options, baseUrl });
+  return createClient<paths, ClientMedia>({ ...options, baseUrl });
 }

@@ -105,7 +105,7 @@ export interface paths {
         };
         /**
          * List the groups of every broker, filtered and paged
-         * @description Asks every broker for its groups (ListGroups at the highest version it offers; `type` and `state` are sent to brokers that can filter, v5 and v4, and applied here in every case) and merges the answers, sorted by group id in UTF-8 byte order. A broker that fails is listed in `failures`, never silently dropped. `include=details` describes the groups of the page, one RPC per coordinator and type.
+         * @description Asks every broker for its groups (ListGroups at the highest version it offers; `type` and `state` are sent to brokers that can filter, v5 and v4, and applied here in every case) and merges the answers, sorted by group id in UTF-8 byte order. A broker that fails is listed in `failures`, never silently dropped. `include=details` describes the groups of the page, one RPC per coordinator and type. With `Accept: application/x-ndjson` the answer is every matching group (after `cursor`, if given), one JSON object per line, streamed: one ListGroups per broker, filters applied, broker failures in-band; `limit` and `include` are for pages and refused there.
          */
         get: {
             parameters: {
@@ -133,13 +133,14 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description A page of groups */
+                /** @description A page of groups, or with `Accept: application/x-ndjson` all of them, one per line */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["GroupPage"];
+                        "application/x-ndjson": components["schemas"]["GroupListingLine"];
                     };
                 };
                 /** @description Invalid input */
@@ -1291,6 +1292,25 @@ export interface components {
                     name: string;
                     message: string | null;
                 };
+            };
+        };
+        /**
+         * @description With `Accept: application/x-ndjson` every line is one JSON object: first a `{"failure": …}` line per broker whose ListGroups failed, then one group per line sorted by group id, then `{"end": {"groups": n, "failures": m}}`.
+         * @example {
+         *       "groupId": "demo-classic",
+         *       "type": "classic",
+         *       "protocolType": "consumer",
+         *       "state": "Stable"
+         *     }
+         */
+        GroupListingLine: components["schemas"]["GroupListing"] | {
+            failure: components["schemas"]["BrokerFailure"];
+        } | {
+            end: {
+                /** @description Group lines sent */
+                groups: number;
+                /** @description Failure lines sent */
+                failures: number;
             };
         };
         /**

@@ -36,9 +36,38 @@ export function canonicalState(state: string): GroupState | undefined {
   return CANONICAL.get(fold(state));
 }
 
+// A listing names a handful of states a hundred thousand times: each spelling is folded once.
+const normalized = new Map<string, string>();
+const NORMALIZED_MAX = 256;
+
 /** A state as the broker wrote it, in Kafka's canonical spelling when it is a known one. */
 export function normalizeState(state: string): string {
-  return canonicalState(state) ?? state;
+  let out = normalized.get(state);
+  if (out === undefined) {
+    out = canonicalState(state) ?? state;
+    if (normalized.size < NORMALIZED_MAX) normalized.set(state, out);
+  }
+  return out;
+}
+
+/**
+ * The brokers' answers as one list. While a coordinator moves, two brokers can list the same
+ * group: the first answer stands. One answer (one broker, or one that listed anything) is taken
+ * as it is, without looking at its ids.
+ */
+export function mergeListings<T extends { groupId: string }>(lists: readonly T[][]): T[] {
+  const nonEmpty = lists.filter((list) => list.length > 0);
+  if (nonEmpty.length <= 1) return nonEmpty[0] ?? [];
+  const seen = new Set<string>();
+  const out: T[] = [];
+  for (const list of nonEmpty) {
+    for (const item of list) {
+      if (seen.has(item.groupId)) continue;
+      seen.add(item.groupId);
+      out.push(item);
+    }
+  }
+  return out;
 }
 
 export function listingMatches(group: GroupListing, filter: ListFilter): boolean {
@@ -52,4 +81,83 @@ export function listingMatches(group: GroupListing, filter: ListFilter): boolean
     if (state === undefined || !filter.states.includes(state)) return false;
   }
   return true;
+}
+
+/**
+ * Kafka's order of group ids: the bytes of their UTF-8 encoding, independent of the locale. UTF-8
+ * byte order is code point order, which UTF-16 code units (JavaScript's own `<`) follow except where
+ * a surrogate (a code point above U+FFFF) meets U+E000..U+FFFF; only that pair is mapped. No id is
+ * encoded, so comparing costs no allocation.
+ */
+export function compareIds(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return x >= 0xd800 && y >= 0xd800 ? codePointRank(x) - codePointRank(y) : x - y;
+  }
+  return a.length - b.length;
+}
+
+/** U+E000..U+FFFF below the surrogates, which stand for code points above U+FFFF. */
+function codePointRank(unit: number): number {
+  return unit >= 0xe000 ? unit - 0x800 : unit + 0x2000;
+}
+
+const byId = (a: { groupId: string }, b: { groupId: string }) => compareIds(a.groupId, b.groupId);
+
+/** Sorted in place by `compareIds`. */
+export function sortById<T extends { groupId: string }>(items: T[]): T[] {
+  return items.sort(byId);
+}
+
+/**
+ * The `limit` smallest items whose id comes after `after` (all, without it), sorted: one pass with
+ * a bounded max-heap, O(n log limit) rather than sorting all n items for one page.
+ */
+export function smallestAfter<T extends { groupId: string }>(
+  items: Iterable<T>,
+  after: string | undefined,
+  limit: number,
+): T[] {
+  // heap[0] is the largest kept item; an item not below it cannot be on the page.
+  const heap: T[] = [];
+  if (limit <= 0) return heap;
+  for (const item of items) {
+    if (after !== undefined && compareIds(item.groupId, after) <= 0) continue;
+    if (heap.length < limit) {
+      heap.push(item);
+      siftUp(heap, heap.length - 1);
+    } else if (byId(item, heap[0] as T) < 0) {
+      heap[0] = item;
+      siftDown(heap, 0);
+    }
+  }
+  return heap.sort(byId);
+}
+
+function siftUp<T extends { groupId: string }>(heap: T[], at: number): void {
+  const item = heap[at] as T;
+  while (at > 0) {
+    const parent = (at - 1) >> 1;
+    if (byId(heap[parent] as T, item) >= 0) break;
+    heap[at] = heap[parent] as T;
+    at = parent;
+  }
+  heap[at] = item;
+}
+
+function siftDown<T extends { groupId: string }>(heap: T[], at: number): void {
+  const item = heap[at] as T;
+  const n = heap.length;
+  for (;;) {
+    let child = 2 * at + 1;
+    if (child >= n) break;
+    if (child + 1 < n && byId(heap[child + 1] as T, heap[child] as T) > 0) child++;
+    if (byId(heap[child] as T, item) <= 0) break;
+    heap[at] = heap[child] as T;
+    at = child;
+  }
+  heap[at] = item;
 }

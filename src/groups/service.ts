@@ -9,12 +9,20 @@ import { ListGroups } from '../broker/protocol/messages/list-groups.js';
 import type { ClusterInfo, KafkaCluster } from '../broker/transport/cluster.js';
 import { Coordinators, type RetryPolicy } from './coordinators.js';
 import { classicDescriber } from './describe/classic.js';
+import { type CoalesceOptions, coalesced } from './describe/coalesce.js';
 import { consumerDescriber } from './describe/consumer.js';
 import type { GroupDescriber } from './describe/outcome.js';
 import { resolveGroups } from './describe/resolve.js';
 import { shareDescriber } from './describe/share.js';
 import { streamsDescriber } from './describe/streams.js';
-import { type ListFilter, listingMatches, normalizeState } from './listing.js';
+import {
+  type ListFilter,
+  listingMatches,
+  mergeListings,
+  normalizeState,
+  smallestAfter,
+  sortById,
+} from './listing.js';
 import {
   type BrokerFailure,
   GROUP_TYPES,
@@ -31,6 +39,13 @@ import { offsetTable, ownership } from './offsets/report.js';
 import { failed, type Outcome, ok } from './outcome.js';
 
 export type { ListFilter } from './listing.js';
+export { compareIds } from './listing.js';
+
+/** One page of a listing: the first `limit` groups whose id comes after `after`. */
+export interface ListPage {
+  after?: string;
+  limit: number;
+}
 
 export interface DescribeOptions {
   /** Assert the type: a group of another type is a GroupTypeMismatchError. */
@@ -38,7 +53,8 @@ export interface DescribeOptions {
 }
 
 export interface GroupService {
-  listGroups(filter?: ListFilter): Promise<GroupList>;
+  /** Every matching group, sorted by id; with `page`, only that page of them. */
+  listGroups(filter?: ListFilter, page?: ListPage): Promise<GroupList>;
   /** One group; throws GroupNotFoundError, GroupTypeMismatchError, … */
   describeGroup(groupId: string, options?: DescribeOptions): Promise<Group>;
   /**
@@ -69,28 +85,43 @@ export interface OffsetsOptions extends DescribeOptions {
 export interface GroupServiceOptions {
   retry?: RetryPolicy;
   describers?: Partial<Record<GroupType, GroupDescriber>>;
+  /** Batching of concurrent describes per coordinator and type (see coalesce.ts); false: none. */
+  coalesce?: CoalesceOptions | false;
 }
 
 /** How many group types to remember, so a warm describe asks one RPC instead of four. */
 const TYPE_CACHE_SIZE = 10_000;
+/** How long a listing trusts the broker set it learned, rather than asking Metadata first. */
+const BROKER_SET_TTL_MS = 10_000;
 
 export class KafkaGroupService implements GroupService {
   private readonly coordinators: Coordinators;
   private readonly describers: Record<GroupType, GroupDescriber>;
   private readonly knownTypes = new Map<string, GroupType>();
+  private brokerSet: { brokers: Promise<ClusterInfo['brokers']>; at: number } | undefined;
 
   constructor(
     private readonly cluster: KafkaCluster,
     options: GroupServiceOptions = {},
   ) {
     this.coordinators = new Coordinators(cluster, options.retry);
-    this.describers = {
+    const describers: Record<GroupType, GroupDescriber> = {
       classic: classicDescriber,
       consumer: consumerDescriber,
       share: shareDescriber,
       streams: streamsDescriber,
       ...options.describers,
     };
+    const coalesce = options.coalesce;
+    this.describers =
+      coalesce === false
+        ? describers
+        : {
+            classic: coalesced(describers.classic, coalesce),
+            consumer: coalesced(describers.consumer, coalesce),
+            share: coalesced(describers.share, coalesce),
+            streams: coalesced(describers.streams, coalesce),
+          };
   }
 
   describeCluster(): Promise<ClusterInfo> {
@@ -102,8 +133,8 @@ export class KafkaGroupService implements GroupService {
   }
 
   /** ListGroups on every broker at once; a broker that fails is reported, not dropped. */
-  async listGroups(filter: ListFilter = {}): Promise<GroupList> {
-    const { brokers } = await this.cluster.describe();
+  async listGroups(filter: ListFilter = {}, page?: ListPage): Promise<GroupList> {
+    const brokers = await this.knownBrokers();
     const answers = await Promise.all(
       brokers.map(async (broker) => {
         const ref = { nodeId: broker.nodeId, host: broker.host, port: broker.port };
@@ -114,15 +145,30 @@ export class KafkaGroupService implements GroupService {
         }
       }),
     );
-    const byId = new Map<string, GroupListing>();
     const failures: BrokerFailure[] = [];
-    for (const answer of answers) {
-      if (answer.failure) failures.push(answer.failure);
-      // While a coordinator moves, two brokers can list the same group; the first answer stands.
-      for (const group of answer.groups) if (!byId.has(group.groupId)) byId.set(group.groupId, group);
-    }
-    const groups = sortById([...byId.values()]);
+    for (const answer of answers) if (answer.failure) failures.push(answer.failure);
+    if (failures.length > 0) this.brokerSet = undefined;
+    const all = mergeListings(answers.map((answer) => answer.groups));
+    const groups = page ? smallestAfter(all, page.after, page.limit) : sortById(all);
     return { groups, failures };
+  }
+
+  /**
+   * The brokers to list, from Metadata at most every BROKER_SET_TTL_MS: following pages would
+   * otherwise pay a Metadata round trip per page. A listing with a failed broker forgets the set,
+   * so the next one sees the cluster as it is now.
+   */
+  private knownBrokers(): Promise<ClusterInfo['brokers']> {
+    const now = Date.now();
+    if (!this.brokerSet || now - this.brokerSet.at > BROKER_SET_TTL_MS) {
+      const brokers = this.cluster.describe().then((info) => info.brokers);
+      const entry = { brokers, at: now };
+      this.brokerSet = entry;
+      brokers.catch(() => {
+        if (this.brokerSet === entry) this.brokerSet = undefined;
+      });
+    }
+    return this.brokerSet.brokers;
   }
 
   async describeGroup(groupId: string, options: DescribeOptions = {}): Promise<Group> {
@@ -243,16 +289,17 @@ export class KafkaGroupService implements GroupService {
     }));
     if (response.errorCode !== ErrorCode.NONE)
       throw new KafkaResponseError(connection.label, 'ListGroups', response.errorCode);
-    return response.groups
-      .map(
-        (g): GroupListing => ({
-          groupId: g.groupId,
-          type: groupType(g.groupType),
-          protocolType: g.protocolType,
-          state: g.groupState === undefined ? null : normalizeState(g.groupState),
-        }),
-      )
-      .filter((g) => listingMatches(g, filter));
+    const out: GroupListing[] = [];
+    for (const g of response.groups) {
+      const listing: GroupListing = {
+        groupId: g.groupId,
+        type: groupType(g.groupType),
+        protocolType: g.protocolType,
+        state: g.groupState === undefined ? null : normalizeState(g.groupState),
+      };
+      if (listingMatches(listing, filter)) out.push(listing);
+    }
+    return out;
   }
 }
 
@@ -282,31 +329,7 @@ function failureOf(broker: BrokerFailure['broker'], error: unknown): BrokerFailu
   };
 }
 
-const encoder = new TextEncoder();
-
 function fromKey(key: string): { topic: string; partition: number } {
   const at = key.indexOf(':');
   return { partition: Number(key.slice(0, at)), topic: key.slice(at + 1) };
-}
-
-function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const d = (a[i] as number) - (b[i] as number);
-    if (d !== 0) return d;
-  }
-  return a.length - b.length;
-}
-
-/** Byte order of the UTF-8 encoding, like Kafka's own ordering, independent of the locale. */
-export function compareIds(a: string, b: string): number {
-  return a === b ? 0 : compareBytes(encoder.encode(a), encoder.encode(b));
-}
-
-/** Sorted by `compareIds`, each id encoded once rather than at every comparison. */
-function sortById<T extends { groupId: string }>(items: T[]): T[] {
-  return items
-    .map((item) => ({ item, key: encoder.encode(item.groupId) }))
-    .sort((a, b) => compareBytes(a.key, b.key))
-    .map(({ item }) => item);
 }

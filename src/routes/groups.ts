@@ -3,12 +3,14 @@ import { canonicalState, GROUP_STATES, type GroupState } from '../groups/listing
 import { GROUP_TYPES, type GroupType } from '../groups/model.js';
 import type { GroupService } from '../groups/service.js';
 import type { Logger } from '../logger.js';
-import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
+import { BROKER_PROBLEMS, problemResponse, problemResponses } from '../openapi/problems.js';
 import {
   BatchDescribeRequestSchema,
   BatchDescribeResultSchema,
+  BrokerFailureSchema,
   CLASSIC_GROUP_EXAMPLE,
   CONSUMER_GROUP_EXAMPLE,
+  GroupListingSchema,
   GroupPageSchema,
   GroupSchema,
   MAX_BATCH_GROUPS,
@@ -17,10 +19,8 @@ import {
 } from '../openapi/schemas.js';
 import { expect, strictQuery } from '../openapi/validation.js';
 import { problemOf } from './errors.js';
-import { decodeCursor, encodeCursor, pageAfter } from './paging.js';
+import { decodeCursor, encodeCursor, NDJSON, ndjsonListing, pageAfter, wantsNdjson } from './paging.js';
 import { GroupIdParam, IsolationParam, TypeAssertionParam } from './params.js';
-
-const _utf8 = new TextEncoder();
 
 /**
  * A query parameter that takes several values, repeated (`?type=a&type=b`) or comma-separated
@@ -126,6 +126,29 @@ const ListQuery = strictQuery({
   }),
 });
 
+/** One line of the application/x-ndjson listing. */
+const ListingLineSchema = z
+  .union([
+    GroupListingSchema,
+    z.object({ failure: BrokerFailureSchema }).openapi({
+      description: 'A broker whose ListGroups failed: the groups it coordinates are missing from the stream',
+    }),
+    z
+      .object({
+        end: z.object({
+          groups: z.number().int().openapi({ description: 'Group lines sent' }),
+          failures: z.number().int().openapi({ description: 'Failure lines sent' }),
+        }),
+      })
+      .openapi({ description: 'The last line: a stream without it was cut short' }),
+  ])
+  .openapi('GroupListingLine', {
+    description:
+      'With `Accept: application/x-ndjson` every line is one JSON object: first a `{"failure": …}` line per broker ' +
+      'whose ListGroups failed, then one group per line sorted by group id, then `{"end": {"groups": n, "failures": m}}`.',
+    example: { groupId: 'demo-classic', type: 'classic', protocolType: 'consumer', state: 'Stable' },
+  });
+
 const listGroups = createRoute({
   method: 'get',
   path: '/groups',
@@ -135,10 +158,18 @@ const listGroups = createRoute({
     'Asks every broker for its groups (ListGroups at the highest version it offers; `type` and `state` are sent to brokers that ' +
     'can filter, v5 and v4, and applied here in every case) and merges the answers, sorted by group id in UTF-8 byte order. ' +
     'A broker that fails is listed in `failures`, never silently dropped. `include=details` describes the groups of the page, ' +
-    'one RPC per coordinator and type.',
+    'one RPC per coordinator and type. With `Accept: application/x-ndjson` the answer is every matching group (after `cursor`, ' +
+    'if given), one JSON object per line, streamed: one ListGroups per broker, filters applied, broker failures in-band; ' +
+    '`limit` and `include` are for pages and refused there.',
   request: { query: ListQuery },
   responses: {
-    200: { description: 'A page of groups', content: { 'application/json': { schema: GroupPageSchema } } },
+    200: {
+      description: 'A page of groups, or with `Accept: application/x-ndjson` all of them, one per line',
+      content: {
+        'application/json': { schema: GroupPageSchema },
+        [NDJSON]: { schema: ListingLineSchema },
+      },
+    },
     ...problemResponses('invalid-input', ...BROKER_PROBLEMS),
   },
 });
@@ -206,14 +237,42 @@ const batchDescribe = createRoute({
 export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Logger): void {
   app.openapi(listGroups, async (c) => {
     const query = c.req.valid('query');
-    const { groups, failures } = await service.listGroups({
+    const filter = {
       ...(query.type && { types: query.type as GroupType[] }),
       ...(query.state && { states: query.state as GroupState[] }),
       ...(query.prefix !== undefined && { prefix: query.prefix }),
       ...(query.protocolType !== undefined && { protocolType: query.protocolType }),
-    });
+    };
+    if (wantsNdjson(c.req.header('accept'))) {
+      const pageOnly = (['limit', 'include'] as const).filter((name) => query[name] !== undefined);
+      if (pageOnly.length > 0) {
+        return problemResponse(
+          c,
+          'invalid-input',
+          'limit and include apply to pages, not to the ndjson stream',
+          {
+            errors: pageOnly.map((name) => ({
+              in: 'query' as const,
+              name,
+              expected: `absent with Accept: ${NDJSON}`,
+              received: c.req.queries(name)?.join(',') ?? null,
+              message: `${name} applies to pages (application/json); the ndjson stream has every group`,
+            })),
+          },
+        ) as never;
+      }
+      const { groups, failures } = await service.listGroups(filter);
+      return ndjsonListing(groups, failures, query.cursor) as never;
+    }
     const limit = query.limit ?? 100;
-    const { page, more } = pageAfter(groups, query.cursor, limit);
+    // One more than the page shows whether another page follows. The service selects the page;
+    // pageAfter keeps the answer right whatever the service handed back.
+    const listed = await service.listGroups(filter, {
+      ...(query.cursor !== undefined && { after: query.cursor }),
+      limit: limit + 1,
+    });
+    const { failures } = listed;
+    const { page, more } = pageAfter(listed.groups, query.cursor, limit);
     const nextCursor = more ? encodeCursor((page.at(-1) as { groupId: string }).groupId) : null;
     const wantDetails = query.include?.includes('details') ?? false;
     const wantLag = query.include?.includes('lag') ?? false;

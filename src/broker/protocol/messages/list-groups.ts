@@ -46,14 +46,19 @@ function writeGroup(e: Encoder, g: ListedGroup): void {
   e.tags(g.unknownTaggedFields);
 }
 
+// An answer lists every group of the broker, 100,000 and more: each entry is built with only the
+// fields its version has, rather than built whole and trimmed by `defined` (deleting a property
+// turns an object into a slow dictionary, for the decoder and for everything that reads it).
 function readGroup(d: Decoder): ListedGroup {
-  return defined({
-    groupId: d.string(),
-    protocolType: d.string(),
-    groupState: d.version >= 4 ? d.string() : undefined,
-    groupType: d.version >= 5 ? d.string() : undefined,
-    unknownTaggedFields: d.tags(),
-  });
+  const groupId = d.string();
+  const protocolType = d.string();
+  let group: ListedGroup;
+  if (d.version >= 5) group = { groupId, protocolType, groupState: d.string(), groupType: d.string() };
+  else if (d.version === 4) group = { groupId, protocolType, groupState: d.string() };
+  else group = { groupId, protocolType };
+  const tags = d.tags();
+  if (tags) group.unknownTaggedFields = tags;
+  return group;
 }
 
 export const ListGroups = defineApi<ListGroupsRequest, ListGroupsResponse>({

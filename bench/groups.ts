@@ -1,0 +1,301 @@
+/**
+ * `npm run bench`: this product's built Node server and Kafka's Java Admin client, side by side in
+ * one run, on the same single broker, at growing numbers of groups.
+ *
+ *   npm run bench                         sizes 1,000, 10,000 and 100,000
+ *   npm run bench -- 1000 10000           chosen sizes (ascending)
+ *
+ * It starts its own broker, creates the groups cheaply (one Admin offset commit each makes an
+ * Empty classic group), builds dist/node/server.mjs, then for each size starts a fresh server and
+ * measures both on the same work. HTTP load comes from autocannon. Prints a table per size and
+ * writes them all to docs/BENCHMARKS.md. Not part of `npm test`: on a shared machine the figures
+ * are only meaningful as ratios within one run.
+ */
+
+import { type ChildProcess, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { buildNode } from '../scripts/build.js';
+import { encodeCursor } from '../src/routes/paging.js';
+import { startBroker } from '../test/kafka/broker.js';
+import { javaCommand } from '../test/kafka/fetch.js';
+import { startServerProcess } from '../test/support/server-process.js';
+import { type AdminBench, startAdminBench } from './admin-bench.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const sizes = process.argv.slice(2).map(Number);
+if (sizes.length === 0) sizes.push(1_000, 10_000, 100_000);
+if (sizes.some((n, i) => !Number.isInteger(n) || n < 1_000 || (i > 0 && n <= (sizes[i - 1] as number))))
+  throw new Error('sizes: ascending integers of at least 1000');
+
+const PREFIX = 'bench-';
+const TOPIC = 'bench-offsets';
+const id = (i: number) => `${PREFIX}${String(i).padStart(7, '0')}`;
+/** Seconds of load for each concurrent describe case. */
+const LOAD_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+
+interface Row {
+  work: string;
+  java: string;
+  product: string;
+  ratio: string;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
+const fmtRate = (x: number) => `${Math.round(x).toLocaleString('en-US')}/s`;
+
+async function timed(times: number, run: () => Promise<void>): Promise<number[]> {
+  const samples: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const start = performance.now();
+    await run();
+    samples.push(performance.now() - start);
+  }
+  return samples;
+}
+
+/** Peak resident set of a process (VmHWM), in MB. */
+function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN);
+  return kb / 1024;
+}
+
+async function load(
+  url: string,
+  connections: number,
+  path: () => string,
+): Promise<{ rate: number; p50: number; p99: number }> {
+  const result = await autocannon({
+    url,
+    connections,
+    duration: LOAD_SECONDS,
+    requests: [{ setupRequest: (req) => ({ ...req, path: path() }) }],
+  });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  return { rate: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+async function getOk(url: string, accept = 'application/json'): Promise<string> {
+  const res = await fetch(url, { headers: { accept } });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${url}: ${res.status} ${text.slice(0, 500)}`);
+  return text;
+}
+
+async function measure(size: number, admin: AdminBench, server: { url: string; child: ChildProcess }) {
+  const rows: Row[] = [];
+  const repeat = size >= 100_000 ? 3 : 5;
+  const { url } = server;
+
+  // Warm both sides once.
+  await admin.command('list 1');
+  await getOk(`${url}/groups`, 'application/x-ndjson');
+
+  const javaList = await admin.command<{ count: number; ms: number[] }>(`list ${repeat}`);
+  if (javaList.count !== size) throw new Error(`Java Admin lists ${javaList.count} groups, not ${size}`);
+  let lines = 0;
+  const ndjson = await timed(repeat, async () => {
+    const text = await getOk(`${url}/groups`, 'application/x-ndjson');
+    lines = text.split('\n').length - 2; // minus the end line and the final newline
+  });
+  if (lines !== size) throw new Error(`ndjson streamed ${lines} groups, not ${size}`);
+  const javaListMs = median(javaList.ms);
+  rows.push({
+    work: `list all ${size.toLocaleString('en-US')} groups (median ms)`,
+    java: `${ms(javaListMs)} (listGroups)`,
+    product: `${ms(median(ndjson))} (one ndjson request)`,
+    ratio: `${(median(ndjson) / javaListMs).toFixed(2)}×`,
+  });
+
+  const middle = encodeCursor(id(Math.floor(size / 2)));
+  const page = await timed(repeat * 2, async () => {
+    await getOk(`${url}/groups?limit=1000&cursor=${middle}`);
+  });
+  rows.push({
+    work: 'one page of 1,000 from the middle (median ms)',
+    java: '–',
+    product: ms(median(page)),
+    ratio: `${(median(page) / javaListMs).toFixed(2)}× Java's whole listing`,
+  });
+
+  let pages = 0;
+  const [follow] = await timed(1, async () => {
+    let cursor: string | null = null;
+    do {
+      const body = JSON.parse(
+        await getOk(`${url}/groups?limit=1000${cursor ? `&cursor=${cursor}` : ''}`),
+      ) as { nextCursor: string | null };
+      cursor = body.nextCursor;
+      pages++;
+    } while (cursor);
+  });
+  rows.push({
+    work: `follow all ${pages} pages of 1,000 (ms)`,
+    java: '–',
+    product: ms(follow as number),
+    ratio: `${((follow as number) / javaListMs).toFixed(2)}× Java's whole listing`,
+  });
+
+  const one = id(0);
+  for (const callers of [1, 64]) {
+    const java = await admin.command<{ perSec: number; p50: number }>(
+      `describe classic ${callers} ${LOAD_SECONDS} ${one} 0`,
+    );
+    const product = await load(url, callers, () => `/groups/${one}`);
+    rows.push({
+      work: `describe one group, ${callers} caller${callers > 1 ? 's' : ''} (rate, p50 ms)`,
+      java: `${fmtRate(java.perSec)}, ${ms(java.p50)}`,
+      product: `${fmtRate(product.rate)}, ${ms(product.p50)}`,
+      ratio: `${(product.rate / java.perSec).toFixed(2)}×`,
+    });
+  }
+
+  const pool = Math.min(size, 10_000);
+  const java = await admin.command<{ perSec: number; p50: number }>(
+    `describe classic 64 ${LOAD_SECONDS} ${PREFIX} ${pool}`,
+  );
+  // describeClassicGroups names the type; the product is measured without (it finds the type, four
+  // describe RPCs at a group's first touch) and with ?type=classic (one).
+  for (const typed of [false, true]) {
+    const random = await load(
+      url,
+      64,
+      () => `/groups/${id(Math.floor(Math.random() * pool))}${typed ? '?type=classic' : ''}`,
+    );
+    rows.push({
+      work: `describe random groups of ${pool.toLocaleString('en-US')}, 64 callers${typed ? ', type named' : ''} (rate, p50 ms)`,
+      java: `${fmtRate(java.perSec)}, ${ms(java.p50)}`,
+      product: `${fmtRate(random.rate)}, ${ms(random.p50)}`,
+      ratio: `${(random.rate / java.perSec).toFixed(2)}×`,
+    });
+  }
+
+  const lagFrom = Math.floor(size / 2);
+  const javaLag = await admin.command<{ ms: number[] }>(
+    `lag ${repeat} ${PREFIX} ${lagFrom} ${lagFrom + 100}`,
+  );
+  const lagCursor = encodeCursor(id(lagFrom - 1));
+  const productLag = await timed(repeat, async () => {
+    await getOk(`${url}/groups?limit=100&include=lag&cursor=${lagCursor}`);
+  });
+  rows.push({
+    work: 'lag of a page of 100 groups (median ms)',
+    java: `${ms(median(javaLag.ms))} (listConsumerGroupOffsets + listOffsets)`,
+    product: ms(median(productLag)),
+    ratio: `${(median(productLag) / median(javaLag.ms)).toFixed(2)}×`,
+  });
+
+  const rss = peakRssMb(server.child.pid as number);
+  rows.push({ work: 'peak RSS of the server (MB)', java: '–', product: rss.toFixed(0), ratio: '' });
+  return { rows, listMs: { java: javaListMs, product: median(ndjson) }, pageMs: median(page), rss };
+}
+
+function table(rows: Row[]): string {
+  return [
+    '| work | Java Admin client | this product | product ÷ Java |',
+    '|---|---|---|---|',
+    ...rows.map((r) => `| ${r.work} | ${r.java} | ${r.product} | ${r.ratio} |`),
+  ].join('\n');
+}
+
+function machine(): string {
+  const cpus = os.cpus();
+  // java -version writes to standard error.
+  const version = spawnSync(javaCommand(), ['-version'], { encoding: 'utf8' });
+  const java = `${version.stderr ?? ''}${version.stdout ?? ''}` || 'Java: unknown';
+  const javaLine = java.split('\n').find((l) => l.trim()) ?? java;
+  return [
+    `- ${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB memory, ${os.type()} ${os.release()}`,
+    `- load average at the start: ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(', ')} (the machine is shared)`,
+    `- Node ${process.version}; ${javaLine.trim()}`,
+  ].join('\n');
+}
+
+async function main() {
+  const started = new Date();
+  const about = machine();
+  console.log('building dist/node/server.mjs …');
+  await buildNode();
+  const broker = await startBroker({ readyTimeoutMs: 300_000 });
+  const admin = await startAdminBench(broker.bootstrap);
+  const sections: string[] = [];
+  const summary: { size: number; java: number; product: number; page: number; rss: number }[] = [];
+  try {
+    let made = 0;
+    for (const size of sizes) {
+      console.log(`creating groups ${made}..${size - 1} …`);
+      const created = await admin.command<{ ms: number }>(`create ${PREFIX} ${made} ${size} ${TOPIC}`);
+      console.log(`  ${size - made} groups in ${(created.ms / 1000).toFixed(1)} s`);
+      made = size;
+      const server = await startServerProcess([join(ROOT, 'dist/node/server.mjs')], {
+        env: { KAFKA_BROKERS: broker.bootstrap },
+      });
+      try {
+        const result = await measure(size, admin, server);
+        const text = `### ${size.toLocaleString('en-US')} groups\n\n${table(result.rows)}\n`;
+        console.log(`\n${text}`);
+        sections.push(text);
+        summary.push({ size, ...result.listMs, page: result.pageMs, rss: result.rss });
+      } finally {
+        server.child.kill('SIGTERM');
+        await new Promise((resolve) => server.child.once('exit', resolve));
+      }
+    }
+  } finally {
+    await admin.close();
+    await broker.stop();
+  }
+
+  const first = summary[0];
+  const growth = summary
+    .map(
+      (s) =>
+        `| ${s.size.toLocaleString('en-US')} | ${ms(s.java)} | ${ms(s.product)} | ${ms(s.page)} | ${s.rss.toFixed(0)} |` +
+        (first && s !== first
+          ? ` ×${(s.size / first.size).toFixed(0)} groups: Java ×${(s.java / first.java).toFixed(1)}, ndjson ×${(s.product / first.product).toFixed(1)}, page ×${(s.page / first.page).toFixed(1)} |`
+          : ' |'),
+    )
+    .join('\n');
+  const doc = `# Benchmarks
+
+Measured by \`npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\` (bench/groups.ts), ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC:
+one Kafka ${broker.version} broker on loopback, the built server (\`node dist/node/server.mjs\`, a fresh
+process per size) and Kafka's own Java Admin client (bench/AdminBench.java, one warm JVM) doing the
+same work in the same run. Groups are Empty classic groups, each made by one Admin offset commit.
+HTTP load: autocannon, ${LOAD_SECONDS} s per concurrent case; the Java side runs the same number of
+threads on one Admin. Ratios are this product ÷ Java (rates: above 1 is faster; times: below 1 is faster).
+
+Machine:
+
+${about}
+
+## How cost grows
+
+| groups | Java listGroups (ms) | ndjson listing (ms) | one page of 1,000 (ms) | server peak RSS (MB) | growth from the first size |
+|---|---|---|---|---|---|
+${growth}
+
+${sections.join('\n')}
+`;
+  writeFileSync(join(ROOT, 'docs/BENCHMARKS.md'), doc);
+  // Laid out as the linter wants it (aligned tables), so the file can be committed as written.
+  spawnSync(join(ROOT, 'node_modules/.bin/biome'), ['format', '--write', 'docs/BENCHMARKS.md'], {
+    cwd: ROOT,
+  });
+  console.log('written to docs/BENCHMARKS.md');
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

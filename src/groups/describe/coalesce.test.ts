@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import type { BrokerConnection } from '../../broker/transport/connection.js';
+import type { BrokerRef, Group } from '../model.js';
+import { coalesced } from './coalesce.js';
+import type { GroupDescriber, TypedOutcome } from './outcome.js';
+
+const connection = (label: string) => ({ label }) as BrokerConnection;
+const coordinator = (nodeId: number): BrokerRef => ({ nodeId, host: '127.0.0.1', port: 9000 + nodeId });
+
+/** A describer that records each call and answers after `delayMs`: ids starting with 'x' are absent. */
+function recording(delayMs = 5) {
+  const calls: { node: number; ids: string[] }[] = [];
+  let failNext: Error | undefined;
+  const describer: GroupDescriber = {
+    type: 'classic',
+    api: 'DescribeGroups',
+    async describe(_connection, at, groupIds) {
+      calls.push({ node: at.nodeId, ids: [...groupIds] });
+      const failure = failNext;
+      failNext = undefined;
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      if (failure) throw failure;
+      return new Map<string, TypedOutcome>(
+        groupIds.map((id) => [
+          id,
+          id.startsWith('x')
+            ? { kind: 'absent' }
+            : { kind: 'found', group: { groupId: id, type: 'classic' } as unknown as Group },
+        ]),
+      );
+    },
+  };
+  return {
+    calls,
+    describer,
+    failOnce: (error: Error) => {
+      failNext = error;
+    },
+  };
+}
+
+describe('coalesced describes', () => {
+  it('sends concurrent describes on one coordinator as one RPC, each caller answered for its own groups', async () => {
+    const { calls, describer } = recording();
+    const d = coalesced(describer);
+    const ids = Array.from({ length: 64 }, (_, i) => (i % 8 === 0 ? `x${i}` : `g${i}`));
+    const answers = await Promise.all(ids.map((id) => d.describe(connection('b1'), coordinator(1), [id])));
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.ids.sort()).toEqual([...ids].sort());
+    answers.forEach((answer, i) => {
+      const id = ids[i] as string;
+      expect([...answer.keys()]).toEqual([id]);
+      expect(answer.get(id)?.kind).toBe(id.startsWith('x') ? 'absent' : 'found');
+    });
+  });
+
+  it('keeps coordinators apart, and a batch names a group asked twice once', async () => {
+    const { calls, describer } = recording();
+    const d = coalesced(describer);
+    await Promise.all([
+      d.describe(connection('b1'), coordinator(1), ['a', 'b']),
+      d.describe(connection('b2'), coordinator(2), ['c']),
+      d.describe(connection('b1'), coordinator(1), ['b', 'd']),
+    ]);
+    expect(calls.map((c) => [c.node, c.ids])).toEqual([
+      [1, ['a', 'b', 'd']],
+      [2, ['c']],
+    ]);
+  });
+
+  it('batches what arrives while the RPCs in flight are out, and sends it when one returns', async () => {
+    const { calls, describer } = recording(30);
+    const d = coalesced(describer, { maxInFlight: 1, windowMs: 10_000 });
+    const first = d.describe(connection('b1'), coordinator(1), ['a']);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const later = ['b', 'c', 'd'].map((id) => d.describe(connection('b1'), coordinator(1), [id]));
+    await Promise.all([first, ...later]);
+    expect(calls.map((c) => c.ids)).toEqual([['a'], ['b', 'c', 'd']]);
+  });
+
+  it('sends a waiting batch when the window closes, even with every slot taken', async () => {
+    const { calls, describer } = recording(2_000);
+    const d = coalesced(describer, { maxInFlight: 1, windowMs: 20 });
+    const started = Date.now();
+    const first = d.describe(connection('b1'), coordinator(1), ['a']);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = d.describe(connection('b1'), coordinator(1), ['b']);
+    // The second RPC leaves after the window (20 ms), long before the first returns (2 s).
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(calls.map((c) => c.ids)).toEqual([['a'], ['b']]);
+    await Promise.all([first, second]);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('fails every caller of a failed RPC, and the next batch goes out afresh', async () => {
+    const { calls, describer, failOnce } = recording();
+    const d = coalesced(describer);
+    failOnce(new Error('socket closed'));
+    const failed = await Promise.allSettled([
+      d.describe(connection('b1'), coordinator(1), ['a']),
+      d.describe(connection('b1'), coordinator(1), ['b']),
+    ]);
+    expect(failed.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    const again = await d.describe(connection('b1'), coordinator(1), ['a']);
+    expect(again.get('a')?.kind).toBe('found');
+    expect(calls).toHaveLength(2);
+  });
+
+  it('splits batches at maxGroups, never splitting one caller', async () => {
+    const { calls, describer } = recording();
+    const d = coalesced(describer, { maxGroups: 3 });
+    await Promise.all([
+      d.describe(connection('b1'), coordinator(1), ['a', 'b']),
+      d.describe(connection('b1'), coordinator(1), ['c', 'd']),
+      d.describe(connection('b1'), coordinator(1), ['e']),
+    ]);
+    expect(calls.map((c) => c.ids)).toEqual([
+      ['a', 'b'],
+      ['c', 'd', 'e'],
+    ]);
+  });
+});

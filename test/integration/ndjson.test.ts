@@ -1,0 +1,160 @@
+/**
+ * The whole listing in one request: GET /groups with Accept: application/x-ndjson over real groups
+ * (Empty classic groups made by offset commits with Kafka's Admin client). Every line is checked
+ * against the line schema the OpenAPI document publishes.
+ */
+
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app.js';
+import { ApiKey } from '../../src/broker/protocol/index.js';
+import { loadConfig } from '../../src/config.js';
+import type { GroupListing } from '../../src/groups/model.js';
+import { encodeCursor } from '../../src/routes/paging.js';
+import { createService } from '../../src/service.js';
+import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
+import { type TestApp, testApp } from '../support/app.js';
+import { reply, StandInBroker } from '../support/stand-in-broker.js';
+
+const run = uniqueName('nd');
+const COUNT = 600;
+// Pairs of ids that differ only in '～' (U+FF5E) against '🎉' (U+1F389): UTF-8 byte order puts '～'
+// first, JavaScript's default string order '🎉', so "sorted" means Kafka's order, not an accident.
+const groupIds = Array.from(
+  { length: COUNT },
+  (_, i) => `${run}-${String(i >> 1).padStart(4, '0')}${i % 2 ? '～' : '🎉'}`,
+);
+const utf8 = new TextEncoder();
+const byBytes = (a: string, b: string) => Buffer.compare(utf8.encode(a), utf8.encode(b));
+const NDJSON = 'application/x-ndjson';
+const COORDINATOR_NOT_AVAILABLE = 15;
+
+let t: TestApp;
+let fixtures: RunningFixtures;
+let validateLine: (line: unknown) => boolean;
+
+type Line =
+  | GroupListing
+  | { failure: { broker: { nodeId: number }; error: { name: string } } }
+  | { end: { groups: number; failures: number } };
+
+beforeAll(async () => {
+  t = await testApp();
+  fixtures = await startFixtures({
+    bootstrap: t.bootstrap,
+    topics: [{ name: `${run}-t`, partitions: 1, records: 1 }],
+    groups: groupIds.map((groupId) => ({ type: 'empty' as const, groupId, topics: [`${run}-t`], commit: 1 })),
+    readyTimeoutMs: 300_000,
+  });
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  ajv.addSchema(t.checker.document as object, 'openapi.json');
+  const schema = 'openapi.json#/paths/~1groups/get/responses/200/content/application~1x-ndjson/schema';
+  validateLine = ajv.compile({ $ref: schema });
+}, 330_000);
+
+afterAll(async () => {
+  await fixtures?.stop();
+  await t?.close();
+});
+
+async function ndjson(app: TestApp['app'], path: string): Promise<{ status: number; lines: Line[] }> {
+  const res = await app.request(path, { headers: { accept: NDJSON } });
+  expect(res.headers.get('content-type')).toBe(NDJSON);
+  const text = await res.text();
+  expect(text.endsWith('\n')).toBe(true);
+  const lines = text
+    .slice(0, -1)
+    .split('\n')
+    .map((line) => JSON.parse(line) as Line);
+  for (const line of lines) expect(validateLine(line), JSON.stringify(line)).toBe(true);
+  return { status: res.status, lines };
+}
+
+const groupsOf = (lines: Line[]) => lines.filter((l): l is GroupListing => 'groupId' in l);
+
+describe('GET /groups as application/x-ndjson', () => {
+  it('streams every group exactly once, sorted in UTF-8 byte order, and ends with a count', async () => {
+    const { status, lines } = await ndjson(t.app, `/groups?prefix=${encodeURIComponent(run)}`);
+    expect(status).toBe(200);
+    const ids = groupsOf(lines).map((g) => g.groupId);
+    expect(ids).toEqual([...groupIds].sort(byBytes));
+    expect(ids).not.toEqual([...groupIds].sort());
+    expect(groupsOf(lines)[0]).toMatchObject({ type: 'classic', protocolType: '', state: 'Empty' });
+    expect(lines.at(-1)).toEqual({ end: { groups: COUNT, failures: 0 } });
+    expect(lines.filter((l) => 'failure' in l)).toEqual([]);
+  });
+
+  it('applies the filters, and starts after a cursor', async () => {
+    const some = await ndjson(
+      t.app,
+      `/groups?prefix=${encodeURIComponent(`${run}-01`)}&type=classic&state=empty`,
+    );
+    expect(groupsOf(some.lines).map((g) => g.groupId)).toEqual(
+      groupIds.filter((id) => id.startsWith(`${run}-01`)).sort(byBytes),
+    );
+    const none = await ndjson(t.app, `/groups?prefix=${encodeURIComponent(run)}&state=Stable`);
+    expect(none.lines).toEqual([{ end: { groups: 0, failures: 0 } }]);
+    const sorted = [...groupIds].sort(byBytes);
+    const after = await ndjson(
+      t.app,
+      `/groups?prefix=${encodeURIComponent(run)}&cursor=${encodeCursor(sorted[449] as string)}`,
+    );
+    expect(groupsOf(after.lines).map((g) => g.groupId)).toEqual(sorted.slice(450));
+  });
+
+  it('refuses limit and include, which are for pages, naming them', async () => {
+    const res = await t.app.request(`/groups?limit=10&include=lag`, { headers: { accept: NDJSON } });
+    expect(res.status).toBe(400);
+    const problem = (await t.checker.check('get', '/groups', res)) as { errors: { name: string }[] };
+    expect(problem.errors.map((e) => e.name)).toEqual(['limit', 'include']);
+  });
+
+  it('still answers pages as JSON to every other Accept', async () => {
+    const page = await t.get<{ groups: GroupListing[] }>(
+      `/groups?prefix=${encodeURIComponent(run)}&limit=5`,
+      '/groups',
+    );
+    expect(page.body.groups.map((g) => g.groupId)).toEqual([...groupIds].sort(byBytes).slice(0, 5));
+  });
+
+  it("stand-in: a broker whose ListGroups fails is reported in-band, the real broker's groups all follow", async () => {
+    // The stand-in is the bootstrap: its Metadata names itself and the real broker, and its own
+    // ListGroups fails. The real broker's groups must all be there, with the failure named.
+    const standIn = await StandInBroker.start();
+    const [host, port] = t.bootstrap.split(':') as [string, string];
+    standIn.otherwise(ApiKey.Metadata, (call) =>
+      reply.response({
+        throttleTimeMs: 0,
+        brokers: [
+          { nodeId: 1, host, port: Number(port), rack: null },
+          { nodeId: 1000, host: standIn.host, port: standIn.port, rack: null },
+        ],
+        ...(call.version >= 2 && { clusterId: 'mixed' }),
+        ...(call.version >= 1 && { controllerId: 1 }),
+        topics: [],
+      }),
+    );
+    standIn.otherwise(ApiKey.ListGroups, reply.error(COORDINATOR_NOT_AVAILABLE));
+    const service = createService(loadConfig({ KAFKA_BROKERS: standIn.address }));
+    try {
+      const app = createApp({ service: service.groups });
+      const { status, lines } = await ndjson(app, `/groups?prefix=${encodeURIComponent(run)}`);
+      expect(status).toBe(200);
+      expect(lines[0]).toMatchObject({
+        failure: {
+          broker: { nodeId: 1000, host: standIn.host, port: standIn.port },
+          error: { kafkaError: { code: COORDINATOR_NOT_AVAILABLE } },
+        },
+      });
+      expect(groupsOf(lines).map((g) => g.groupId)).toEqual([...groupIds].sort(byBytes));
+      expect(lines.at(-1)).toEqual({ end: { groups: COUNT, failures: 1 } });
+      expect(standIn.count(ApiKey.ListGroups)).toBe(1);
+      expect(standIn.problems).toEqual([]);
+    } finally {
+      await service.close();
+      await standIn.stop();
+    }
+  });
+});
