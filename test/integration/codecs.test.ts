@@ -46,7 +46,8 @@ async function coordinator(groupId: string): Promise<BrokerConnection> {
       c.send(FindCoordinator, { keyType: 0, coordinatorKeys: [groupId] }, { min: 4 }),
     );
     const found = response.coordinators?.[0];
-    if (found && found.errorCode === 0) return cluster.connection({ host: found.host, port: found.port });
+    if (found && found.errorCode === ErrorCode.NONE)
+      return cluster.connection({ host: found.host, port: found.port });
     if (attempt > 30) throw new Error(`no coordinator for ${groupId}: ${JSON.stringify(found)}`);
     await sleep(500);
   }
@@ -140,7 +141,7 @@ describe('Fetch', () => {
         }),
         bounds,
       );
-      expect(response.errorCode ?? 0).toBe(0);
+      expect(response.errorCode ?? ErrorCode.NONE).toBe(0);
       return { version, partition: response.responses[0]?.partitions[0] as FetchPartitionData };
     };
 
@@ -206,8 +207,8 @@ describe('OffsetCommit, OffsetDelete and DeleteGroups on a group without members
       {
         name: topic,
         partitions: [
-          { partitionIndex: 0, errorCode: 0 },
-          { partitionIndex: 1, errorCode: 0 },
+          { partitionIndex: 0, errorCode: ErrorCode.NONE },
+          { partitionIndex: 1, errorCode: ErrorCode.NONE },
         ],
       },
     ]);
@@ -226,8 +227,8 @@ describe('OffsetCommit, OffsetDelete and DeleteGroups on a group without members
       topics: [{ name: topic, partitions: [{ partitionIndex: 0 }] }],
     });
     expect(deleted.response).toMatchObject({
-      errorCode: 0,
-      topics: [{ name: topic, partitions: [{ partitionIndex: 0, errorCode: 0 }] }],
+      errorCode: ErrorCode.NONE,
+      topics: [{ name: topic, partitions: [{ partitionIndex: 0, errorCode: ErrorCode.NONE }] }],
     });
     expect(await committed(groupId)).toStrictEqual(
       new Map([
@@ -242,7 +243,7 @@ describe('OffsetCommit, OffsetDelete and DeleteGroups on a group without members
     const first = await connection.send(DeleteGroups, { groupsNames: [groupId] });
     expect(first.version).toBe(await connection.versionFor(DeleteGroups));
     expect(first.response.results).toStrictEqual([
-      { groupId, errorCode: 0, ...(first.version >= 3 && { errorMessage: null }) },
+      { groupId, errorCode: ErrorCode.NONE, ...(first.version >= 3 && { errorMessage: null }) },
     ]);
     const again = await connection.send(DeleteGroups, { groupsNames: [groupId] }, { max: 2 });
     expect(again.response.results).toStrictEqual([{ groupId, errorCode: ErrorCode.GROUP_ID_NOT_FOUND }]);
@@ -313,14 +314,14 @@ describe('AlterShareGroupOffsets and DeleteShareGroupOffsets', () => {
     const { topicId } = await topicInfo(topic);
     const altered = await alter();
     expect(altered.response).toMatchObject({
-      errorCode: 0,
+      errorCode: ErrorCode.NONE,
       responses: [
         {
           topicName: topic,
           topicId,
           partitions: [
-            { partitionIndex: 0, errorCode: 0 },
-            { partitionIndex: 1, errorCode: 0 },
+            { partitionIndex: 0, errorCode: ErrorCode.NONE },
+            { partitionIndex: 1, errorCode: ErrorCode.NONE },
           ],
         },
       ],
@@ -334,8 +335,8 @@ describe('AlterShareGroupOffsets and DeleteShareGroupOffsets', () => {
       topics: [{ topicName: topic }],
     });
     expect(deleted.response).toMatchObject({
-      errorCode: 0,
-      responses: [{ topicName: topic, topicId, errorCode: 0 }],
+      errorCode: ErrorCode.NONE,
+      responses: [{ topicName: topic, topicId, errorCode: ErrorCode.NONE }],
     });
     const { response: described } = await connection.send(DescribeShareGroupOffsets, {
       groups: [{ groupId: shareGroup, topics: null }],

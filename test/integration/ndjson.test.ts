@@ -8,6 +8,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
+import { ErrorCode } from '../../src/broker/protocol/errors.js';
 import { ApiKey } from '../../src/broker/protocol/index.js';
 import { loadConfig } from '../../src/config.js';
 import type { GroupListing } from '../../src/groups/model.js';
@@ -28,7 +29,6 @@ const groupIds = Array.from(
 const utf8 = new TextEncoder();
 const byBytes = (a: string, b: string) => Buffer.compare(utf8.encode(a), utf8.encode(b));
 const NDJSON = 'application/x-ndjson';
-const COORDINATOR_NOT_AVAILABLE = 15;
 
 let t: TestApp;
 let fixtures: RunningFixtures;
@@ -136,7 +136,7 @@ describe('GET /groups as application/x-ndjson', () => {
         topics: [],
       }),
     );
-    standIn.otherwise(ApiKey.ListGroups, reply.error(COORDINATOR_NOT_AVAILABLE));
+    standIn.otherwise(ApiKey.ListGroups, reply.error(ErrorCode.COORDINATOR_NOT_AVAILABLE));
     const service = createService(loadConfig({ KAFKA_BROKERS: standIn.address }));
     try {
       const app = createApp({ service: service.groups });
@@ -145,7 +145,7 @@ describe('GET /groups as application/x-ndjson', () => {
       expect(lines[0]).toMatchObject({
         failure: {
           broker: { nodeId: 1000, host: standIn.host, port: standIn.port },
-          error: { kafkaError: { code: COORDINATOR_NOT_AVAILABLE } },
+          error: { kafkaError: { code: ErrorCode.COORDINATOR_NOT_AVAILABLE } },
         },
       });
       expect(groupsOf(lines).map((g) => g.groupId)).toEqual([...groupIds].sort(byBytes));

@@ -77,6 +77,7 @@
 import { defineApi } from '../api.js';
 import { type Decoder, defined, type Encoder, type Tagged } from '../codec.js';
 import { ProtocolEncodeError, UnsupportedFieldVersionError } from '../decode-error.js';
+import { ErrorCode } from '../errors.js';
 import { Reader, type TaggedField } from '../reader.js';
 import { ZERO_UUID } from '../uuid.js';
 import { Writer } from '../writer.js';
@@ -543,7 +544,7 @@ export const Fetch = defineApi<FetchRequest, FetchResponse>({
   writeResponse(e, res) {
     const v = e.version;
     e.int32(res.throttleTimeMs);
-    if (v >= 7) e.int16(res.errorCode ?? 0).int32(res.sessionId ?? 0);
+    if (v >= 7) e.int16(res.errorCode ?? ErrorCode.NONE).int32(res.sessionId ?? 0);
     else {
       e.absent('errorCode', res.errorCode, 0);
       e.absent('sessionId', res.sessionId, 0);
