@@ -5,8 +5,14 @@
 
 import { BrokerError, KafkaResponseError } from '../broker/errors.js';
 import { ListGroups } from '../broker/protocol/messages/list-groups.js';
-import type { ClusterInfo, KafkaCluster } from '../broker/transport/cluster.js';
-import { type CoordinatorOutcome, Coordinators, type RetryPolicy } from './coordinators.js';
+import type { ClusterInfo, KafkaCluster, Readiness, TopicLeaders } from '../broker/transport/cluster.js';
+import { formatAddress } from '../broker/transport/connection.js';
+import {
+  type CoordinatorOutcome,
+  Coordinators,
+  isCoordinatorError,
+  type RetryPolicy,
+} from './coordinators.js';
 import { classicDescriber } from './describe/classic.js';
 import { consumerDescriber } from './describe/consumer.js';
 import type { GroupDescriber } from './describe/outcome.js';
@@ -16,6 +22,7 @@ import { streamsDescriber } from './describe/streams.js';
 import { type ListFilter, listingMatches, normalizeState } from './listing.js';
 import {
   type BrokerFailure,
+  type BrokerRef,
   GROUP_TYPES,
   type Group,
   type GroupList,
@@ -54,8 +61,8 @@ export interface GroupService {
     isolation?: Isolation,
   ): Promise<Map<string, LagTotals | Error>>;
   describeCluster(): Promise<ClusterInfo>;
-  /** Resolves once a broker answers ApiVersions; throws otherwise. */
-  ping(): Promise<void>;
+  /** Which brokers answer a Metadata request now (shared for a second); `ready` when one does. */
+  ping(): Promise<Readiness>;
   close(): Promise<void>;
 }
 
@@ -68,6 +75,23 @@ export interface GroupServiceOptions {
   describers?: Partial<Record<GroupType, GroupDescriber>>;
 }
 
+const OFFSETS_TOPIC = '__consumer_offsets';
+/** First pause before a listing that has not settled is asked again (doubling each time). */
+const LIST_RETRY_MS = 200;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The offsets partition that holds a group, as Kafka computes it: the absolute value of Java's
+ * String.hashCode of the id (UTF-16 code units; Integer.MIN_VALUE counts as 0), modulo the number
+ * of partitions.
+ */
+export function offsetsPartitionFor(groupId: string, partitions: number): number {
+  let hash = 0;
+  for (let i = 0; i < groupId.length; i++) hash = (Math.imul(31, hash) + groupId.charCodeAt(i)) | 0;
+  const abs = hash === -2147483648 ? 0 : Math.abs(hash);
+  return abs % partitions;
+}
+
 /** How many group types to remember, so a warm describe asks one RPC instead of four. */
 const TYPE_CACHE_SIZE = 10_000;
 
@@ -75,6 +99,8 @@ export class KafkaGroupService implements GroupService {
   private readonly coordinators: Coordinators;
   private readonly describers: Record<GroupType, GroupDescriber>;
   private readonly knownTypes = new Map<string, GroupType>();
+  /** The last leader seen per offsets partition, to name a broker when a partition has none. */
+  private readonly offsetsLeadersSeen = new Map<number, number>();
 
   constructor(
     private readonly cluster: KafkaCluster,
@@ -94,32 +120,136 @@ export class KafkaGroupService implements GroupService {
     return this.cluster.describe();
   }
 
-  async ping(): Promise<void> {
-    await this.cluster.anyBroker((connection) => connection.apiVersions());
+  ping(): Promise<Readiness> {
+    return this.cluster.readinessCheck();
   }
 
-  /** ListGroups on every broker at once; a broker that fails is reported, not dropped. */
+  /**
+   * ListGroups on every broker at once, checked against where Metadata puts each offsets partition
+   * before and after: complete, or every broker whose answer may lack groups is in `failures`
+   * with the reason. An unsettled answer (a coordinator loading or moving) is asked again while
+   * one request timeout lasts.
+   */
   async listGroups(filter: ListFilter = {}): Promise<GroupList> {
-    const { brokers } = await this.cluster.describe();
+    const started = Date.now();
+    for (let attempt = 0; ; attempt++) {
+      const round = await this.listOnce(filter);
+      const budgetLeft = this.cluster.requestTimeoutMs - (Date.now() - started);
+      if (!round.unsettled || budgetLeft < LIST_RETRY_MS * 2 ** attempt)
+        return { groups: round.groups, failures: round.failures };
+      await sleep(LIST_RETRY_MS * 2 ** attempt);
+    }
+  }
+
+  private async listOnce(filter: ListFilter): Promise<GroupList & { unsettled: boolean }> {
+    const [{ brokers }, before] = await Promise.all([this.cluster.describe(), this.offsetsLeaders()]);
     const answers = await Promise.all(
       brokers.map(async (broker) => {
         const ref = { nodeId: broker.nodeId, host: broker.host, port: broker.port };
+        const label = formatAddress(ref);
+        // A broker that just hung is reported at once rather than waited for again; one probe
+        // at a time still asks it, so its answers come back as soon as it does.
+        const avoided = this.cluster.health.shouldSkip(label) ? this.cluster.health.reason(label) : undefined;
+        if (avoided) {
+          return {
+            ref,
+            groups: [] as GroupListing[],
+            failure: { broker: ref, error: { name: 'BrokerUnavailableError', message: avoided } },
+            retriable: false,
+          };
+        }
         try {
-          return { groups: await this.listOn(ref, filter), failure: undefined };
+          return { ref, groups: await this.listOn(ref, filter), failure: undefined, retriable: false };
         } catch (error) {
-          return { groups: [], failure: failureOf(ref, error) };
+          const retriable = error instanceof KafkaResponseError && isCoordinatorError(error.kafkaError.code);
+          return { ref, groups: [] as GroupListing[], failure: failureOf(ref, error), retriable };
         }
       }),
     );
-    const byId = new Map<string, GroupListing>();
-    const failures: BrokerFailure[] = [];
+    const after = await this.offsetsLeaders().catch(() => undefined);
+
+    const failures = new Map<number, BrokerFailure>();
+    const fail = (ref: BrokerRef, name: string, message: string) => {
+      if (!failures.has(ref.nodeId)) failures.set(ref.nodeId, { broker: ref, error: { name, message } });
+    };
+    let unsettled = false;
     for (const answer of answers) {
-      if (answer.failure) failures.push(answer.failure);
+      if (!answer.failure) continue;
+      failures.set(answer.ref.nodeId, answer.failure);
+      // COORDINATOR_LOAD_IN_PROGRESS / NOT_AVAILABLE settle by themselves; so may a broker that
+      // left Metadata since (its partitions moved to brokers that answered).
+      if (answer.retriable) unsettled = true;
+    }
+    const byId = new Map<string, GroupListing>();
+    for (const answer of answers) {
       // While a coordinator moves, two brokers can list the same group; the first answer stands.
       for (const group of answer.groups) if (!byId.has(group.groupId)) byId.set(group.groupId, group);
     }
+
+    if (before && after) {
+      const refOf = (nodeId: number): BrokerRef =>
+        brokers.find((b) => b.nodeId === nodeId) ?? { nodeId, host: '', port: -1 };
+      for (const [partition, now] of after.partitions) {
+        const then = before.partitions.get(partition);
+        const leader = now.leader?.nodeId ?? -1;
+        if (leader < 0) {
+          // No coordinator for this partition at all: its groups are in no broker's answer.
+          const last = this.offsetsLeadersSeen.get(partition) ?? then?.leader?.nodeId ?? -1;
+          fail(
+            refOf(last),
+            'CoordinatorNotAvailable',
+            `offsets partition ${partition} has no leader: the groups it holds may be missing`,
+          );
+          unsettled = true;
+        } else if (then && (then.leader?.nodeId !== leader || then.leaderEpoch !== now.leaderEpoch)) {
+          // It moved while the brokers were asked: the old and the new broker may both have
+          // answered without it.
+          fail(
+            refOf(leader),
+            'CoordinatorMoved',
+            `offsets partition ${partition} moved from node ${then.leader?.nodeId ?? -1} to node ${leader} during the listing`,
+          );
+          unsettled = true;
+        } else if (!brokers.some((b) => b.nodeId === leader)) {
+          fail(
+            refOf(leader),
+            'CoordinatorNotListed',
+            `offsets partition ${partition} is led by node ${leader}, which Metadata did not list`,
+          );
+          unsettled = true;
+        }
+      }
+      // A group listed by a broker that does not lead its partition: the brokers disagree with
+      // Metadata (a move in progress); the group's real coordinator may have answered without it.
+      const numPartitions = after.partitions.size;
+      for (const answer of answers) {
+        if (answer.failure || numPartitions === 0) continue;
+        for (const group of answer.groups) {
+          const partition = offsetsPartitionFor(group.groupId, numPartitions);
+          const leader = after.partitions.get(partition)?.leader?.nodeId;
+          if (leader !== undefined && leader !== answer.ref.nodeId) {
+            fail(
+              answer.ref,
+              'CoordinatorMoved',
+              `node ${answer.ref.nodeId} listed group ${JSON.stringify(group.groupId)} of offsets partition ${partition}, which Metadata says node ${leader} leads`,
+            );
+            unsettled = true;
+          }
+        }
+      }
+      for (const [partition, now] of after.partitions) {
+        if (now.leader) this.offsetsLeadersSeen.set(partition, now.leader.nodeId);
+      }
+    }
     const groups = sortById([...byId.values()]);
-    return { groups, failures };
+    return { groups, failures: [...failures.values()], unsettled };
+  }
+
+  /** Leaders of the offsets topic's partitions; undefined when Metadata does not know the topic. */
+  private async offsetsLeaders(): Promise<TopicLeaders | undefined> {
+    const topics = await this.cluster.topicLeaders([OFFSETS_TOPIC]);
+    const topic = topics.get(OFFSETS_TOPIC);
+    return topic && topic.errorCode === 0 && topic.partitions.size > 0 ? topic : undefined;
   }
 
   async describeGroup(groupId: string, options: DescribeOptions = {}): Promise<Group> {
