@@ -12,7 +12,7 @@
  * Admin client reading the live group's offsets). Bounds are generous: the machine is shared.
  */
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { GroupList } from '../../src/groups/model.js';
@@ -237,6 +237,10 @@ describe('a three-node cluster under faults, at steady load', () => {
     const nodeId = await coordinatorNode();
     const node = cluster.nodes.find((n) => n.nodeId === nodeId);
     if (!node) throw new Error(`no node ${nodeId}`);
+    // Whatever happens below, the node runs again for the next scenario.
+    onTestFinished(() => {
+      if (node.state() === 'paused') node.resume();
+    });
     const traffic = load();
     const t0 = Date.now();
     node.pause();
@@ -266,9 +270,13 @@ describe('a three-node cluster under faults, at steady load', () => {
     const traffic = load();
     const t0 = Date.now();
     await node.kill();
-    const javaMs = await javaAdminRecovery(t0);
-    const oursMs = await ourRecovery(t0);
-    await node.start();
+    let javaMs: number;
+    let oursMs: number;
+    try {
+      [javaMs, oursMs] = await Promise.all([javaAdminRecovery(t0), ourRecovery(t0)]);
+    } finally {
+      await node.start();
+    }
     await cluster.waitUntilReady();
     const back = Date.now();
     const oursBackMs = await ourRecovery(back);
@@ -282,6 +290,10 @@ describe('a three-node cluster under faults, at steady load', () => {
   }, 240_000);
 
   it('every broker is killed, then all restart', async () => {
+    for (const node of cluster.nodes) {
+      if (node.state() === 'paused') node.resume();
+      if (node.state() === 'stopped') await node.start();
+    }
     await cluster.waitUntilReady();
     const traffic = load();
     await Promise.all(cluster.nodes.map((n) => n.kill()));

@@ -5,7 +5,12 @@ import { BrokerHealth, collapsingLogger } from './broker-health.js';
 
 function clock() {
   let t = 1_000_000;
-  return { now: () => t, advance: (ms: number) => void (t += ms) };
+  return {
+    now: () => t,
+    advance(ms: number) {
+      t += ms;
+    },
+  };
 }
 
 function capture() {

@@ -135,6 +135,8 @@ export class KafkaCluster {
   private readonly bootstrap: BrokerAddress[];
   /** Brokers the last Metadata answer named: failover goes there too, not only to bootstrap. */
   private discovered: BrokerInfo[] = [];
+  /** Node ids of every address Metadata ever named, so readiness names a broker that left it. */
+  private readonly nodeIds = new Map<string, number>();
   private readonly pool: ConnectionPool;
   readonly health: BrokerHealth;
   private readiness: { at: number; promise: Promise<Readiness> } | undefined;
@@ -221,6 +223,11 @@ export class KafkaCluster {
     );
   }
 
+  private learn(brokers: BrokerInfo[]): void {
+    this.discovered = brokers;
+    for (const b of brokers) this.nodeIds.set(formatAddress(b), b.nodeId);
+  }
+
   /** Bootstrap and discovered brokers, once each, those avoided last. */
   private candidates(): BrokerAddress[] {
     const byLabel = new Map<string, BrokerAddress>();
@@ -257,7 +264,7 @@ export class KafkaCluster {
     const brokers = await Promise.all(
       unique.map(async (address): Promise<BrokerReadiness & { listed?: BrokerInfo[] }> => {
         const broker = formatAddress(address);
-        const nodeId = this.discovered.find((b) => formatAddress(b) === broker)?.nodeId ?? null;
+        const nodeId = this.nodeIds.get(broker) ?? null;
         const started = Date.now();
         let timer: ReturnType<typeof setTimeout> | undefined;
         const late = new Promise<never>((_, reject) => {
@@ -290,14 +297,13 @@ export class KafkaCluster {
       }),
     );
     const listed = brokers.find((b) => b.listed)?.listed;
-    if (listed) this.discovered = listed;
-    const byAddress = new Map((listed ?? this.discovered).map((b) => [formatAddress(b), b.nodeId]));
+    if (listed) this.learn(listed);
     return {
       ready: brokers.some((b) => b.answered),
       checkedAt,
       brokers: brokers.map(({ listed: _listed, ...b }) => ({
         ...b,
-        nodeId: byAddress.get(b.broker) ?? b.nodeId,
+        nodeId: this.nodeIds.get(b.broker) ?? b.nodeId,
       })),
     };
   }
@@ -317,7 +323,7 @@ export class KafkaCluster {
       const brokers = response.brokers
         .map((b) => ({ nodeId: b.nodeId, host: b.host, port: b.port, rack: b.rack ?? null }))
         .sort((a, b) => a.nodeId - b.nodeId);
-      if (brokers.length > 0) this.discovered = brokers;
+      if (brokers.length > 0) this.learn(brokers);
       return {
         clusterId: response.clusterId ?? null,
         controllerId:
