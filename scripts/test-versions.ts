@@ -56,4 +56,29 @@ for (const r of results) {
     `${r.version.padEnd(8)} ${String(r.passed).padStart(6)} ${String(r.failed).padStart(7)} ${String(r.skipped).padStart(8)} ${String(r.seconds).padStart(8)}\n`,
   );
 }
+
+/** Group types per minor, and how the test broker (test/kafka/broker.ts) turns them on. */
+function groupTypes(version: string): string {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  if (major < 4) return 'classic, consumer (opt-in)';
+  if (minor === 0) return 'classic, consumer, share (early access)';
+  if (minor === 1) return 'classic, consumer, share (feature), streams (unstable)';
+  return 'classic, consumer, share, streams';
+}
+
+// Rows for the README's version table.
+process.stdout.write('\n');
+for (const r of results) {
+  let ranges: Record<string, string | null> = {};
+  try {
+    ranges = JSON.parse(readFileSync(`.cache/api-versions-${r.version}.json`, 'utf8')).ranges;
+  } catch {
+    // the api-versions test did not run
+  }
+  const cell = (name: string) => ranges[name] ?? '—';
+  const outcome = `${r.failed === 0 ? 'pass' : 'FAIL'} ${r.passed}/${r.passed + r.failed} (${r.skipped} skipped), ${r.date}`;
+  process.stdout.write(
+    `| ${r.version} | ${groupTypes(r.version)} | ${cell('ListGroups')} | ${cell('DescribeGroups')} | ${cell('ConsumerGroupDescribe')} | ${cell('ShareGroupDescribe')} | ${cell('StreamsGroupDescribe')} | ${cell('OffsetFetch')} | ${outcome} |\n`,
+  );
+}
 process.exit(results.some((r) => r.failed > 0) ? 1 : 0);
