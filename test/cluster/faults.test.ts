@@ -179,17 +179,18 @@ async function javaAdminRecovery(from: number, limitMs = 120_000): Promise<numbe
 /** ms from `from` until our answers are all correct and stay so for `stableMs`. */
 async function ourRecovery(from: number, limitMs = 120_000, stableMs = 4_000): Promise<number> {
   let since: number | undefined;
+  const history: string[] = [];
   for (;;) {
     const round = await Promise.all(['/groups', `/groups/${live}`, `/groups/${live}/offsets`].map(probe));
     const now = Date.now();
+    history.push(round.map((s) => `${s.status}${s.correct ? '' : `(${s.note})`}`).join(' '));
     if (round.every((s) => s.correct)) {
       since ??= Math.min(...round.map((s) => s.at));
       if (now - since >= stableMs) return since - from;
     } else {
       since = undefined;
     }
-    if (now - from > limitMs)
-      throw new Error(`no recovery: ${round.map((s) => `${s.path} ${s.status} ${s.note}`).join('; ')}`);
+    if (now - from > limitMs) throw new Error(`no recovery; last rounds: ${history.slice(-8).join(' / ')}`);
     await new Promise((r) => setTimeout(r, 300));
   }
 }
