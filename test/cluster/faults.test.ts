@@ -60,7 +60,7 @@ const empties = Array.from({ length: 9 }, (_, i) => uniqueName(`faults-empty-${i
 const expected = [live, ...empties];
 
 beforeAll(async () => {
-  cluster = await startCluster();
+  cluster = await startCluster({ readyTimeoutMs: 300_000 });
   fixtures = await startFixtures({
     bootstrap: cluster.bootstrap,
     groups: [
