@@ -78,6 +78,8 @@ export interface GroupServiceOptions {
 const OFFSETS_TOPIC = '__consumer_offsets';
 /** First pause before a listing that has not settled is asked again (doubling each time). */
 const LIST_RETRY_MS = 200;
+/** How long after an offsets partition moved its new leader's ListGroups may still lack it. */
+const MOVE_SETTLE_MS = 3_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -101,6 +103,8 @@ export class KafkaGroupService implements GroupService {
   private readonly knownTypes = new Map<string, GroupType>();
   /** The last leader seen per offsets partition, to name a broker when a partition has none. */
   private readonly offsetsLeadersSeen = new Map<number, number>();
+  /** Leader and epoch per offsets partition, and when they last changed (0: before we looked). */
+  private readonly offsetsMoves = new Map<number, { leader: number; epoch: number; since: number }>();
 
   constructor(
     private readonly cluster: KafkaCluster,
@@ -239,6 +243,28 @@ export class KafkaGroupService implements GroupService {
       }
       for (const [partition, now] of after.partitions) {
         if (now.leader) this.offsetsLeadersSeen.set(partition, now.leader.nodeId);
+      }
+      // A partition that changed leader lately: its new leader may not have taken it up yet, and
+      // Kafka then leaves its groups out of ListGroups without an error. Seen from one listing to
+      // the next (a first listing has nothing to compare with).
+      const moment = Date.now();
+      for (const [partition, now] of after.partitions) {
+        const leader = now.leader?.nodeId ?? -1;
+        const epoch = now.leaderEpoch ?? -1;
+        const seen = this.offsetsMoves.get(partition);
+        if (!seen || seen.leader !== leader || seen.epoch !== epoch) {
+          this.offsetsMoves.set(partition, { leader, epoch, since: seen ? moment : 0 });
+          if (!seen) continue;
+        }
+        const since = this.offsetsMoves.get(partition)?.since ?? 0;
+        if (leader >= 0 && moment - since < MOVE_SETTLE_MS) {
+          fail(
+            refOf(leader),
+            'CoordinatorMoved',
+            `offsets partition ${partition} moved to node ${leader} ${moment - since} ms ago: its groups may not be listed yet`,
+          );
+          unsettled = true;
+        }
       }
     }
     const groups = sortById([...byId.values()]);
