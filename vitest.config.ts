@@ -16,7 +16,12 @@ export default defineConfig({
       {
         test: {
           name: 'kafka',
-          include: ['test/integration/**/*.test.ts', 'test/runtime/**/*.test.ts', 'test/kafka/**/*.test.ts'],
+          include: [
+            'test/integration/**/*.test.ts',
+            'test/runtime/**/*.test.ts',
+            'test/kafka/**/*.test.ts',
+            'test/cluster/**/*.test.ts',
+          ],
           // One real broker for the whole run, unless KAFKA_BROKERS points at a running cluster.
           globalSetup: ['test/kafka/global-setup.ts'],
           testTimeout: 60_000,

@@ -6,14 +6,14 @@
  */
 
 import {
-  BrokerUnavailableError,
+  BrokerTimeoutError,
   describeKafkaError,
   type KafkaErrorInfo,
   KafkaResponseError,
 } from '../broker/errors.js';
 import { ErrorCode } from '../broker/protocol/errors.js';
 import { FindCoordinator } from '../broker/protocol/messages/find-coordinator.js';
-import type { KafkaCluster } from '../broker/transport/cluster.js';
+import { isNoAnswer, type KafkaCluster } from '../broker/transport/cluster.js';
 import type { BrokerConnection } from '../broker/transport/connection.js';
 import { CoordinatorUnavailableError } from './errors.js';
 import type { BrokerRef } from './model.js';
@@ -75,6 +75,8 @@ export class Coordinators {
     const done = new Map<string, Outcome<T>>();
     const last = new Map<string, { kafkaError: KafkaErrorInfo; broker?: string }>();
     let pending = [...new Set(groupIds)];
+    // Coordinators that timed out in this call: asked once, never twice in one request.
+    const silent = new Map<string, Error>();
     for (let attempt = 0; attempt < this.retry.attempts && pending.length > 0; attempt++) {
       if (attempt > 0)
         await sleep(Math.min(this.retry.maxBackoffMs, this.retry.initialBackoffMs * 2 ** (attempt - 1)));
@@ -99,15 +101,24 @@ export class Coordinators {
       await Promise.all(
         [...byCoordinator.values()].map(async ({ coordinator, ids }) => {
           const broker = `${coordinator.host}:${coordinator.port}`;
+          const before = silent.get(broker);
+          if (before) {
+            // Kafka still names the coordinator that just failed to answer: that is the answer.
+            for (const id of ids) done.set(id, failed(before));
+            return;
+          }
           let outcomes: Map<string, Outcome<T>>;
           try {
             outcomes = await call(coordinator, ids);
           } catch (error) {
-            // A coordinator that went away is looked up again: its groups may have moved.
-            if (!(error instanceof BrokerUnavailableError) || finalAttempt) {
+            // A coordinator that went away or hangs is forgotten and looked up again (the lookup
+            // goes to another broker first): Kafka may have moved its groups already.
+            if (!isNoAnswer(error) || finalAttempt) {
               for (const id of ids) done.set(id, failed(error as Error));
               return;
             }
+            // A refusal is cheap to retry; a hang costs a whole request timeout each time.
+            if (error instanceof BrokerTimeoutError) silent.set(broker, error);
             for (const id of ids) {
               this.forget(id);
               last.set(id, {

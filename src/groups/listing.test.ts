@@ -119,3 +119,16 @@ describe('mergeListings', () => {
     expect(mergeListings([])).toEqual([]);
   });
 });
+
+describe('offsetsPartitionFor', () => {
+  it("is Kafka's partitionFor: |String.hashCode| mod partitions, Integer.MIN_VALUE as 0", async () => {
+    const { offsetsPartitionFor } = await import('./service.js');
+    // "hello".hashCode() == 99162322; "polygenelubricants".hashCode() == Integer.MIN_VALUE.
+    expect(offsetsPartitionFor('hello', 50)).toBe(99162322 % 50);
+    expect(offsetsPartitionFor('polygenelubricants', 50)).toBe(0);
+    // Negative hash: "Aa-negative" style ids take the absolute value ("zzzzzz".hashCode() < 0).
+    expect(offsetsPartitionFor('zzzzzzzz', 7)).toBeGreaterThanOrEqual(0);
+    // A code point outside the BMP counts as two UTF-16 units, as in Java.
+    expect(offsetsPartitionFor('\u{1F600}', 1_000_000)).toBe(Math.abs(55357 * 31 + 56832) % 1_000_000);
+  });
+});

@@ -6,8 +6,9 @@
 import { BrokerError, KafkaResponseError } from '../broker/errors.js';
 import { ErrorCode } from '../broker/protocol/errors.js';
 import { ListGroups } from '../broker/protocol/messages/list-groups.js';
-import type { ClusterInfo, KafkaCluster } from '../broker/transport/cluster.js';
-import { Coordinators, type RetryPolicy } from './coordinators.js';
+import type { ClusterInfo, KafkaCluster, Readiness, TopicLeaders } from '../broker/transport/cluster.js';
+import { formatAddress } from '../broker/transport/connection.js';
+import { Coordinators, isCoordinatorError, type RetryPolicy } from './coordinators.js';
 import { classicDescriber } from './describe/classic.js';
 import { type CoalesceOptions, coalesced } from './describe/coalesce.js';
 import { consumerDescriber } from './describe/consumer.js';
@@ -25,6 +26,7 @@ import {
 } from './listing.js';
 import {
   type BrokerFailure,
+  type BrokerRef,
   GROUP_TYPES,
   type Group,
   type GroupList,
@@ -73,8 +75,8 @@ export interface GroupService {
     isolation?: Isolation,
   ): Promise<Map<string, Outcome<LagTotals>>>;
   describeCluster(): Promise<ClusterInfo>;
-  /** Resolves once a broker answers ApiVersions; throws otherwise. */
-  ping(): Promise<void>;
+  /** Which brokers answer a Metadata request now (shared for a second); `ready` when one does. */
+  ping(): Promise<Readiness>;
   close(): Promise<void>;
 }
 
@@ -89,6 +91,25 @@ export interface GroupServiceOptions {
   coalesce?: CoalesceOptions | false;
 }
 
+const OFFSETS_TOPIC = '__consumer_offsets';
+/** First pause before a listing that has not settled is asked again (doubling each time). */
+const LIST_RETRY_MS = 200;
+/** How long after an offsets partition moved its new leader's ListGroups may still lack it. */
+const MOVE_SETTLE_MS = 3_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The offsets partition that holds a group, as Kafka computes it: the absolute value of Java's
+ * String.hashCode of the id (UTF-16 code units; Integer.MIN_VALUE counts as 0), modulo the number
+ * of partitions.
+ */
+export function offsetsPartitionFor(groupId: string, partitions: number): number {
+  let hash = 0;
+  for (let i = 0; i < groupId.length; i++) hash = (Math.imul(31, hash) + groupId.charCodeAt(i)) | 0;
+  const abs = hash === -2147483648 ? 0 : Math.abs(hash);
+  return abs % partitions;
+}
+
 /** How many group types to remember, so a warm describe asks one RPC instead of four. */
 const TYPE_CACHE_SIZE = 10_000;
 /** How long a listing trusts the broker set it learned, rather than asking Metadata first. */
@@ -99,6 +120,10 @@ export class KafkaGroupService implements GroupService {
   private readonly describers: Record<GroupType, GroupDescriber>;
   private readonly knownTypes = new Map<string, GroupType>();
   private brokerSet: { brokers: Promise<ClusterInfo['brokers']>; at: number } | undefined;
+  /** The last leader seen per offsets partition, to name a broker when a partition has none. */
+  private readonly offsetsLeadersSeen = new Map<number, number>();
+  /** Leader and epoch per offsets partition, and when they last changed (0: before we looked). */
+  private readonly offsetsMoves = new Map<number, { leader: number; epoch: number; since: number }>();
 
   constructor(
     private readonly cluster: KafkaCluster,
@@ -128,29 +153,159 @@ export class KafkaGroupService implements GroupService {
     return this.cluster.describe();
   }
 
-  async ping(): Promise<void> {
-    await this.cluster.anyBroker((connection) => connection.apiVersions());
+  ping(): Promise<Readiness> {
+    return this.cluster.readinessCheck();
   }
 
-  /** ListGroups on every broker at once; a broker that fails is reported, not dropped. */
+  /**
+   * ListGroups on every broker at once, checked against where Metadata puts each offsets partition
+   * before and after: complete, or every broker whose answer may lack groups is in `failures`
+   * with the reason. An unsettled answer (a coordinator loading or moving) is asked again while
+   * one request timeout lasts.
+   */
   async listGroups(filter: ListFilter = {}, page?: ListPage): Promise<GroupList> {
-    const brokers = await this.knownBrokers();
+    const started = Date.now();
+    for (let attempt = 0; ; attempt++) {
+      const round = await this.listOnce(filter);
+      const budgetLeft = this.cluster.requestTimeoutMs - (Date.now() - started);
+      if (!round.unsettled || budgetLeft < LIST_RETRY_MS * 2 ** attempt) {
+        const groups = page ? smallestAfter(round.groups, page.after, page.limit) : sortById(round.groups);
+        return { groups, failures: round.failures };
+      }
+      // What the brokers said disagrees with Metadata: learn the broker set anew too.
+      this.brokerSet = undefined;
+      await sleep(LIST_RETRY_MS * 2 ** attempt);
+    }
+  }
+
+  /** One round: every broker's answer merged, unsorted, with what makes it unsettled. */
+  private async listOnce(filter: ListFilter): Promise<GroupList & { unsettled: boolean }> {
+    const [brokers, before] = await Promise.all([this.knownBrokers(), this.offsetsLeaders()]);
     const answers = await Promise.all(
       brokers.map(async (broker) => {
         const ref = { nodeId: broker.nodeId, host: broker.host, port: broker.port };
+        const label = formatAddress(ref);
+        // A broker that just hung is reported at once rather than waited for again; one probe
+        // at a time still asks it, so its answers come back as soon as it does.
+        const avoided = this.cluster.health.shouldSkip(label) ? this.cluster.health.reason(label) : undefined;
+        if (avoided) {
+          return {
+            ref,
+            groups: [] as GroupListing[],
+            failure: { broker: ref, error: { name: 'BrokerUnavailableError', message: avoided } },
+            retriable: false,
+          };
+        }
         try {
-          return { groups: await this.listOn(ref, filter), failure: undefined };
+          return { ref, groups: await this.listOn(ref, filter), failure: undefined, retriable: false };
         } catch (error) {
-          return { groups: [], failure: failureOf(ref, error) };
+          const retriable = error instanceof KafkaResponseError && isCoordinatorError(error.kafkaError.code);
+          return { ref, groups: [] as GroupListing[], failure: failureOf(ref, error), retriable };
         }
       }),
     );
-    const failures: BrokerFailure[] = [];
-    for (const answer of answers) if (answer.failure) failures.push(answer.failure);
-    if (failures.length > 0) this.brokerSet = undefined;
+    const after = await this.offsetsLeaders().catch(() => undefined);
+
+    const failures = new Map<number, BrokerFailure>();
+    const fail = (ref: BrokerRef, name: string, message: string) => {
+      if (!failures.has(ref.nodeId)) failures.set(ref.nodeId, { broker: ref, error: { name, message } });
+    };
+    let unsettled = false;
+    for (const answer of answers) {
+      if (!answer.failure) continue;
+      failures.set(answer.ref.nodeId, answer.failure);
+      // COORDINATOR_LOAD_IN_PROGRESS / NOT_AVAILABLE settle by themselves; so may a broker that
+      // left Metadata since (its partitions moved to brokers that answered).
+      if (answer.retriable) unsettled = true;
+    }
+    if (failures.size > 0) this.brokerSet = undefined;
     const all = mergeListings(answers.map((answer) => answer.groups));
-    const groups = page ? smallestAfter(all, page.after, page.limit) : sortById(all);
-    return { groups, failures };
+
+    if (before && after) {
+      const refOf = (nodeId: number): BrokerRef =>
+        brokers.find((b) => b.nodeId === nodeId) ?? { nodeId, host: '', port: -1 };
+      for (const [partition, now] of after.partitions) {
+        const then = before.partitions.get(partition);
+        const leader = now.leader?.nodeId ?? -1;
+        if (leader < 0) {
+          // No coordinator for this partition at all: its groups are in no broker's answer.
+          const last = this.offsetsLeadersSeen.get(partition) ?? then?.leader?.nodeId ?? -1;
+          fail(
+            refOf(last),
+            'CoordinatorNotAvailable',
+            `offsets partition ${partition} has no leader: the groups it holds may be missing`,
+          );
+          unsettled = true;
+        } else if (then && (then.leader?.nodeId !== leader || then.leaderEpoch !== now.leaderEpoch)) {
+          // It moved while the brokers were asked: the old and the new broker may both have
+          // answered without it.
+          fail(
+            refOf(leader),
+            'CoordinatorMoved',
+            `offsets partition ${partition} moved from node ${then.leader?.nodeId ?? -1} to node ${leader} during the listing`,
+          );
+          unsettled = true;
+        } else if (!brokers.some((b) => b.nodeId === leader)) {
+          fail(
+            refOf(leader),
+            'CoordinatorNotListed',
+            `offsets partition ${partition} is led by node ${leader}, which Metadata did not list`,
+          );
+          unsettled = true;
+        }
+      }
+      // A group listed by a broker that does not lead its partition: the brokers disagree with
+      // Metadata (a move in progress); the group's real coordinator may have answered without it.
+      const numPartitions = after.partitions.size;
+      for (const answer of answers) {
+        if (answer.failure || numPartitions === 0) continue;
+        for (const group of answer.groups) {
+          const partition = offsetsPartitionFor(group.groupId, numPartitions);
+          const leader = after.partitions.get(partition)?.leader?.nodeId;
+          if (leader !== undefined && leader !== answer.ref.nodeId) {
+            fail(
+              answer.ref,
+              'CoordinatorMoved',
+              `node ${answer.ref.nodeId} listed group ${JSON.stringify(group.groupId)} of offsets partition ${partition}, which Metadata says node ${leader} leads`,
+            );
+            unsettled = true;
+          }
+        }
+      }
+      for (const [partition, now] of after.partitions) {
+        if (now.leader) this.offsetsLeadersSeen.set(partition, now.leader.nodeId);
+      }
+      // A partition that changed leader lately: its new leader may not have taken it up yet, and
+      // Kafka then leaves its groups out of ListGroups without an error. Seen from one listing to
+      // the next (a first listing has nothing to compare with).
+      const moment = Date.now();
+      for (const [partition, now] of after.partitions) {
+        const leader = now.leader?.nodeId ?? -1;
+        const epoch = now.leaderEpoch ?? -1;
+        const seen = this.offsetsMoves.get(partition);
+        if (!seen || seen.leader !== leader || seen.epoch !== epoch) {
+          this.offsetsMoves.set(partition, { leader, epoch, since: seen ? moment : 0 });
+          if (!seen) continue;
+        }
+        const since = this.offsetsMoves.get(partition)?.since ?? 0;
+        if (leader >= 0 && moment - since < MOVE_SETTLE_MS) {
+          fail(
+            refOf(leader),
+            'CoordinatorMoved',
+            `offsets partition ${partition} moved to node ${leader} ${moment - since} ms ago: its groups may not be listed yet`,
+          );
+          unsettled = true;
+        }
+      }
+    }
+    return { groups: all, failures: [...failures.values()], unsettled };
+  }
+
+  /** Leaders of the offsets topic's partitions; undefined when Metadata does not know the topic. */
+  private async offsetsLeaders(): Promise<TopicLeaders | undefined> {
+    const topics = await this.cluster.topicLeaders([OFFSETS_TOPIC]);
+    const topic = topics.get(OFFSETS_TOPIC);
+    return topic && topic.errorCode === ErrorCode.NONE && topic.partitions.size > 0 ? topic : undefined;
   }
 
   /**

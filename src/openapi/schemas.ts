@@ -676,3 +676,45 @@ export const ClusterSchema = z
 export const HealthSchema = z
   .object({ status: z.enum(['ok']) })
   .openapi('Health', { example: { status: 'ok' } });
+
+export const BrokerReadinessSchema = z
+  .object({
+    nodeId: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'null for a bootstrap address Metadata has not named yet' }),
+    broker: z.string().openapi({ description: 'host:port' }),
+    answered: z.boolean().openapi({ description: 'It answered a Metadata request in this check' }),
+    latencyMs: z.number().int().optional().openapi({ description: 'Round trip, when it answered' }),
+    error: z.string().optional().openapi({ description: 'Why it did not answer' }),
+  })
+  .openapi('BrokerReadiness');
+
+export const ReadinessSchema = z
+  .object({
+    status: z.enum(['ok']),
+    checkedAt: z.string().openapi({
+      format: 'date-time',
+      description: 'When the brokers were asked; one check serves every probe for a second',
+    }),
+    brokers: z.array(BrokerReadinessSchema).openapi({
+      description: 'Every bootstrap and discovered broker, asked at once; ready when one answered',
+    }),
+  })
+  .openapi('Readiness', {
+    example: {
+      status: 'ok',
+      checkedAt: '2026-11-30T20:00:00.000Z',
+      brokers: [
+        { nodeId: 1, broker: '10.0.0.11:9092', answered: true, latencyMs: 2 },
+        { nodeId: 2, broker: '10.0.0.12:9092', answered: true, latencyMs: 3 },
+        {
+          nodeId: 3,
+          broker: '10.0.0.13:9092',
+          answered: false,
+          error: '10.0.0.13:9092 did not answer Metadata within 2000 ms',
+        },
+      ],
+    },
+  });

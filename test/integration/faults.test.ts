@@ -284,8 +284,18 @@ describe('stand-in broker', () => {
     ]);
   });
 
-  it('stand-in: ListGroups answers COORDINATOR_NOT_AVAILABLE → 200 with the broker and kafkaError in failures', async () => {
-    standIn.script(ApiKey.ListGroups, reply.error(ErrorCode.COORDINATOR_NOT_AVAILABLE));
+  it('stand-in: ListGroups answers COORDINATOR_LOAD_IN_PROGRESS once → asked again, complete, no failures', async () => {
+    standIn.groups.set('g', stableGroup('g'));
+    standIn.script(ApiKey.ListGroups, reply.error(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS));
+    const res = await get<GroupList>(appFor(), '/groups');
+    expect(res.status).toBe(200);
+    expect(res.body.failures).toEqual([]);
+    expect(res.body.groups.map((g) => g.groupId)).toEqual(['g']);
+    expect(standIn.count(ApiKey.ListGroups)).toBe(2);
+  });
+
+  it('stand-in: ListGroups keeps answering COORDINATOR_NOT_AVAILABLE → 200 with the broker and kafkaError in failures', async () => {
+    standIn.otherwise(ApiKey.ListGroups, reply.error(ErrorCode.COORDINATOR_NOT_AVAILABLE));
     const res = await get<GroupList>(appFor(), '/groups');
     expect(res.status).toBe(200);
     expect(res.body.failures).toEqual([

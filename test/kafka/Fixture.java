@@ -63,6 +63,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -630,7 +631,10 @@ public class Fixture {
     for (TopicSpec t : specs) {
       if (existing.contains(t.name)) continue;
       try {
-        admin.createTopics(List.of(new NewTopic(t.name, t.partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        // The broker's default.replication.factor: 1 on the single test broker, 3 on the test
+        // cluster, where a topic must outlive one node.
+        admin.createTopics(List.of(new NewTopic(t.name, Optional.of(t.partitions), Optional.empty())))
+            .all().get(30, TimeUnit.SECONDS);
         created.add(t);
       } catch (ExecutionException e) {
         if (!(e.getCause() instanceof TopicExistsException)) throw e;

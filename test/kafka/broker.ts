@@ -249,15 +249,15 @@ export async function startBroker(options: StartBrokerOptions = {}): Promise<Run
 
 class PortTakenError extends Error {}
 
-const DATA_DIR_PREFIX = 'kafka-groups-rest-broker-';
-const PID_FILE = 'jvm.pid';
+export const DATA_DIR_PREFIX = 'kafka-groups-rest-broker-';
+export const PID_FILE = 'jvm.pid';
 
 /**
  * Removes data dirs left by brokers whose owner died before stop() (the JVM stopped itself, but
  * nobody deleted its files): older than a minute, and no live process names the dir on its command
  * line (its JVM from jvm.pid first, then any process, for dirs without a pid file).
  */
-async function sweepStaleDataDirs(): Promise<void> {
+export async function sweepStaleDataDirs(): Promise<void> {
   const tmp = os.tmpdir();
   let names: string[];
   try {
@@ -281,6 +281,75 @@ async function sweepStaleDataDirs(): Promise<void> {
 async function allCommandLines(): Promise<string[]> {
   const pids = (await readdir('/proc').catch(() => [] as string[])).filter((n) => /^\d+$/.test(n));
   return pids.map((p) => commandLine(Number(p)) ?? '');
+}
+
+/** JVM options and class path for the broker and its tools, from the lib dir fetch.ts made. */
+export function kafkaJvmArgs(lib: string, heap?: string): string[] {
+  return [
+    '-Xms64m',
+    `-Xmx${heap ?? process.env.KAFKA_HEAP ?? '512m'}`,
+    '-XX:+UseG1GC',
+    '-XX:+ExitOnOutOfMemoryError',
+    '-Djava.awt.headless=true',
+    `-Dlog4j2.configurationFile=${path.join(KAFKA_TEST_DIR, 'log4j2-broker.properties')}`,
+    `-Dkafka.test.log.level=${process.env.KAFKA_LOG_LEVEL ?? 'INFO'}`,
+    ...(process.env.KAFKA_JAVA_OPTS ?? '').split(/\s+/).filter(Boolean),
+    '-cp',
+    classpathOf(lib),
+  ];
+}
+
+/** A started broker JVM: its process, and how it ended once it has. */
+export interface KafkaJvm {
+  readonly child: ChildProcess;
+  readonly pid: number;
+  /** Resolves when the process has exited. */
+  readonly exit: Promise<void>;
+  /** How it exited, once it has. */
+  exited(): { code: number | null; signal: NodeJS.Signals | null } | undefined;
+}
+
+/**
+ * Starts `kafka.Kafka propsFile` through Launcher.java, output appended to `logFile`. Unless
+ * `detached`, the JVM exits when this process does (its stdin is the lifeline pipe).
+ */
+export async function launchKafkaJvm(
+  jvmArgs: readonly string[],
+  propsFile: string,
+  logFile: string,
+  detached: boolean,
+): Promise<KafkaJvm> {
+  const launcher = path.join(KAFKA_TEST_DIR, 'Launcher.java');
+  const args = [...jvmArgs, launcher, ...(detached ? [] : ['--exit-on-stdin-eof']), 'kafka.Kafka', propsFile];
+  const fd = openSync(logFile, 'a');
+  let child: ChildProcess;
+  try {
+    // Own session in both modes: a Ctrl-C meant for the test runner does not hit the JVM before
+    // the runner's teardown; the stdin pipe (attached) or `stop` (detached) ends it.
+    child = spawn(javaCommand(), args, {
+      detached: true,
+      stdio: [detached ? 'ignore' : 'pipe', fd, fd],
+    });
+  } finally {
+    closeSync(fd);
+  }
+  const pid = child.pid;
+  if (pid === undefined) {
+    await onceSpawnError(child);
+    throw new Error(`could not start ${javaCommand()}`);
+  }
+  let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  const exit = new Promise<void>((resolve) => {
+    child.once('exit', (code, signal) => {
+      exited = { code, signal };
+      resolve();
+    });
+  });
+  child.stdin?.on('error', () => {}); // EPIPE once the JVM is gone
+  // Neither the child nor its lifeline keeps this process alive; when it exits, the JVM follows.
+  child.unref();
+  (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+  return { child, pid, exit, exited: () => exited };
 }
 
 async function startOnce(
@@ -319,18 +388,7 @@ async function startOnce(
   );
   const logStart = await appendLog(logFile, `==== kafka-test: Kafka ${version}, data dir ${dataDir}\n`);
 
-  const jvmArgs = [
-    '-Xms64m',
-    `-Xmx${options.heap ?? process.env.KAFKA_HEAP ?? '512m'}`,
-    '-XX:+UseG1GC',
-    '-XX:+ExitOnOutOfMemoryError',
-    '-Djava.awt.headless=true',
-    `-Dlog4j2.configurationFile=${path.join(KAFKA_TEST_DIR, 'log4j2-broker.properties')}`,
-    `-Dkafka.test.log.level=${process.env.KAFKA_LOG_LEVEL ?? 'INFO'}`,
-    ...(process.env.KAFKA_JAVA_OPTS ?? '').split(/\s+/).filter(Boolean),
-    '-cp',
-    classpathOf(lib),
-  ];
+  const jvmArgs = kafkaJvmArgs(lib, options.heap);
 
   // Format the storage (KRaft, one voter: this node) while keytool makes the SSL listener's
   // certificates (the format reads no keystore).
@@ -360,37 +418,10 @@ async function startOnce(
   ]);
 
   const detached = options.detached ?? false;
-  const launcher = path.join(KAFKA_TEST_DIR, 'Launcher.java');
-  const args = [...jvmArgs, launcher, ...(detached ? [] : ['--exit-on-stdin-eof']), 'kafka.Kafka', propsFile];
-  const fd = openSync(logFile, 'a');
-  let child: ChildProcess;
-  try {
-    // Own session in both modes: a Ctrl-C meant for the test runner does not hit the JVM before
-    // the runner's teardown; the stdin pipe (attached) or `stop` (detached) ends it.
-    child = spawn(javaCommand(), args, {
-      detached: true,
-      stdio: [detached ? 'ignore' : 'pipe', fd, fd],
-    });
-  } finally {
-    closeSync(fd);
-  }
-  const pid = child.pid;
-  if (pid === undefined) {
-    await onceSpawnError(child);
-    throw new Error(`could not start ${javaCommand()}`);
-  }
+  const jvm = await launchKafkaJvm(jvmArgs, propsFile, logFile, detached);
+  const { child, pid } = jvm;
   await writeFile(path.join(dataDir, PID_FILE), `${pid}\n`);
-  let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-  const exitPromise = new Promise<void>((resolve) => {
-    child.once('exit', (code, signal) => {
-      exited = { code, signal };
-      resolve();
-    });
-  });
-  child.stdin?.on('error', () => {}); // EPIPE once the JVM is gone
-  // Neither the child nor its lifeline keeps this process alive; when it exits, the JVM follows.
-  child.unref();
-  (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+  const exitPromise = jvm.exit;
 
   const bootstrap = `127.0.0.1:${port}`;
   let stopping: Promise<void> | undefined;
@@ -413,7 +444,7 @@ async function startOnce(
     tls: { bootstrap: `127.0.0.1:${sslPort}`, port: sslPort, caPem },
     stop() {
       stopping ??= (async () => {
-        if (!exited) {
+        if (!jvm.exited()) {
           signal(pid, 'SIGTERM');
           if (!(await within(exitPromise, STOP_GRACE_MS))) {
             signal(pid, 'SIGKILL');
@@ -428,9 +459,9 @@ async function startOnce(
   };
 
   try {
-    await waitUntilReady(bootstrap, deadline, () => exited !== undefined);
+    await waitUntilReady(bootstrap, deadline, () => jvm.exited() !== undefined);
   } catch (err) {
-    const died = exited;
+    const died = jvm.exited();
     const why = died ? `the JVM exited (code ${died.code}, signal ${died.signal})` : (err as Error).message;
     await broker.stop();
     const tail = readLogTail(logFile, logStart);
@@ -548,7 +579,7 @@ export async function stopBrokerPid(
   return true;
 }
 
-function signal(pid: number, sig: NodeJS.Signals): void {
+export function signal(pid: number, sig: NodeJS.Signals): void {
   try {
     process.kill(pid, sig);
   } catch {
@@ -637,7 +668,7 @@ async function makeTlsFiles(
   return readFile(caPem, 'utf8');
 }
 
-async function runToCompletion(args: string[], logFile: string, timeoutMs: number, what: string) {
+export async function runToCompletion(args: string[], logFile: string, timeoutMs: number, what: string) {
   const fd = openSync(logFile, 'a');
   let child: ChildProcess;
   try {
@@ -677,7 +708,7 @@ function onceSpawnError(child: ChildProcess): Promise<void> {
   });
 }
 
-async function appendLog(logFile: string, text: string): Promise<number> {
+export async function appendLog(logFile: string, text: string): Promise<number> {
   const handle = await open(logFile, 'a');
   try {
     const { size } = await handle.stat();

@@ -5,14 +5,17 @@
 
 import type { KafkaConfig } from '../../config.js';
 import type { Logger } from '../../logger.js';
-import { BrokerUnavailableError } from '../errors.js';
+import { BrokerTimeoutError, BrokerUnavailableError } from '../errors.js';
+import type { ApiMessage } from '../protocol/api.js';
 import { Metadata } from '../protocol/messages/metadata.js';
+import { BrokerHealth, collapsingLogger } from './broker-health.js';
 import {
   type BrokerAddress,
   BrokerConnection,
   type ConnectionSettings,
   formatAddress,
   type KafkaSocket,
+  type VersionRange,
 } from './connection.js';
 import { kafkajsTransport } from './kafkajs/index.js';
 import type { SocketFactory } from './link.js';
@@ -55,6 +58,70 @@ export interface ClusterOptions {
 
 export const DEFAULT_IDLE_RETRY_MS = 1_000;
 
+/** A broker that did not answer (timed out, refused, dropped): another broker may. */
+export function isNoAnswer(error: unknown): error is BrokerTimeoutError | BrokerUnavailableError {
+  return error instanceof BrokerTimeoutError || error instanceof BrokerUnavailableError;
+}
+
+/** One broker's answer to a readiness check. */
+export interface BrokerReadiness {
+  nodeId: number | null;
+  /** host:port */
+  broker: string;
+  answered: boolean;
+  /** Round trip of the Metadata request, when it answered. */
+  latencyMs?: number;
+  /** Why it did not answer. */
+  error?: string;
+}
+
+export interface Readiness {
+  ready: boolean;
+  /** When the brokers were asked (ISO 8601); answers are reused for `READINESS_CACHE_MS`. */
+  checkedAt: string;
+  brokers: BrokerReadiness[];
+}
+
+/** How long one readiness answer serves further probes. */
+export const READINESS_CACHE_MS = 1_000;
+
+/**
+ * A broker connection that reports each outcome to the cluster's BrokerHealth: failures steer
+ * later requests away and are logged once per outage; the first success ends the outage.
+ */
+class TrackedConnection extends BrokerConnection {
+  constructor(
+    address: BrokerAddress,
+    settings: ConnectionSettings,
+    private readonly health: BrokerHealth,
+  ) {
+    super(address, settings);
+  }
+
+  override async apiVersions(): Promise<Map<number, VersionRange>> {
+    return this.track(() => super.apiVersions());
+  }
+
+  override async send<Req, Res>(
+    api: ApiMessage<Req, Res>,
+    request: Req | ((version: number) => Req),
+    bounds?: Partial<VersionRange>,
+  ): Promise<{ version: number; response: Res }> {
+    return this.track(() => super.send(api, request, bounds));
+  }
+
+  private async track<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      const result = await call();
+      this.health.succeeded(this.label);
+      return result;
+    } catch (error) {
+      if (isNoAnswer(error)) this.health.failed(this.label, error);
+      throw error;
+    }
+  }
+}
+
 export function parseAddress(address: string): BrokerAddress {
   const at = address.lastIndexOf(':');
   const host = address.slice(0, at).replace(/^\[(.*)\]$/, '$1');
@@ -65,12 +132,20 @@ export class KafkaCluster {
   private readonly settings: ConnectionSettings;
   private readonly connections = new Map<string, BrokerConnection>();
   private readonly bootstrap: BrokerAddress[];
+  /** Brokers the last Metadata answer named: failover goes there too, not only to bootstrap. */
+  private discovered: BrokerInfo[] = [];
+  /** Node ids of every address Metadata ever named, so readiness names a broker that left it. */
+  private readonly nodeIds = new Map<string, number>();
   private readonly pool: ConnectionPool;
+  readonly health: BrokerHealth;
+  private readiness: { at: number; promise: Promise<Readiness> } | undefined;
 
   constructor(config: KafkaConfig, options: ClusterOptions) {
     this.bootstrap = config.brokers.map(parseAddress);
     this.pool = new ConnectionPool(options.maxConnections);
-    const transport = kafkajsTransport(options.logger);
+    this.health = new BrokerHealth({ logger: options.logger });
+    // kafkajs logs every failed connection; one line per kind and broker and interval is enough.
+    const transport = kafkajsTransport(collapsingLogger(options.logger));
     this.settings = {
       clientId: config.clientId,
       ssl: config.ssl === false ? null : config.ssl,
@@ -103,30 +178,127 @@ export class KafkaCluster {
     const key = formatAddress(address);
     let connection = this.connections.get(key);
     if (!connection) {
-      connection = new BrokerConnection({ host: address.host, port: address.port }, this.settings);
+      connection = new TrackedConnection(
+        { host: address.host, port: address.port },
+        this.settings,
+        this.health,
+      );
       this.connections.set(key, connection);
     }
     return connection;
   }
 
   /**
-   * Runs `call` on the first bootstrap broker that can be reached. Only connection failures move on
-   * to the next broker: an answer, even an error, is the cluster's answer.
+   * Runs `call` on one broker: bootstrap brokers and those Metadata named, the ones that failed
+   * lately last. A broker that does not answer (refused, dropped, timed out) passes the call to
+   * the next one, while the request's failover budget (one request timeout) lasts; an answer, even
+   * an error, is the cluster's answer.
    */
   async anyBroker<T>(call: (connection: BrokerConnection) => Promise<T>): Promise<T> {
-    const failures: string[] = [];
-    for (const address of this.bootstrap) {
+    const started = Date.now();
+    const failures: Error[] = [];
+    for (const address of this.candidates()) {
+      if (failures.length > 0 && Date.now() - started > this.settings.requestTimeoutMs) break;
       try {
         return await call(this.connection(address));
       } catch (error) {
-        if (!(error instanceof BrokerUnavailableError)) throw error;
-        failures.push(error.message);
+        if (!isNoAnswer(error)) throw error;
+        failures.push(error);
       }
     }
+    // Every broker asked timed out: that is the answer (504); otherwise the cluster is unreachable.
+    const [first] = failures;
+    if (first instanceof BrokerTimeoutError && failures.every((f) => f instanceof BrokerTimeoutError))
+      throw first;
     throw new BrokerUnavailableError(
       undefined,
-      `no bootstrap broker could be reached: ${failures.join('; ')}`,
+      `no broker could be reached: ${failures.map((f) => f.message).join('; ')}`,
     );
+  }
+
+  private learn(brokers: BrokerInfo[]): void {
+    this.discovered = brokers;
+    for (const b of brokers) this.nodeIds.set(formatAddress(b), b.nodeId);
+  }
+
+  /** Bootstrap and discovered brokers, once each, those avoided last. */
+  private candidates(): BrokerAddress[] {
+    const byLabel = new Map<string, BrokerAddress>();
+    for (const address of [...this.bootstrap, ...this.discovered]) {
+      const key = formatAddress(address);
+      if (!byLabel.has(key)) byLabel.set(key, { host: address.host, port: address.port });
+    }
+    return this.health.order([...byLabel.values()], formatAddress);
+  }
+
+  /**
+   * Asks every known broker for Metadata (a real round trip, not a remembered ApiVersions), each
+   * bounded by `perBrokerMs`. Answers are shared for READINESS_CACHE_MS, so a flood of probes
+   * costs one round of requests.
+   */
+  readinessCheck(perBrokerMs = Math.min(2_000, this.settings.requestTimeoutMs)): Promise<Readiness> {
+    const now = Date.now();
+    if (this.readiness && now - this.readiness.at < READINESS_CACHE_MS) return this.readiness.promise;
+    const promise = this.checkBrokers(perBrokerMs);
+    this.readiness = { at: now, promise };
+    return promise;
+  }
+
+  private async checkBrokers(perBrokerMs: number): Promise<Readiness> {
+    const checkedAt = new Date().toISOString();
+    const addresses = [...this.bootstrap, ...this.discovered];
+    const seen = new Set<string>();
+    const unique = addresses.filter((a) => {
+      const key = formatAddress(a);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    const brokers = await Promise.all(
+      unique.map(async (address): Promise<BrokerReadiness & { listed?: BrokerInfo[] }> => {
+        const broker = formatAddress(address);
+        const nodeId = this.nodeIds.get(broker) ?? null;
+        const started = Date.now();
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const late = new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`${broker} did not answer Metadata within ${perBrokerMs} ms`)),
+            perBrokerMs,
+          );
+        });
+        try {
+          const { response } = await Promise.race([
+            this.connection(address).send(
+              Metadata,
+              (version) => ({ topics: [], ...(version >= 4 && { allowAutoTopicCreation: false }) }),
+              { min: 1 },
+            ),
+            late,
+          ]);
+          const listed = response.brokers.map((b) => ({
+            nodeId: b.nodeId,
+            host: b.host,
+            port: b.port,
+            rack: b.rack ?? null,
+          }));
+          return { nodeId, broker, answered: true, latencyMs: Date.now() - started, listed };
+        } catch (error) {
+          return { nodeId, broker, answered: false, error: (error as Error).message };
+        } finally {
+          clearTimeout(timer);
+        }
+      }),
+    );
+    const listed = brokers.find((b) => b.listed)?.listed;
+    if (listed) this.learn(listed);
+    return {
+      ready: brokers.some((b) => b.answered),
+      checkedAt,
+      brokers: brokers.map(({ listed: _listed, ...b }) => ({
+        ...b,
+        nodeId: this.nodeIds.get(b.broker) ?? b.nodeId,
+      })),
+    };
   }
 
   /** Brokers, controller and cluster id, from Metadata with no topics. */
@@ -141,13 +313,15 @@ export class KafkaCluster {
         }),
         { min: 1 },
       );
+      const brokers = response.brokers
+        .map((b) => ({ nodeId: b.nodeId, host: b.host, port: b.port, rack: b.rack ?? null }))
+        .sort((a, b) => a.nodeId - b.nodeId);
+      if (brokers.length > 0) this.learn(brokers);
       return {
         clusterId: response.clusterId ?? null,
         controllerId:
           response.controllerId === undefined || response.controllerId < 0 ? null : response.controllerId,
-        brokers: response.brokers
-          .map((b) => ({ nodeId: b.nodeId, host: b.host, port: b.port, rack: b.rack ?? null }))
-          .sort((a, b) => a.nodeId - b.nodeId),
+        brokers,
       };
     });
   }
