@@ -17,6 +17,7 @@ import {
 } from '../../src/broker/protocol/index.js';
 import { loadConfig } from '../../src/config.js';
 import type { ClassicGroup, GroupList } from '../../src/groups/model.js';
+import { securityFrom } from '../../src/http/security.js';
 import type { Problem } from '../../src/openapi/problems.js';
 import { createService, type Service } from '../../src/service.js';
 import { OpenApiChecker } from '../support/openapi.js';
@@ -41,14 +42,20 @@ const bodies: string[] = [];
 /** A fresh app (no cached connections or coordinators) over `brokers`, by default the stand-in. */
 function appFor(brokers: string[] = [standIn.address]): App {
   const kafka = {
-    ...loadConfig({}).kafka,
+    ...loadConfig({ AUTH: 'none', RATE_LIMIT_PER_MINUTE: '0' }).kafka,
     brokers,
     connectionTimeoutMs: 1000,
     requestTimeoutMs: REQUEST_TIMEOUT_MS,
   };
-  const service = createService({ ...loadConfig({}), kafka }, { retry: RETRY });
+  const service = createService(
+    { ...loadConfig({ AUTH: 'none', RATE_LIMIT_PER_MINUTE: '0' }), kafka },
+    { retry: RETRY },
+  );
   services.push(service);
-  return createApp({ service: service.groups });
+  return createApp({
+    service: service.groups,
+    security: securityFrom(loadConfig({ AUTH: 'none', RATE_LIMIT_PER_MINUTE: '0' })),
+  });
 }
 
 const templateOf = (path: string) => (path.startsWith('/groups/') ? '/groups/{groupId}' : path);
