@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { describeVisible, listedVisible, readVisible } from '../auth/visibility.js';
 import { canonicalState, GROUP_STATES, type GroupState } from '../groups/listing.js';
 import { GROUP_TYPES, type GroupType } from '../groups/model.js';
 import type { GroupService } from '../groups/service.js';
@@ -206,12 +207,14 @@ const batchDescribe = createRoute({
 export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Logger): void {
   app.openapi(listGroups, async (c) => {
     const query = c.req.valid('query');
-    const { groups, failures } = await service.listGroups({
+    const { groups: listed, failures } = await service.listGroups({
       ...(query.type && { types: query.type as GroupType[] }),
       ...(query.state && { states: query.state as GroupState[] }),
       ...(query.prefix !== undefined && { prefix: query.prefix }),
       ...(query.protocolType !== undefined && { protocolType: query.protocolType }),
     });
+    // Before paging, so that pages and cursors are the same for every caller with these grants.
+    const groups = listed.filter((g) => listedVisible(c, 'read', g.groupId, g.type));
     const limit = query.limit ?? 100;
     const { page, more } = pageAfter(groups, query.cursor, limit);
     const nextCursor = more ? encodeCursor((page.at(-1) as { groupId: string }).groupId) : null;
@@ -247,12 +250,17 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
   app.openapi(describeGroup, async (c) => {
     const { groupId } = c.req.valid('param');
     const { type } = c.req.valid('query');
-    return c.json(await service.describeGroup(groupId, type ? { expected: type } : {}), 200);
+    const group = await readVisible(c, 'read', groupId, () =>
+      service.describeGroup(groupId, type ? { expected: type } : {}),
+    );
+    return c.json(group, 200);
   });
 
   app.openapi(batchDescribe, async (c) => {
     const { groupIds, type } = c.req.valid('json');
-    const results = await service.describeGroups(groupIds, type ? { expected: type } : {});
+    const results = await describeVisible(c, 'read', groupIds, (ids) =>
+      service.describeGroups(ids, type ? { expected: type } : {}),
+    );
     return c.json(
       {
         results: results.map((r) =>
