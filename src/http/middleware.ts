@@ -127,14 +127,13 @@ function guard(security: Security, routes: RouteTable, logger: Logger): Middlewa
 }
 
 function body(limits: HttpLimits, routes: RouteTable): MiddlewareHandler {
+  // No Connection: close here: closing a socket with unread bytes resets it, and the client may
+  // lose the answer. The Node server discards the rest for a moment, then closes (see node.ts).
   const tooLarge = (c: Context) =>
-    // Connection: close, so the server stops reading a body it will never use.
     problemResponse(
       c,
       'payload-too-large',
       `the request body is larger than ${limits.maxBodyBytes} bytes, the most this server accepts`,
-      {},
-      { connection: 'close' },
     );
   const capped = bodyLimit({ maxSize: limits.maxBodyBytes, onError: tooLarge });
   return async (c, next) => {

@@ -28,6 +28,11 @@ const DOCS_ASSETS = {
 // would refuse the longest ones with a bare 431 before the API can say anything.
 const MAX_HEADER_BYTES = 256 * 1024;
 const SHUTDOWN_GRACE_MS = 10_000;
+/**
+ * After a 413 the rest of the body is read and thrown away (no memory), for at most this long,
+ * so the client can read the answer; then the connection is cut, so a 1 GB body does not keep it.
+ */
+const REFUSED_BODY_LINGER_MS = 5_000;
 
 /**
  * What Node's HTTP parser refuses before the app sees a request (headers or URI too large, bytes
@@ -113,8 +118,13 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   // closed as soon as its last answer is out: exit does not wait for clients to hang up.
   let stopping = false;
   const inFlight = new Set<ServerResponse>();
-  server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (stopping) res.shouldKeepAlive = false;
+    res.once('finish', () => {
+      if (res.statusCode !== 413 || req.complete) return;
+      req.resume();
+      setTimeout(() => req.socket.destroy(), REFUSED_BODY_LINGER_MS).unref();
+    });
     inFlight.add(res);
     res.once('close', () => {
       inFlight.delete(res);
