@@ -10,7 +10,10 @@ import { type ProblemSlug, problemResponses } from './problems.js';
 export const SECURITY_SCHEME = 'bearerAuth';
 const OPEN_OPERATIONS = new Set(['/healthz', '/readyz']);
 
-type Responses = Record<string, { description: string; content?: Record<string, { examples?: object }> }>;
+type Responses = Record<
+  string,
+  { description: string; content?: Record<string, { examples?: object; schema?: unknown }> }
+>;
 type Operation = { responses?: Responses; requestBody?: unknown; security?: unknown[] };
 type Document = {
   paths?: Record<string, Record<string, Operation>>;
@@ -18,10 +21,26 @@ type Document = {
   security?: unknown[];
 };
 
+/** problemResponses() for a generated document: the Problem schema by reference, not as zod. */
+function documented(slugs: ProblemSlug[]): [string, Responses[string]][] {
+  return Object.entries(problemResponses(...slugs)).map(([status, response]) => [
+    status,
+    {
+      ...response,
+      content: Object.fromEntries(
+        Object.entries(response.content).map(([type, media]) => [
+          type,
+          { ...(media as object), schema: { $ref: '#/components/schemas/Problem' } },
+        ]),
+      ),
+    },
+  ]);
+}
+
 function addProblems(operation: Operation, slugs: ProblemSlug[]): void {
   operation.responses ??= {};
   const responses = operation.responses;
-  for (const [status, added] of Object.entries(problemResponses(...slugs)) as [string, Responses[string]][]) {
+  for (const [status, added] of documented(slugs)) {
     const existing = responses[status];
     if (!existing) {
       responses[status] = added;
@@ -54,8 +73,8 @@ export function addSecurity<T extends object>(document: T): T {
     ...Object.fromEntries(
       (['method-not-allowed', 'headers-too-large', 'malformed-request', 'client-timeout'] as const).map(
         (slug) => {
-          const [entry] = Object.values(problemResponses(slug));
-          return [slug, entry];
+          const [entry] = documented([slug]);
+          return [slug, entry?.[1]];
         },
       ),
     ),
