@@ -177,6 +177,26 @@ describe('stand-in broker', () => {
     expect(standIn.connections, 'the same connection served both').toBe(1);
   });
 
+  it('stand-in: DescribeGroups stalls longer than REQUEST_TIMEOUT_MS → 504 request-timeout at the deadline', async () => {
+    standIn.groups.set('g', stableGroup('g'));
+    standIn.script(ApiKey.DescribeGroups, reply.stall());
+    const config = loadConfig({ AUTH: 'none', RATE_LIMIT_PER_MINUTE: '0', REQUEST_TIMEOUT_MS: '300' });
+    const service = createService(
+      { ...config, kafka: { ...config.kafka, brokers: [standIn.address], requestTimeoutMs: 10_000 } },
+      { retry: RETRY },
+    );
+    services.push(service);
+    const app = createApp({ service: service.groups, security: securityFrom(config) });
+    const started = performance.now();
+    const res = await get(app, '/groups/g');
+    const elapsed = performance.now() - started;
+    expect(res.status).toBe(504);
+    expect(res.body.type).toBe('/problems/request-timeout');
+    expect(res.body.detail).toContain('300 ms');
+    // Long before the broker's own 10 s timeout.
+    expect(elapsed).toBeLessThan(5000);
+  });
+
   it('stand-in: DescribeGroups stalls → 504 broker-timeout within the request timeout', async () => {
     standIn.groups.set('g', stableGroup('g'));
     standIn.script(ApiKey.DescribeGroups, reply.stall());
