@@ -190,7 +190,8 @@ export function installGuards(app: Hono, security: Security, logger: Logger): Ro
 /** The 405 for a known path and a method it does not take, or undefined for an unknown path. */
 export function methodNotAllowed(c: Context, routes: RouteTable): Response | undefined {
   const allowed = routes.allowed(rawPath(c));
-  if (allowed.length === 0) return undefined;
+  // A route of this method answered "not found" itself (an unknown docs asset): a 404 it is.
+  if (allowed.length === 0 || allowed.includes(c.req.method.toUpperCase())) return undefined;
   return problemResponse(
     c,
     'method-not-allowed',
