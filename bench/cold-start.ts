@@ -91,6 +91,7 @@ async function main(): Promise<void> {
     const env = {
       ...process.env,
       KAFKA_BROKERS: bootstrap,
+      AUTH: 'none',
       LOG_LEVEL: 'warn',
       GROUP_ID: groupId,
       BUNDLE_URL: pathToFileURL(join(ROOT, bundle.file)).href,

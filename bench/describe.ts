@@ -13,6 +13,7 @@
 import { performance } from 'node:perf_hooks';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { securityFrom } from '../src/http/security.js';
 import { createService } from '../src/service.js';
 import { startBroker } from '../test/kafka/broker.js';
 import { startFixtures, uniqueName } from '../test/kafka/fixtures.js';
@@ -55,10 +56,11 @@ async function main() {
     ],
     readyTimeoutMs: 300_000,
   });
-  const config = loadConfig({ KAFKA_BROKERS: bootstrap });
+  // In-process and unthrottled: the benchmark measures describes, not the rate limit.
+  const config = loadConfig({ KAFKA_BROKERS: bootstrap, AUTH: 'none', RATE_LIMIT_PER_MINUTE: '0' });
   const newApp = () => {
     const service = createService(config);
-    return { app: createApp({ service: service.groups }), service };
+    return { app: createApp({ service: service.groups, security: securityFrom(config) }), service };
   };
   const { app, service } = newApp();
   const expectOk = async (path: string, a = app) => {

@@ -238,7 +238,7 @@ async function main() {
       console.log(`  ${size - made} groups in ${(created.ms / 1000).toFixed(1)} s`);
       made = size;
       const server = await startServerProcess([join(ROOT, 'dist/node/server.mjs')], {
-        env: { KAFKA_BROKERS: broker.bootstrap },
+        env: { KAFKA_BROKERS: broker.bootstrap, AUTH: 'none', RATE_LIMIT_PER_MINUTE: '0' },
       });
       try {
         const result = await measure(size, admin, server);

@@ -8,11 +8,13 @@
 import { performance } from 'node:perf_hooks';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { securityFrom } from '../src/http/security.js';
 import { encodeCursor } from '../src/routes/paging.js';
 import { createService } from '../src/service.js';
 
-const service = createService(loadConfig(process.env));
-const app = createApp({ service: service.groups });
+const config = loadConfig({ AUTH: 'none', RATE_LIMIT_PER_MINUTE: '0', ...process.env });
+const service = createService(config);
+const app = createApp({ service: service.groups, security: securityFrom(config) });
 
 async function walk() {
   let cursor: string | null = null;

@@ -2,6 +2,10 @@
  * `npm run demo`: a real Kafka broker, groups of every type made by Kafka's own clients, and the
  * server on PORT (default 8080). Prints one line with the URL when everything is up; Ctrl-C stops
  * the server, the fixtures and the broker.
+ *
+ * The demo serves on loopback without authentication (AUTH=none) unless the environment makes its
+ * own choice (AUTH, AUTH_API_KEYS or AUTH_JWKS_URL), and says so in its ready line. Its rate limit
+ * is generous (RATE_LIMIT_PER_MINUTE=60000 unless set), so that trying it out is not throttled.
  */
 
 import { loadConfig } from '../src/config.js';
@@ -73,11 +77,18 @@ async function main(): Promise<void> {
     });
     stops.push(() => fixtures.stop());
 
-    const config = loadConfig({ ...process.env, KAFKA_BROKERS: broker.bootstrap });
+    const chosen = ['AUTH', 'AUTH_API_KEYS', 'AUTH_JWKS_URL'].some((name) => process.env[name]?.trim());
+    const config = loadConfig({
+      RATE_LIMIT_PER_MINUTE: '60000',
+      RATE_LIMIT_BURST: '1000',
+      ...process.env,
+      ...(!chosen && { AUTH: 'none' }),
+      KAFKA_BROKERS: broker.bootstrap,
+    });
     const server = await startServer(config, createLogger(process.env.LOG_LEVEL ? config.logLevel : 'warn'));
     stops.push(() => server.close());
     console.log(
-      `kafka-groups-rest demo ready: ${server.url} (try ${server.url}/groups, /groups/demo-classic, /docs; Ctrl-C stops)`,
+      `kafka-groups-rest demo ready: ${server.url} (${config.auth.mode === 'none' ? 'AUTH=none: open to every caller on this machine, no credentials' : 'authentication on'}; try ${server.url}/groups, /groups/demo-classic, /docs; Ctrl-C stops)`,
     );
   } catch (error) {
     progress(`demo failed: ${error instanceof Error ? error.message : String(error)}`);

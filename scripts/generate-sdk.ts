@@ -15,7 +15,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
 import { createApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
 import type { GroupService } from '../src/groups/service.js';
+import { securityFrom } from '../src/http/security.js';
 
 export const SDK_DIR = fileURLToPath(new URL('../sdk/', import.meta.url));
 export const SDK_FILES = ['openapi.json', 'schema.d.ts', 'index.ts'] as const;
@@ -38,7 +40,9 @@ const service: GroupService = {
 
 /** The document GET /openapi.json serves, pretty-printed in the order the app produces its keys. */
 export async function openApiDocument(): Promise<string> {
-  const res = await createApp({ service }).request('/openapi.json');
+  // The document is the same whatever the authentication; AUTH=none only spares a key here.
+  const security = securityFrom(loadConfig({ AUTH: 'none' }));
+  const res = await createApp({ service, security }).request('/openapi.json');
   const body = await res.text();
   if (res.status !== 200) throw new Error(`GET /openapi.json answered ${res.status}: ${body}`);
   return `${JSON.stringify(JSON.parse(body), null, 2)}\n`;

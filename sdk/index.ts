@@ -11,6 +11,8 @@ import type { components, paths } from './schema.js';
 export type { components, paths } from './schema.js';
 
 export type Health = components['schemas']['Health'];
+export type Readiness = components['schemas']['Readiness'];
+export type BrokerReadiness = components['schemas']['BrokerReadiness'];
 export type Problem = components['schemas']['Problem'];
 export type KafkaError = components['schemas']['KafkaError'];
 export type InvalidParameter = components['schemas']['InvalidParameter'];

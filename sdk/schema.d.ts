@@ -30,6 +30,15 @@ export interface paths {
                         "application/json": components["schemas"]["Health"];
                     };
                 };
+                /** @description Request took longer than its deadline */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -47,7 +56,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: a broker answers ApiVersions */
+        /**
+         * Readiness: a broker answers a Metadata request now
+         * @description Asks every bootstrap and discovered broker for Metadata at once (each bounded by the smaller of 2 s and the request timeout) and says which answered. One check serves every probe for a second.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -57,13 +69,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Ready */
+                /** @description Ready: at least one broker answered */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Health"];
+                        "application/json": components["schemas"]["Readiness"];
                     };
                 };
                 /** @description Internal error; Configuration error */
@@ -80,6 +92,15 @@ export interface paths {
                     headers: {
                         /** @description Seconds to wait before trying again */
                         "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Request took longer than its deadline */
+                504: {
+                    headers: {
                         [name: string]: unknown;
                     };
                     content: {
@@ -152,6 +173,37 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Credentials missing or refused */
+                401: {
+                    headers: {
+                        /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Internal error; Configuration error */
                 500: {
                     headers: {
@@ -181,7 +233,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Broker did not answer in time */
+                /** @description Broker did not answer in time; Request took longer than its deadline */
                 504: {
                     headers: {
                         [name: string]: unknown;
@@ -244,6 +296,26 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Credentials missing or refused */
+                401: {
+                    headers: {
+                        /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Group not found */
                 404: {
                     headers: {
@@ -256,6 +328,17 @@ export interface paths {
                 /** @description Group is of another type */
                 409: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -300,7 +383,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Broker did not answer in time */
+                /** @description Broker did not answer in time; Request took longer than its deadline */
                 504: {
                     headers: {
                         [name: string]: unknown;
@@ -363,6 +446,55 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Credentials missing or refused */
+                401: {
+                    headers: {
+                        /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Request body too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unsupported media type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Internal error; Configuration error */
                 500: {
                     headers: {
@@ -392,7 +524,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Broker did not answer in time */
+                /** @description Broker did not answer in time; Request took longer than its deadline */
                 504: {
                     headers: {
                         [name: string]: unknown;
@@ -455,6 +587,26 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Credentials missing or refused */
+                401: {
+                    headers: {
+                        /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Group not found */
                 404: {
                     headers: {
@@ -467,6 +619,17 @@ export interface paths {
                 /** @description Group is of another type */
                 409: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -511,7 +674,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Broker did not answer in time */
+                /** @description Broker did not answer in time; Request took longer than its deadline */
                 504: {
                     headers: {
                         [name: string]: unknown;
@@ -565,6 +728,37 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Credentials missing or refused */
+                401: {
+                    headers: {
+                        /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not granted */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Internal error; Configuration error */
                 500: {
                     headers: {
@@ -594,7 +788,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Broker did not answer in time */
+                /** @description Broker did not answer in time; Request took longer than its deadline */
                 504: {
                     headers: {
                         [name: string]: unknown;
@@ -626,6 +820,55 @@ export interface components {
             /** @enum {string} */
             status: "ok";
         };
+        /**
+         * @example {
+         *       "status": "ok",
+         *       "checkedAt": "2026-11-30T20:00:00.000Z",
+         *       "brokers": [
+         *         {
+         *           "nodeId": 1,
+         *           "broker": "10.0.0.11:9092",
+         *           "answered": true,
+         *           "latencyMs": 2
+         *         },
+         *         {
+         *           "nodeId": 2,
+         *           "broker": "10.0.0.12:9092",
+         *           "answered": true,
+         *           "latencyMs": 3
+         *         },
+         *         {
+         *           "nodeId": 3,
+         *           "broker": "10.0.0.13:9092",
+         *           "answered": false,
+         *           "error": "10.0.0.13:9092 did not answer Metadata within 2000 ms"
+         *         }
+         *       ]
+         *     }
+         */
+        Readiness: {
+            /** @enum {string} */
+            status: "ok";
+            /**
+             * Format: date-time
+             * @description When the brokers were asked; one check serves every probe for a second
+             */
+            checkedAt: string;
+            /** @description Every bootstrap and discovered broker, asked at once; ready when one answered */
+            brokers: components["schemas"]["BrokerReadiness"][];
+        };
+        BrokerReadiness: {
+            /** @description null for a bootstrap address Metadata has not named yet */
+            nodeId: number | null;
+            /** @description host:port */
+            broker: string;
+            /** @description It answered a Metadata request in this check */
+            answered: boolean;
+            /** @description Round trip, when it answered */
+            latencyMs?: number;
+            /** @description Why it did not answer */
+            error?: string;
+        };
         /** @description RFC 9457 problem details */
         Problem: {
             /**
@@ -633,7 +876,7 @@ export interface components {
              * @example /problems/group-not-found
              * @enum {string}
              */
-            type: "/problems/invalid-input" | "/problems/group-not-found" | "/problems/route-not-found" | "/problems/group-type-mismatch" | "/problems/internal-error" | "/problems/configuration-error" | "/problems/group-type-unavailable" | "/problems/broker-response-unreadable" | "/problems/unsupported-broker-api" | "/problems/kafka-error" | "/problems/broker-unavailable" | "/problems/coordinator-unavailable" | "/problems/broker-timeout";
+            type: "/problems/invalid-input" | "/problems/group-not-found" | "/problems/route-not-found" | "/problems/group-type-mismatch" | "/problems/internal-error" | "/problems/configuration-error" | "/problems/group-type-unavailable" | "/problems/broker-response-unreadable" | "/problems/unsupported-broker-api" | "/problems/kafka-error" | "/problems/broker-unavailable" | "/problems/coordinator-unavailable" | "/problems/broker-timeout" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/forbidden" | "/problems/method-not-allowed" | "/problems/client-timeout" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/headers-too-large" | "/problems/request-timeout";
             title: string;
             status: number;
             detail: string;
@@ -1559,7 +1802,46 @@ export interface components {
             })[];
         };
     };
-    responses: never;
+    responses: {
+        /** @description Method not allowed */
+        "method-not-allowed": {
+            headers: {
+                /** @description The methods the path accepts */
+                Allow?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Request URI or headers too large */
+        "headers-too-large": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Malformed HTTP request */
+        "malformed-request": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Request not received in time */
+        "client-timeout": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;

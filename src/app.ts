@@ -6,6 +6,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Hono } from 'hono';
 import type { GroupService } from './groups/service.js';
+import { installGuards, methodNotAllowed, type Security } from './http/middleware.js';
 import { type Logger, silentLogger } from './logger.js';
 import { docsPage, PUBLIC_SWAGGER_UI_ASSETS } from './openapi/docs.js';
 import { problemResponse } from './openapi/problems.js';
@@ -18,6 +19,8 @@ import { offsetRoutes } from './routes/offsets.js';
 
 export interface AppDeps {
   service: GroupService;
+  /** Authentication, grants and request limits: required, so no app is built open by omission. */
+  security: Security;
   logger?: Logger;
   /** Where the docs page loads Swagger UI from (default: a public CDN copy). */
   docsAssetsUrl?: string;
@@ -29,11 +32,13 @@ export const API_VERSION = '0.1.0';
 
 export function createApp({
   service,
+  security,
   logger = silentLogger,
   docsAssetsUrl = PUBLIC_SWAGGER_UI_ASSETS,
   extend,
 }: AppDeps) {
   const app = new OpenAPIHono({ defaultHook: validationHook });
+  const routes = installGuards(app, security, logger);
 
   healthRoutes(app, service);
   groupRoutes(app, service, logger);
@@ -60,12 +65,14 @@ export function createApp({
   app.get('/docs', (c) => c.html(docsPage('/openapi.json', docsAssetsUrl)));
   extend?.(app);
 
-  app.notFound((c) =>
-    problemResponse(
-      c,
-      'route-not-found',
-      `${c.req.method} ${c.req.path} is not a route of this API; see /openapi.json`,
-    ),
+  app.notFound(
+    (c) =>
+      methodNotAllowed(c, routes) ??
+      problemResponse(
+        c,
+        'route-not-found',
+        `${c.req.method} ${c.req.path} is not a route of this API; see /openapi.json`,
+      ),
   );
   app.onError((error, c) => errorResponse(error, c, logger));
   return app;

@@ -6,6 +6,10 @@
  * variables never appear in an error.
  */
 
+import { hexToBytes } from './auth/api-keys.js';
+import type { AuthConfig } from './auth/authenticate.js';
+import { type Grant, GrantError, parseGrants } from './auth/grants.js';
+
 export type SaslMechanism = 'plain' | 'scram-sha-256' | 'scram-sha-512';
 
 export interface KafkaConfig {
@@ -22,6 +26,18 @@ export interface Config {
   port: number;
   kafka: KafkaConfig;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  auth: AuthConfig;
+  limits: HttpLimits;
+}
+
+/** What one request may cost, and who may call from a browser. */
+export interface HttpLimits {
+  maxBodyBytes: number;
+  requestTimeoutMs: number;
+  /** Token bucket per principal (per client address when open); undefined: no rate limit. */
+  rateLimit?: { perMinute: number; burst: number };
+  /** Origins allowed by CORS; empty: CORS off (no Access-Control-* header is ever sent). */
+  corsOrigins: string[];
 }
 
 export type Env = Record<string, string | undefined>;
@@ -53,6 +69,20 @@ export const ENV_VARIABLES = {
   KAFKA_SASL_PASSWORD: 'SASL password (secret)',
   KAFKA_CONNECTION_TIMEOUT_MS: 'TCP/TLS connect timeout in ms (default 3000)',
   KAFKA_REQUEST_TIMEOUT_MS: 'time to wait for one broker answer in ms (default 10000)',
+  AUTH: 'none to serve without authentication; required unless AUTH_API_KEYS or AUTH_JWKS_URL is set',
+  AUTH_API_KEYS: 'comma-separated name:sha256hex entries, the SHA-256 of each API key (never the keys)',
+  AUTH_GRANTS: 'JSON object: API key name → grant or list of grants {groups, types?, actions}',
+  AUTH_JWKS_URL: "URL of the JWT issuer's key set (https, or http on loopback)",
+  AUTH_JWT_ISSUER: 'required iss of JWTs (required with AUTH_JWKS_URL)',
+  AUTH_JWT_AUDIENCE: 'required aud of JWTs (required with AUTH_JWKS_URL)',
+  AUTH_JWT_GRANTS_CLAIM: "the JWT claim holding the caller's grants (default kafka_groups)",
+  AUTH_DOCS: 'public (default) or private: whether /openapi.json and /docs need credentials',
+  MAX_BODY_BYTES: 'largest request body in bytes (default 4194304; 413 above)',
+  REQUEST_TIMEOUT_MS: 'deadline of one request, broker calls included, in ms (default 30000; 504 after)',
+  RATE_LIMIT_PER_MINUTE:
+    'requests per minute per principal, or per client address when open (default 600; 0: off)',
+  RATE_LIMIT_BURST: 'requests allowed at once above the steady rate (default 100)',
+  CORS_ORIGINS: 'comma-separated origins allowed to call from a browser, or * (default: CORS off)',
 } as const;
 
 const SASL_MECHANISMS: readonly SaslMechanism[] = ['plain', 'scram-sha-256', 'scram-sha-512'];
@@ -146,9 +176,159 @@ function sasl(env: Env): KafkaConfig['sasl'] {
   return { mechanism, username, password };
 }
 
+const KEY_NAME = /^[A-Za-z0-9._-]{1,64}$/;
+const DEFAULT_GRANTS_CLAIM = 'kafka_groups';
+
+function apiKeys(env: Env): { name: string; sha256: Uint8Array }[] {
+  const raw = text(env, 'AUTH_API_KEYS');
+  if (raw === undefined) return [];
+  const entries = raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
+  const names = new Set<string>();
+  return entries.map((entry, i) => {
+    // Only the name is ever quoted back: a key pasted here by mistake must not reach a log.
+    const [name = '', hash = '', ...rest] = entry.split(':');
+    if (!KEY_NAME.test(name) || rest.length > 0 || !/^[0-9a-fA-F]{64}$/.test(hash)) {
+      throw new ConfigError(
+        'AUTH_API_KEYS',
+        `entry ${i + 1}: expected name:sha256hex (a name of letters, digits, '.', '_' or '-', then the 64 hex digits of the key's SHA-256)`,
+      );
+    }
+    if (names.has(name)) throw new ConfigError('AUTH_API_KEYS', `the name '${name}' is used twice`);
+    names.add(name);
+    return { name, sha256: hexToBytes(hash.toLowerCase()) };
+  });
+}
+
+function keyGrants(env: Env, keyNames: string[]): Record<string, Grant[]> {
+  const raw = text(env, 'AUTH_GRANTS');
+  if (raw === undefined) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new ConfigError(
+      'AUTH_GRANTS',
+      'expected a JSON object: {"<key name>": {"groups": [...], "actions": [...]}}',
+    );
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new ConfigError('AUTH_GRANTS', 'expected a JSON object keyed by API key name');
+  }
+  const out: Record<string, Grant[]> = {};
+  for (const [name, grants] of Object.entries(value)) {
+    if (!keyNames.includes(name)) {
+      throw new ConfigError('AUTH_GRANTS', `'${name}' is not a key name of AUTH_API_KEYS`);
+    }
+    try {
+      out[name] = parseGrants(grants, name);
+    } catch (error) {
+      if (error instanceof GrantError) throw new ConfigError('AUTH_GRANTS', error.message);
+      throw error;
+    }
+  }
+  return out;
+}
+
+function jwksUrl(env: Env): string | undefined {
+  const raw = text(env, 'AUTH_JWKS_URL');
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('AUTH_JWKS_URL', `expected an absolute URL, received '${raw}'`);
+  }
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+    throw new ConfigError('AUTH_JWKS_URL', 'expected an https URL (http only on loopback)');
+  }
+  return url.href;
+}
+
+function auth(env: Env): AuthConfig {
+  const mode = oneOf(env, 'AUTH', ['none'] as const);
+  const keys = apiKeys(env);
+  const jwks = jwksUrl(env);
+  if (mode === 'none') {
+    const conflicting = ['AUTH_API_KEYS', 'AUTH_JWKS_URL', 'AUTH_GRANTS'].find(
+      (n) => text(env, n) !== undefined,
+    );
+    if (conflicting)
+      throw new ConfigError('AUTH', `AUTH=none serves everyone: unset ${conflicting}, or unset AUTH`);
+    return { mode: 'none' };
+  }
+  if (keys.length === 0 && jwks === undefined) {
+    throw new ConfigError(
+      'AUTH',
+      'no authentication chosen: set AUTH_API_KEYS (hashes of API keys) or AUTH_JWKS_URL (JWTs), or AUTH=none to serve every caller without credentials',
+    );
+  }
+  const privateDocs = oneOf(env, 'AUTH_DOCS', ['public', 'private'] as const, 'public') === 'private';
+  const grants = keyGrants(
+    env,
+    keys.map((k) => k.name),
+  );
+  if (jwks === undefined) return { mode: 'enforced', apiKeys: keys, keyGrants: grants, privateDocs };
+  const issuer = text(env, 'AUTH_JWT_ISSUER');
+  const audience = text(env, 'AUTH_JWT_AUDIENCE');
+  if (issuer === undefined) throw new ConfigError('AUTH_JWT_ISSUER', 'required with AUTH_JWKS_URL');
+  if (audience === undefined) throw new ConfigError('AUTH_JWT_AUDIENCE', 'required with AUTH_JWKS_URL');
+  return {
+    mode: 'enforced',
+    apiKeys: keys,
+    keyGrants: grants,
+    privateDocs,
+    jwt: {
+      jwksUrl: jwks,
+      issuer,
+      audience,
+      grantsClaim: text(env, 'AUTH_JWT_GRANTS_CLAIM') ?? DEFAULT_GRANTS_CLAIM,
+    },
+  };
+}
+
+function corsOrigins(env: Env): string[] {
+  const raw = text(env, 'CORS_ORIGINS');
+  if (raw === undefined) return [];
+  const origins = raw
+    .split(',')
+    .map((o) => o.trim())
+    .filter((o) => o !== '');
+  for (const origin of origins) {
+    if (origin === '*') continue;
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {}
+    if (!parsed || parsed.origin !== origin) {
+      throw new ConfigError(
+        'CORS_ORIGINS',
+        `expected origins such as https://app.example.com, or *, received '${origin}'`,
+      );
+    }
+  }
+  return origins;
+}
+
+function limits(env: Env): HttpLimits {
+  const perMinute = integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 0, 10_000_000);
+  const burst = integer(env, 'RATE_LIMIT_BURST', 100, 1, 10_000_000);
+  return {
+    maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 4 * 1024 * 1024, 1024, 64 * 1024 * 1024),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 900_000),
+    ...(perMinute > 0 && { rateLimit: { perMinute, burst } }),
+    corsOrigins: corsOrigins(env),
+  };
+}
+
 export function loadConfig(env: Env): Config {
   const sasl_ = sasl(env);
   return {
+    auth: auth(env),
+    limits: limits(env),
     port: integer(env, 'PORT', 8080, 0, 65535),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     kafka: {

@@ -26,6 +26,8 @@ export interface ListFilter {
   prefix?: string;
   /** Exact protocol type ('consumer', 'connect', '' for groups made by an offset commit, ...). */
   protocolType?: string;
+  /** What the caller may see (its grants): applied here, before any page is cut, never sent to Kafka. */
+  visible?: (group: GroupListing) => boolean;
 }
 
 const fold = (state: string) => state.replace(/[_\s-]/g, '').toLowerCase();
@@ -80,7 +82,7 @@ export function listingMatches(group: GroupListing, filter: ListFilter): boolean
     const state = group.state === null ? undefined : canonicalState(group.state);
     if (state === undefined || !filter.states.includes(state)) return false;
   }
-  return true;
+  return filter.visible ? filter.visible(group) : true;
 }
 
 /**

@@ -47,6 +47,17 @@ export const PROBLEMS = {
   'broker-unavailable': { status: 503, title: 'Broker unavailable' },
   'coordinator-unavailable': { status: 503, title: 'Group coordinator unavailable' },
   'broker-timeout': { status: 504, title: 'Broker did not answer in time' },
+  // Access control and request limits.
+  'malformed-request': { status: 400, title: 'Malformed HTTP request' },
+  unauthorized: { status: 401, title: 'Credentials missing or refused' },
+  forbidden: { status: 403, title: 'Not granted' },
+  'method-not-allowed': { status: 405, title: 'Method not allowed' },
+  'client-timeout': { status: 408, title: 'Request not received in time' },
+  'payload-too-large': { status: 413, title: 'Request body too large' },
+  'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
+  'rate-limited': { status: 429, title: 'Too many requests' },
+  'headers-too-large': { status: 431, title: 'Request URI or headers too large' },
+  'request-timeout': { status: 504, title: 'Request took longer than its deadline' },
 } as const;
 
 export type ProblemSlug = keyof typeof PROBLEMS;
@@ -103,6 +114,55 @@ export function problemResponse(
     headers: { 'content-type': PROBLEM_CONTENT_TYPE, ...headers },
   });
 }
+
+const SECURITY_EXAMPLES = {
+  'malformed-request': problemBody(
+    'malformed-request',
+    'the HTTP request cannot be parsed (HPE_INVALID_METHOD)',
+  ),
+  unauthorized: problemBody(
+    'unauthorized',
+    'credentials are required: Authorization: Bearer <key or token>',
+    {
+      instance: '/groups',
+    },
+  ),
+  forbidden: problemBody('forbidden', "key:reporting has no grant with the action 'offsets'", {
+    instance: '/groups/orders-eu/offsets',
+  }),
+  'method-not-allowed': problemBody(
+    'method-not-allowed',
+    'DELETE is not allowed on /groups/orders-eu; allowed: GET, HEAD',
+    {
+      instance: '/groups/orders-eu',
+    },
+  ),
+  'client-timeout': problemBody('client-timeout', 'the request was not received completely in time'),
+  'payload-too-large': problemBody(
+    'payload-too-large',
+    'the request body is larger than 4194304 bytes, the most this server accepts',
+    { instance: '/groups/describe' },
+  ),
+  'unsupported-media-type': problemBody(
+    'unsupported-media-type',
+    "the request body must be application/json, received 'text/plain'",
+    { instance: '/groups/describe' },
+  ),
+  'rate-limited': problemBody('rate-limited', 'too many requests from key:reporting; retry after 2 s', {
+    instance: '/groups',
+  }),
+  'headers-too-large': problemBody(
+    'headers-too-large',
+    'the request line and headers are larger than 262144 bytes, the most this server reads',
+  ),
+  'request-timeout': problemBody(
+    'request-timeout',
+    'the request did not complete within its 30000 ms deadline',
+    {
+      instance: '/groups',
+    },
+  ),
+} satisfies Record<string, Problem>;
 
 const EXAMPLES: Record<ProblemSlug, Problem> = {
   'invalid-input': problemBody(
@@ -202,6 +262,21 @@ const EXAMPLES: Record<ProblemSlug, Problem> = {
       broker: '10.0.0.12:9092',
     },
   ),
+  ...SECURITY_EXAMPLES,
+};
+
+/** Headers that come with the access-control and limit problems. */
+const PROBLEM_HEADERS: Partial<Record<number, Record<string, unknown>>> = {
+  401: {
+    'WWW-Authenticate': {
+      description: 'Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused',
+      schema: { type: 'string' },
+    },
+  },
+  405: { Allow: { description: 'The methods the path accepts', schema: { type: 'string' } } },
+  429: {
+    'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' } },
+  },
 };
 
 /**
@@ -226,6 +301,7 @@ export function problemResponses(...slugs: ProblemSlug[]) {
           'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' } },
         },
       }),
+      ...(PROBLEM_HEADERS[status] && { headers: PROBLEM_HEADERS[status] }),
       content: {
         [PROBLEM_CONTENT_TYPE]: {
           schema: ProblemSchema,

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { describeVisible, listedVisible, readVisible } from '../auth/visibility.js';
 import { canonicalState, GROUP_STATES, type GroupState } from '../groups/listing.js';
-import { GROUP_TYPES, type GroupType } from '../groups/model.js';
+import { GROUP_TYPES, type GroupListing, type GroupType } from '../groups/model.js';
 import type { GroupService } from '../groups/service.js';
 import type { Logger } from '../logger.js';
 import { BROKER_PROBLEMS, problemResponse, problemResponses } from '../openapi/problems.js';
@@ -242,6 +243,8 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
       ...(query.state && { states: query.state as GroupState[] }),
       ...(query.prefix !== undefined && { prefix: query.prefix }),
       ...(query.protocolType !== undefined && { protocolType: query.protocolType }),
+      // Before any page is cut, so that pages and cursors are the same for every caller with these grants.
+      visible: (g: GroupListing) => listedVisible(c, 'read', g.groupId, g.type),
     };
     if (wantsNdjson(c.req.header('accept'))) {
       const pageOnly = (['limit', 'include'] as const).filter((name) => query[name] !== undefined);
@@ -306,12 +309,17 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
   app.openapi(describeGroup, async (c) => {
     const { groupId } = c.req.valid('param');
     const { type } = c.req.valid('query');
-    return c.json(await service.describeGroup(groupId, type ? { expected: type } : {}), 200);
+    const group = await readVisible(c, 'read', groupId, () =>
+      service.describeGroup(groupId, type ? { expected: type } : {}),
+    );
+    return c.json(group, 200);
   });
 
   app.openapi(batchDescribe, async (c) => {
     const { groupIds, type } = c.req.valid('json');
-    const results = await service.describeGroups(groupIds, type ? { expected: type } : {});
+    const results = await describeVisible(c, 'read', groupIds, (ids) =>
+      service.describeGroups(ids, type ? { expected: type } : {}),
+    );
     return c.json(
       {
         results: [...results].map(([groupId, r]) =>

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { readVisible } from '../auth/visibility.js';
 import type { GroupService } from '../groups/service.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { GroupOffsetsSchema } from '../openapi/schemas.js';
@@ -40,12 +41,12 @@ export function offsetRoutes(app: OpenAPIHono, service: GroupService): void {
   app.openapi(groupOffsets, async (c) => {
     const { groupId } = c.req.valid('param');
     const { isolation, type } = c.req.valid('query');
-    return c.json(
-      await service.groupOffsets(groupId, {
+    const offsets = await readVisible(c, 'offsets', groupId, () =>
+      service.groupOffsets(groupId, {
         ...(isolation && { isolation }),
         ...(type && { expected: type }),
       }),
-      200,
     );
+    return c.json(offsets, 200);
   });
 }

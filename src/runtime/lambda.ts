@@ -5,9 +5,10 @@
  * replaced by the transport on its next use (see BrokerConnection), so no request fails for it.
  */
 
-import { handle, type LambdaContext, type LambdaEvent } from 'hono/aws-lambda';
+import { getConnInfo, handle, type LambdaContext, type LambdaEvent } from 'hono/aws-lambda';
 import { createApp } from '../app.js';
 import { loadConfig } from '../config.js';
+import { securityFrom } from '../http/security.js';
 import { createLogger } from '../logger.js';
 import { createService, type Service } from '../service.js';
 
@@ -19,11 +20,14 @@ interface Instance {
 let instance: Instance | undefined;
 
 function build(): Instance {
-  // A bad variable throws ConfigError, which names it (never a secret's value); Lambda logs it.
+  // A bad variable, or no authentication choice, throws ConfigError, which names it (never a
+  // secret's value); Lambda logs it and the invocation fails: the function refuses to serve.
   const config = loadConfig(process.env);
   const logger = createLogger(config.logLevel);
   const service = createService(config, { logger });
-  return { service, handle: handle(createApp({ service: service.groups, logger })) };
+  // Built once per instance: the token buckets and the JWKS cache outlive one invocation.
+  const security = securityFrom(config, { clientAddress: (c) => getConnInfo(c).remote.address });
+  return { service, handle: handle(createApp({ service: service.groups, security, logger })) };
 }
 
 export function handler<E extends LambdaEvent>(event: E, context?: LambdaContext) {

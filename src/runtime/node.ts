@@ -9,11 +9,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
+import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
+import { getConnInfo } from '@hono/node-server/conninfo';
 import { createApp } from '../app.js';
 import { type Config, ConfigError, loadConfig } from '../config.js';
+import { securityFrom } from '../http/security.js';
 import { createLogger, type Logger } from '../logger.js';
+import { PROBLEM_CONTENT_TYPE, type ProblemSlug, problemBody } from '../openapi/problems.js';
 import { createService } from '../service.js';
 
 const DOCS_ASSETS = {
@@ -24,6 +28,40 @@ const DOCS_ASSETS = {
 // would refuse the longest ones with a bare 431 before the API can say anything.
 const MAX_HEADER_BYTES = 256 * 1024;
 const SHUTDOWN_GRACE_MS = 10_000;
+/**
+ * After a 413 the rest of the body is read and thrown away (no memory), for at most this long,
+ * so the client can read the answer; then the connection is cut, so a 1 GB body does not keep it.
+ */
+const REFUSED_BODY_LINGER_MS = 5_000;
+
+/**
+ * What Node's HTTP parser refuses before the app sees a request (headers or URI too large, bytes
+ * that are not HTTP, a request not received in time) answered as problem+json, not as Node's
+ * bare status line. The connection is closed after: its framing cannot be trusted.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Duplex, maxHeaderBytes: number): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  let slug: ProblemSlug = 'malformed-request';
+  let detail = `the HTTP request cannot be parsed (${error.code ?? 'unknown'})`;
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    slug = 'headers-too-large';
+    detail = `the request line and headers are larger than ${maxHeaderBytes} bytes, the most this server reads`;
+  } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    slug = 'client-timeout';
+    detail = 'the request was not received completely in time';
+  }
+  const body = JSON.stringify(problemBody(slug, detail));
+  const status = problemBody(slug, detail).status;
+  const reason = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' }[
+    status as 400 | 408 | 431
+  ];
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: ${PROBLEM_CONTENT_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
 
 export interface RunningServer {
   url: string;
@@ -41,8 +79,10 @@ function swaggerUiDir(): string {
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
   const service = createService(config, { logger });
   const assetsDir = swaggerUiDir();
+  const security = securityFrom(config, { clientAddress: (c) => getConnInfo(c).remote.address });
   const app = createApp({
     service: service.groups,
+    security,
     logger,
     docsAssetsUrl: '/docs/assets',
     extend: (app) =>
@@ -59,20 +99,32 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     port: config.port,
     serverOptions: { maxHeaderSize: MAX_HEADER_BYTES },
   });
+  server.on('clientError', (error: Error, socket: Duplex) =>
+    answerClientError(error, socket, MAX_HEADER_BYTES),
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
-  logger.info('listening', { url, brokers: config.kafka.brokers });
+  logger.info('listening', {
+    url,
+    brokers: config.kafka.brokers,
+    auth: config.auth.mode === 'none' ? 'none' : describeAuth(config.auth),
+  });
 
   // Once stopping, answers not yet written say `Connection: close`, and a keep-alive connection is
   // closed as soon as its last answer is out: exit does not wait for clients to hang up.
   let stopping = false;
   const inFlight = new Set<ServerResponse>();
-  server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (stopping) res.shouldKeepAlive = false;
+    res.once('finish', () => {
+      if (res.statusCode !== 413 || req.complete) return;
+      req.resume();
+      setTimeout(() => req.socket.destroy(), REFUSED_BODY_LINGER_MS).unref();
+    });
     inFlight.add(res);
     res.once('close', () => {
       inFlight.delete(res);
@@ -104,6 +156,14 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   return { url, close };
 }
 
+function describeAuth(auth: Extract<Config['auth'], { mode: 'enforced' }>): string {
+  const kinds = [
+    ...(auth.apiKeys.length > 0 ? [`${auth.apiKeys.length} API key(s)`] : []),
+    ...(auth.jwt ? [`JWTs of ${auth.jwt.issuer}`] : []),
+  ];
+  return kinds.join(' and ');
+}
+
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -116,7 +176,9 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const server = await startServer(config, logger);
   // One plain line for people and scripts that wait for the server.
-  console.log(`kafka-groups-rest listening on ${server.url}`);
+  console.log(
+    `kafka-groups-rest listening on ${server.url}${config.auth.mode === 'none' ? ' (AUTH=none: no authentication, every caller reads every group)' : ''}`,
+  );
   const stop = (signal: string) => {
     logger.info('stopping', { signal });
     server.close().then(() => process.exit(0));

@@ -10,6 +10,9 @@
 
 import { createApp } from '../app.js';
 import { type Config, ConfigError, type Env, loadConfig } from '../config.js';
+import type { Security } from '../http/middleware.js';
+import { bindingLimiter, isRateLimitBinding } from '../http/rate-limit.js';
+import { securityFrom } from '../http/security.js';
 import { createLogger } from '../logger.js';
 import { PROBLEM_CONTENT_TYPE, problemBody } from '../openapi/problems.js';
 import { createService } from '../service.js';
@@ -18,6 +21,30 @@ import { cloudflareSocketFactory, unsupportedTlsOption } from './cloudflare-sock
 // A module export other than the handler would be read as an entry point by workerd.
 const MAX_CONNECTIONS = 5;
 const CONNECTIONS_HEADER = 'x-kafka-connections';
+/** The rate-limit binding's name in wrangler.toml; without it, a token bucket per isolate. */
+const RATE_LIMIT_BINDING = 'RATE_LIMITER';
+
+/**
+ * Kept for the isolate's life, unlike the Kafka connections: the JWKS cache and the token buckets
+ * would be useless if rebuilt per request. Rebuilt only when the configuration changes.
+ */
+let kept: { config: Config; security: Security } | undefined;
+
+function securityOf(config: Config, env: Record<string, unknown>): Security {
+  if (
+    kept &&
+    JSON.stringify([kept.config.auth, kept.config.limits]) === JSON.stringify([config.auth, config.limits])
+  ) {
+    return kept.security;
+  }
+  const binding = env[RATE_LIMIT_BINDING];
+  const security = securityFrom(config, {
+    clientAddress: (c) => c.req.header('cf-connecting-ip'),
+    ...(isRateLimitBinding(binding) && { rateLimiter: bindingLimiter(binding) }),
+  });
+  kept = { config, security };
+  return security;
+}
 
 interface ExecutionContext {
   waitUntil(promise: Promise<unknown>): void;
@@ -63,7 +90,11 @@ export default {
     });
     let response: Response;
     try {
-      response = await createApp({ service: service.groups, logger }).fetch(request);
+      response = await createApp({
+        service: service.groups,
+        security: securityOf(config, env),
+        logger,
+      }).fetch(request);
     } finally {
       // Awaited here, not in ctx.waitUntil: the bodies are complete strings already, and a socket
       // left for after the response would be cut off by the runtime anyway.

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { GroupList } from '../../src/groups/model.js';
+import { securityFrom } from '../../src/http/security.js';
 import { createLogger } from '../../src/logger.js';
 import { createService, type Service } from '../../src/service.js';
 import { type RunningCluster, startCluster } from '../kafka/cluster.js';
@@ -72,10 +73,12 @@ beforeAll(async () => {
     KAFKA_BROKERS: cluster.bootstrap,
     KAFKA_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
     KAFKA_CONNECTION_TIMEOUT_MS: '2000',
+    AUTH: 'none',
+    RATE_LIMIT_PER_MINUTE: '0',
   });
   const logger = createLogger('info', (line) => logLines.push(line));
   service = createService(config, { logger });
-  app = createApp({ service: service.groups, logger });
+  app = createApp({ service: service.groups, logger, security: securityFrom(config) });
   checker = await OpenApiChecker.load(async (path) => app.request(path));
 }, 420_000);
 

@@ -12,6 +12,7 @@ import { BrokerConnection } from '../../src/broker/transport/connection.js';
 import { loadConfig } from '../../src/config.js';
 import type { Group } from '../../src/groups/model.js';
 import { KafkaGroupService } from '../../src/groups/service.js';
+import { securityFrom } from '../../src/http/security.js';
 import { silentLogger } from '../../src/logger.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
 import { type TestApp, testApp } from '../support/app.js';
@@ -54,10 +55,10 @@ async function countRpcs(work: () => Promise<void>): Promise<Map<string, number>
 }
 
 function appWith(coalesce: boolean) {
-  const config = loadConfig({ KAFKA_BROKERS: t.bootstrap });
+  const config = loadConfig({ KAFKA_BROKERS: t.bootstrap, AUTH: 'none', RATE_LIMIT_PER_MINUTE: '0' });
   const cluster = new KafkaCluster(config.kafka, { logger: silentLogger });
   const service = new KafkaGroupService(cluster, coalesce ? {} : { coalesce: false });
-  return { app: createApp({ service }), service };
+  return { app: createApp({ service, security: securityFrom(config) }), service };
 }
 
 /** Every group and the missing one described at once, each by its own HTTP request. */

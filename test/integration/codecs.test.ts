@@ -86,7 +86,7 @@ beforeAll(async () => {
   bootstrap = inject('kafkaBrokers');
   startedAt = Date.now();
   cluster = new KafkaCluster(
-    { ...loadConfig({}).kafka, brokers: bootstrap.split(',') },
+    { ...loadConfig({ AUTH: 'none' }).kafka, brokers: bootstrap.split(',') },
     { logger: silentLogger },
   );
   fx = await startFixtures({

@@ -18,6 +18,7 @@ import {
 } from '../../src/broker/protocol/index.js';
 import { loadConfig } from '../../src/config.js';
 import type { ClassicGroup, GroupList } from '../../src/groups/model.js';
+import { securityFrom } from '../../src/http/security.js';
 import type { Problem } from '../../src/openapi/problems.js';
 import { createService, type Service } from '../../src/service.js';
 import { OpenApiChecker } from '../support/openapi.js';
@@ -37,14 +38,20 @@ const bodies: string[] = [];
 /** A fresh app (no cached connections or coordinators) over `brokers`, by default the stand-in. */
 function appFor(brokers: string[] = [standIn.address]): App {
   const kafka = {
-    ...loadConfig({}).kafka,
+    ...loadConfig({ AUTH: 'none', RATE_LIMIT_PER_MINUTE: '0' }).kafka,
     brokers,
     connectionTimeoutMs: 1000,
     requestTimeoutMs: REQUEST_TIMEOUT_MS,
   };
-  const service = createService({ ...loadConfig({}), kafka }, { retry: RETRY });
+  const service = createService(
+    { ...loadConfig({ AUTH: 'none', RATE_LIMIT_PER_MINUTE: '0' }), kafka },
+    { retry: RETRY },
+  );
   services.push(service);
-  return createApp({ service: service.groups });
+  return createApp({
+    service: service.groups,
+    security: securityFrom(loadConfig({ AUTH: 'none', RATE_LIMIT_PER_MINUTE: '0' })),
+  });
 }
 
 const templateOf = (path: string) => (path.startsWith('/groups/') ? '/groups/{groupId}' : path);
@@ -164,6 +171,26 @@ describe('stand-in broker', () => {
     expect(good.body).toMatchObject({ type: 'classic', groupId: 'g', state: 'Stable' });
     expect(standIn.count(ApiKey.DescribeGroups)).toBe(2);
     expect(standIn.connections, 'the same connection served both').toBe(1);
+  });
+
+  it('stand-in: DescribeGroups stalls longer than REQUEST_TIMEOUT_MS → 504 request-timeout at the deadline', async () => {
+    standIn.groups.set('g', stableGroup('g'));
+    standIn.script(ApiKey.DescribeGroups, reply.stall());
+    const config = loadConfig({ AUTH: 'none', RATE_LIMIT_PER_MINUTE: '0', REQUEST_TIMEOUT_MS: '300' });
+    const service = createService(
+      { ...config, kafka: { ...config.kafka, brokers: [standIn.address], requestTimeoutMs: 10_000 } },
+      { retry: RETRY },
+    );
+    services.push(service);
+    const app = createApp({ service: service.groups, security: securityFrom(config) });
+    const started = performance.now();
+    const res = await get(app, '/groups/g');
+    const elapsed = performance.now() - started;
+    expect(res.status).toBe(504);
+    expect(res.body.type).toBe('/problems/request-timeout');
+    expect(res.body.detail).toContain('300 ms');
+    // Long before the broker's own 10 s timeout.
+    expect(elapsed).toBeLessThan(5000);
   });
 
   it('stand-in: DescribeGroups stalls → 504 broker-timeout within the request timeout', async () => {

@@ -12,6 +12,7 @@ import { ErrorCode } from '../../src/broker/protocol/errors.js';
 import { ApiKey } from '../../src/broker/protocol/index.js';
 import { loadConfig } from '../../src/config.js';
 import type { GroupListing } from '../../src/groups/model.js';
+import { securityFrom } from '../../src/http/security.js';
 import { encodeCursor } from '../../src/routes/paging.js';
 import { createService } from '../../src/service.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
@@ -137,9 +138,10 @@ describe('GET /groups as application/x-ndjson', () => {
       }),
     );
     standIn.otherwise(ApiKey.ListGroups, reply.error(ErrorCode.COORDINATOR_NOT_AVAILABLE));
-    const service = createService(loadConfig({ KAFKA_BROKERS: standIn.address }));
+    const config = loadConfig({ KAFKA_BROKERS: standIn.address, AUTH: 'none', RATE_LIMIT_PER_MINUTE: '0' });
+    const service = createService(config);
     try {
-      const app = createApp({ service: service.groups });
+      const app = createApp({ service: service.groups, security: securityFrom(config) });
       const { status, lines } = await ndjson(app, `/groups?prefix=${encodeURIComponent(run)}`);
       expect(status).toBe(200);
       expect(lines[0]).toMatchObject({

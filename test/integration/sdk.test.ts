@@ -35,7 +35,7 @@ let api: GroupsClient;
 
 async function startServer(): Promise<string> {
   const started = await startServerProcess(['--import', 'tsx', 'src/runtime/node.ts'], {
-    env: { KAFKA_BROKERS: inject('kafkaBrokers') },
+    env: { KAFKA_BROKERS: inject('kafkaBrokers'), AUTH: 'none' },
   });
   server = started.child;
   return started.url;

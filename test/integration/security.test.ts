@@ -15,6 +15,7 @@ import type { ClusterInfo } from '../../src/broker/transport/cluster.js';
 import { parseAddress } from '../../src/broker/transport/cluster.js';
 import { type Env, loadConfig } from '../../src/config.js';
 import type { ClassicGroup, GroupList, GroupOffsets } from '../../src/groups/model.js';
+import { securityFrom } from '../../src/http/security.js';
 import { createLogger } from '../../src/logger.js';
 import type { Problem } from '../../src/openapi/problems.js';
 import { createService, type Service } from '../../src/service.js';
@@ -43,10 +44,10 @@ let fixtures: RunningFixtures | undefined;
 
 /** The app as a runtime wires it, from these environment variables, logging into `logLines`. */
 function appFrom(env: Env): App {
-  const config = loadConfig(env);
+  const config = loadConfig({ AUTH: 'none', ...env });
   const service = createService(config, { logger });
   services.push(service);
-  return createApp({ service: service.groups, logger });
+  return createApp({ service: service.groups, security: securityFrom(config), logger });
 }
 
 function templateOf(path: string): string {

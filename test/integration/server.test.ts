@@ -13,7 +13,7 @@ let base: string;
 
 beforeAll(async () => {
   const started = await startServerProcess(['--import', 'tsx', 'src/runtime/node.ts'], {
-    env: { KAFKA_BROKERS: inject('kafkaBrokers') },
+    env: { KAFKA_BROKERS: inject('kafkaBrokers'), AUTH: 'none' },
   });
   server = started.child;
   base = started.url;

@@ -23,7 +23,7 @@ const GROUP_RPCS = [
 
 describe('the test broker’s group RPCs', () => {
   it('offers every RPC its version has, at the versions this product needs', async () => {
-    const config = loadConfig({ KAFKA_BROKERS: inject('kafkaBrokers') });
+    const config = loadConfig({ KAFKA_BROKERS: inject('kafkaBrokers'), AUTH: 'none' });
     const cluster = new KafkaCluster(config.kafka, { logger: silentLogger });
     try {
       const first = config.kafka.brokers[0] as string;

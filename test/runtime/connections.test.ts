@@ -16,7 +16,7 @@ const clusters: KafkaCluster[] = [];
 
 function clusterOf(options: { maxConnections?: number; idleRetryMs?: number } = {}): KafkaCluster {
   const kafka = {
-    ...loadConfig({}).kafka,
+    ...loadConfig({ AUTH: 'none' }).kafka,
     brokers: brokers.map((b) => b.address),
     connectionTimeoutMs: 1000,
     requestTimeoutMs: REQUEST_TIMEOUT_MS,

@@ -122,6 +122,7 @@ async function invoke(
 
 beforeAll(async () => {
   process.env.KAFKA_BROKERS = inject('kafkaBrokers');
+  process.env.AUTH = 'none';
   process.env.LOG_LEVEL = 'silent';
   await __lambdaInternals.reset();
   fixtures = await startFixtures({

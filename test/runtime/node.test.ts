@@ -90,7 +90,7 @@ beforeAll(async () => {
   // Run from the temp dir: the bundle must not need this repository's node_modules.
   const started = await startServerProcess([join(outdir, 'server.mjs')], {
     cwd: outdir,
-    env: { KAFKA_BROKERS: `127.0.0.1:${relay.port}` },
+    env: { KAFKA_BROKERS: `127.0.0.1:${relay.port}`, AUTH: 'none' },
   });
   server = started.child;
   base = started.url;

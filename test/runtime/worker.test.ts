@@ -60,7 +60,7 @@ beforeAll(async () => {
     modulesRoot: dirname(scriptPath),
     compatibilityDate: '2026-04-01',
     compatibilityFlags: ['nodejs_compat'],
-    bindings: { KAFKA_BROKERS: inject('kafkaBrokers'), LOG_LEVEL: 'warn' },
+    bindings: { KAFKA_BROKERS: inject('kafkaBrokers'), LOG_LEVEL: 'warn', AUTH: 'none' },
   });
   await mf.ready;
 });
@@ -130,7 +130,11 @@ describe('the Worker in workerd', () => {
       modulesRoot: outdir,
       compatibilityDate: '2026-04-01',
       compatibilityFlags: ['nodejs_compat'],
-      bindings: { KAFKA_BROKERS: inject('kafkaBrokers'), KAFKA_SSL_CA: '-----BEGIN CERTIFICATE-----' },
+      bindings: {
+        KAFKA_BROKERS: inject('kafkaBrokers'),
+        AUTH: 'none',
+        KAFKA_SSL_CA: '-----BEGIN CERTIFICATE-----',
+      },
     });
     const res = await mf.dispatchFetch('http://localhost/groups');
     expect(res.status).toBe(500);

@@ -3,6 +3,7 @@
 import { inject } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+import { securityFrom } from '../../src/http/security.js';
 import { createService, type Service } from '../../src/service.js';
 import { OpenApiChecker } from './openapi.js';
 
@@ -21,9 +22,11 @@ export interface TestApp {
 
 export async function testApp(env: Record<string, string> = {}): Promise<TestApp> {
   const bootstrap = inject('kafkaBrokers');
-  const config = loadConfig({ KAFKA_BROKERS: bootstrap, ...env });
+  // Open and unthrottled unless the test says otherwise: these tests are about groups, and send
+  // more requests at once than a rate limit lets through; the access tests set their own.
+  const config = loadConfig({ KAFKA_BROKERS: bootstrap, AUTH: 'none', RATE_LIMIT_PER_MINUTE: '0', ...env });
   const service = createService(config);
-  const app = createApp({ service: service.groups });
+  const app = createApp({ service: service.groups, security: securityFrom(config) });
   const checker = await OpenApiChecker.load(async (path) => app.request(path));
   return {
     app,

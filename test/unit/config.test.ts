@@ -3,6 +3,7 @@
  * (SASL password, TLS key) never reach an error.
  */
 
+import { createHash } from 'node:crypto';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { type Config, ConfigError, ENV_VARIABLES, type Env, loadConfig } from '../../src/config.js';
@@ -12,6 +13,13 @@ type Variable = keyof typeof ENV_VARIABLES;
 const DEFAULTS: Config = {
   port: 8080,
   logLevel: 'info',
+  auth: { mode: 'none' },
+  limits: {
+    maxBodyBytes: 4 * 1024 * 1024,
+    requestTimeoutMs: 30_000,
+    rateLimit: { perMinute: 600, burst: 100 },
+    corsOrigins: [],
+  },
   kafka: {
     brokers: ['127.0.0.1:9092'],
     clientId: 'kafka-groups-rest',
@@ -21,6 +29,22 @@ const DEFAULTS: Config = {
   },
 };
 
+const AUTH_CHOICES = ['AUTH', 'AUTH_API_KEYS', 'AUTH_JWKS_URL'];
+
+/** loadConfig with AUTH=none added when the case does not make its own authentication choice. */
+function load(env: Env): Config {
+  return loadConfig(AUTH_CHOICES.some((name) => name in env) ? env : { AUTH: 'none', ...env });
+}
+
+const hashOf = (key: string) => createHash('sha256').update(key).digest('hex');
+const KEYS = `ops:${hashOf('ops-key')},team-a:${hashOf('team-a-key')}`;
+const JWT = {
+  AUTH_JWKS_URL: 'https://id.example.com/.well-known/jwks.json',
+  AUTH_JWT_ISSUER: 'https://id.example.com/',
+  AUTH_JWT_AUDIENCE: 'kafka-groups-rest',
+};
+const enforced = (c: Config) => (c.auth.mode === 'enforced' ? c.auth : undefined);
+
 const SASL = { KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_USERNAME: 'alice', KAFKA_SASL_PASSWORD: 'pw' };
 const TLS_PAIR = { KAFKA_SSL_CERT: 'CERT-PEM', KAFKA_SSL_KEY: 'KEY-PEM' };
 
@@ -29,7 +53,7 @@ const tls = (c: Config) => (c.kafka.ssl === false ? undefined : c.kafka.ssl);
 /** The ConfigError `load` throws (fails the test when it throws nothing or something else). */
 function configError(env: Env): ConfigError {
   try {
-    loadConfig(env);
+    load(env);
   } catch (error) {
     expect(error).toBeInstanceOf(ConfigError);
     return error as ConfigError;
@@ -38,19 +62,26 @@ function configError(env: Env): ConfigError {
 }
 
 describe('loadConfig', () => {
-  it('defaults with an empty environment', () => {
-    expect(loadConfig({})).toEqual(DEFAULTS);
+  it('defaults with AUTH=none alone', () => {
+    expect(loadConfig({ AUTH: 'none' })).toEqual(DEFAULTS);
+  });
+
+  it('refuses an environment that makes no authentication choice, naming the choices', () => {
+    const error = configError({ KAFKA_BROKERS: 'a:1', AUTH: undefined });
+    expect(error.variable).toBe('AUTH');
+    for (const choice of ['AUTH_API_KEYS', 'AUTH_JWKS_URL', 'AUTH=none'])
+      expect(error.message).toContain(choice);
   });
 
   it('treats empty and blank values as unset', () => {
     const blank = Object.fromEntries(
       Object.keys(ENV_VARIABLES).map((name) => [name, name.endsWith('PASSWORD') ? '' : '  ']),
     );
-    expect(loadConfig(blank)).toEqual(DEFAULTS);
+    expect(load({ ...blank, AUTH: 'none' })).toEqual(DEFAULTS);
   });
 
   it('reads every variable at once', () => {
-    const config = loadConfig({
+    const config = load({
       PORT: '9000',
       LOG_LEVEL: 'debug',
       KAFKA_BROKERS: 'a:9092,b:9093',
@@ -68,6 +99,7 @@ describe('loadConfig', () => {
       KAFKA_REQUEST_TIMEOUT_MS: '20000',
     });
     expect(config).toEqual({
+      ...DEFAULTS,
       port: 9000,
       logLevel: 'debug',
       kafka: {
@@ -230,6 +262,101 @@ describe('loadConfig', () => {
         600_000,
       ],
     ],
+    AUTH: [
+      ['none', { AUTH: 'none' }, (c) => c.auth, { mode: 'none' }],
+      ['NONE, any case', { AUTH: 'NONE' }, (c) => c.auth.mode, 'none'],
+    ],
+    AUTH_API_KEYS: [
+      [
+        'two keys, hashes as bytes',
+        { AUTH_API_KEYS: KEYS },
+        (c) => enforced(c)?.apiKeys.map((k) => [k.name, Buffer.from(k.sha256).toString('hex')]),
+        [
+          ['ops', hashOf('ops-key')],
+          ['team-a', hashOf('team-a-key')],
+        ],
+      ],
+      [
+        'upper-case hex, spaces and empty entries',
+        { AUTH_API_KEYS: ` ops:${hashOf('x').toUpperCase()} ,, ` },
+        (c) => enforced(c)?.apiKeys.map((k) => Buffer.from(k.sha256).toString('hex')),
+        [hashOf('x')],
+      ],
+    ],
+    AUTH_GRANTS: [
+      [
+        'one grant, a list of grants, types',
+        {
+          AUTH_API_KEYS: KEYS,
+          AUTH_GRANTS: JSON.stringify({
+            ops: { groups: '*', actions: ['read', 'offsets'] },
+            'team-a': [{ groups: ['team-a-*', 'shared'], types: ['consumer'], actions: ['read'] }],
+          }),
+        },
+        (c) => enforced(c)?.keyGrants,
+        {
+          ops: [{ groups: ['*'], actions: ['read', 'offsets'] }],
+          'team-a': [{ groups: ['team-a-*', 'shared'], types: ['consumer'], actions: ['read'] }],
+        },
+      ],
+      ['unset: no key has a grant', { AUTH_API_KEYS: KEYS }, (c) => enforced(c)?.keyGrants, {}],
+    ],
+    AUTH_JWKS_URL: [
+      [
+        'https, with issuer and audience, default grants claim',
+        JWT,
+        (c) => enforced(c)?.jwt,
+        {
+          jwksUrl: JWT.AUTH_JWKS_URL,
+          issuer: JWT.AUTH_JWT_ISSUER,
+          audience: JWT.AUTH_JWT_AUDIENCE,
+          grantsClaim: 'kafka_groups',
+        },
+      ],
+      [
+        'http on loopback',
+        { ...JWT, AUTH_JWKS_URL: 'http://127.0.0.1:4000/jwks' },
+        (c) => enforced(c)?.jwt?.jwksUrl,
+        'http://127.0.0.1:4000/jwks',
+      ],
+    ],
+    AUTH_JWT_ISSUER: [['kept as given', JWT, (c) => enforced(c)?.jwt?.issuer, 'https://id.example.com/']],
+    AUTH_JWT_AUDIENCE: [['kept as given', JWT, (c) => enforced(c)?.jwt?.audience, 'kafka-groups-rest']],
+    AUTH_JWT_GRANTS_CLAIM: [
+      [
+        'any claim name',
+        { ...JWT, AUTH_JWT_GRANTS_CLAIM: 'perms' },
+        (c) => enforced(c)?.jwt?.grantsClaim,
+        'perms',
+      ],
+    ],
+    AUTH_DOCS: [
+      ['public by default', { AUTH_API_KEYS: KEYS }, (c) => enforced(c)?.privateDocs, false],
+      ['private', { AUTH_API_KEYS: KEYS, AUTH_DOCS: 'private' }, (c) => enforced(c)?.privateDocs, true],
+    ],
+    MAX_BODY_BYTES: [['1024 (the minimum)', { MAX_BODY_BYTES: '1024' }, (c) => c.limits.maxBodyBytes, 1024]],
+    REQUEST_TIMEOUT_MS: [
+      ['100 (the minimum)', { REQUEST_TIMEOUT_MS: '100' }, (c) => c.limits.requestTimeoutMs, 100],
+    ],
+    RATE_LIMIT_PER_MINUTE: [
+      ['0 turns it off', { RATE_LIMIT_PER_MINUTE: '0' }, (c) => c.limits.rateLimit, undefined],
+      [
+        'with a burst',
+        { RATE_LIMIT_PER_MINUTE: '60', RATE_LIMIT_BURST: '5' },
+        (c) => c.limits.rateLimit,
+        { perMinute: 60, burst: 5 },
+      ],
+    ],
+    RATE_LIMIT_BURST: [['1', { RATE_LIMIT_BURST: '1' }, (c) => c.limits.rateLimit?.burst, 1]],
+    CORS_ORIGINS: [
+      [
+        'origins',
+        { CORS_ORIGINS: 'https://a.example.com, http://localhost:3000' },
+        (c) => c.limits.corsOrigins,
+        ['https://a.example.com', 'http://localhost:3000'],
+      ],
+      ['*', { CORS_ORIGINS: '*' }, (c) => c.limits.corsOrigins, ['*']],
+    ],
   };
 
   it('has parse cases for every variable it documents', () => {
@@ -240,7 +367,7 @@ describe('loadConfig', () => {
     cases.map(([label, env, pick, expected]) => ({ name: `${variable}: ${label}`, env, pick, expected })),
   );
   it.each(parseCases)('parses $name', ({ env, pick, expected }) => {
-    expect(pick(loadConfig(env))).toEqual(expected);
+    expect(pick(load(env))).toEqual(expected);
   });
 
   /** Bad environments, each with the variable its ConfigError must name. */
@@ -281,6 +408,38 @@ describe('loadConfig', () => {
     ['KAFKA_REQUEST_TIMEOUT_MS', { KAFKA_REQUEST_TIMEOUT_MS: '0' }],
     ['KAFKA_REQUEST_TIMEOUT_MS', { KAFKA_REQUEST_TIMEOUT_MS: '-5' }],
     ['KAFKA_REQUEST_TIMEOUT_MS', { KAFKA_REQUEST_TIMEOUT_MS: 'ten' }],
+    ['AUTH', { AUTH: undefined }],
+    ['AUTH', { AUTH: 'off' }],
+    ['AUTH', { AUTH: 'none', AUTH_API_KEYS: KEYS }],
+    ['AUTH', { AUTH: 'none', AUTH_JWKS_URL: JWT.AUTH_JWKS_URL }],
+    ['AUTH_API_KEYS', { AUTH_API_KEYS: 'ops' }],
+    ['AUTH_API_KEYS', { AUTH_API_KEYS: `ops:${hashOf('x').slice(1)}` }],
+    ['AUTH_API_KEYS', { AUTH_API_KEYS: `o p:${hashOf('x')}` }],
+    ['AUTH_API_KEYS', { AUTH_API_KEYS: `ops:${hashOf('x')},ops:${hashOf('y')}` }],
+    ['AUTH_GRANTS', { AUTH_API_KEYS: KEYS, AUTH_GRANTS: 'ops=read' }],
+    ['AUTH_GRANTS', { AUTH_API_KEYS: KEYS, AUTH_GRANTS: '[]' }],
+    ['AUTH_GRANTS', { AUTH_API_KEYS: KEYS, AUTH_GRANTS: '{"nobody":{"groups":"*","actions":"read"}}' }],
+    ['AUTH_GRANTS', { AUTH_API_KEYS: KEYS, AUTH_GRANTS: '{"ops":{"groups":"*","actions":"write"}}' }],
+    [
+      'AUTH_GRANTS',
+      { AUTH_API_KEYS: KEYS, AUTH_GRANTS: '{"ops":{"groups":"*","actions":"read","types":"mirror"}}' },
+    ],
+    ['AUTH_GRANTS', { AUTH_API_KEYS: KEYS, AUTH_GRANTS: '{"ops":{"groups":[],"actions":"read"}}' }],
+    [
+      'AUTH_GRANTS',
+      { AUTH_API_KEYS: KEYS, AUTH_GRANTS: '{"ops":{"groups":"*","actions":"read","topics":"x"}}' },
+    ],
+    ['AUTH_JWKS_URL', { ...JWT, AUTH_JWKS_URL: 'http://id.example.com/jwks' }],
+    ['AUTH_JWKS_URL', { ...JWT, AUTH_JWKS_URL: 'jwks.json' }],
+    ['AUTH_JWT_ISSUER', { ...JWT, AUTH_JWT_ISSUER: undefined }],
+    ['AUTH_JWT_AUDIENCE', { ...JWT, AUTH_JWT_AUDIENCE: undefined }],
+    ['AUTH_DOCS', { AUTH_API_KEYS: KEYS, AUTH_DOCS: 'hidden' }],
+    ['MAX_BODY_BYTES', { MAX_BODY_BYTES: '10' }],
+    ['REQUEST_TIMEOUT_MS', { REQUEST_TIMEOUT_MS: 'soon' }],
+    ['RATE_LIMIT_PER_MINUTE', { RATE_LIMIT_PER_MINUTE: '-1' }],
+    ['RATE_LIMIT_BURST', { RATE_LIMIT_BURST: '0' }],
+    ['CORS_ORIGINS', { CORS_ORIGINS: 'https://a.example.com/app' }],
+    ['CORS_ORIGINS', { CORS_ORIGINS: 'a.example.com' }],
   ];
 
   it.each(bad)('rejects a bad %s (%o) with a ConfigError naming it', (variable, env) => {
@@ -345,7 +504,7 @@ describe('loadConfig', () => {
     });
 
     it('still hands the secrets to the connection when the configuration is good', () => {
-      const config = loadConfig(secrets);
+      const config = load(secrets);
       expect(config.kafka.sasl?.password).toBe(PASSWORD);
       expect(tls(config)?.key).toBe(KEY);
     });

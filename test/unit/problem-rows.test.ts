@@ -337,8 +337,23 @@ describe('the problem rows', () => {
   });
 
   it('cover every problem type an error can cause', () => {
-    // Problems the app raises itself, not from an error: validation, routing, configuration.
-    const raisedElsewhere = ['route-not-found', 'configuration-error', 'internal-error'];
+    // Problems the app raises itself, not from an error: validation, routing, configuration, and
+    // the HTTP guards (src/http: authentication, grants, limits, deadline) and the Node server.
+    const raisedElsewhere = [
+      'route-not-found',
+      'configuration-error',
+      'internal-error',
+      'malformed-request',
+      'unauthorized',
+      'forbidden',
+      'method-not-allowed',
+      'client-timeout',
+      'payload-too-large',
+      'unsupported-media-type',
+      'rate-limited',
+      'headers-too-large',
+      'request-timeout',
+    ];
     const mapped = new Set(PROBLEM_ROWS.map((r) => r.slug));
     for (const slug of Object.keys(PROBLEMS))
       if (!raisedElsewhere.includes(slug)) expect(mapped, slug).toContain(slug);

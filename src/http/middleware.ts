@@ -1,0 +1,202 @@
+/**
+ * What every request passes before a route sees it: CORS, the request deadline, authentication
+ * and rate limiting, the grant action of the route, and the body's type and size. Each refusal
+ * is a problem+json answer of its own type.
+ */
+
+import type { Context, Hono, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import type { Authenticator, Principal } from '../auth/authenticate.js';
+import { Permissions } from '../auth/grants.js';
+import type { HttpLimits } from '../config.js';
+import type { Logger } from '../logger.js';
+import { problemResponse } from '../openapi/problems.js';
+import { addSecurity } from '../openapi/security.js';
+import type { RateLimiter } from './rate-limit.js';
+import { isDocsPath, OPEN_PATHS, RouteTable } from './route-table.js';
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    principal: Principal;
+  }
+}
+
+export interface Security {
+  authenticator: Authenticator;
+  limits: HttpLimits;
+  /** Undefined when rate limiting is off. */
+  rateLimiter?: RateLimiter;
+  /** The client's address, the rate limiter's key when nobody is authenticated. */
+  clientAddress?: (c: Context) => string | undefined;
+}
+
+const REALM = 'kafka-groups-rest';
+const NO_PERMISSIONS = new Permissions([]);
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+/** The caller's permissions; none when no principal was set (a request that skipped the guard). */
+export function permissionsOf(c: Context): Permissions {
+  return c.get('principal')?.permissions ?? NO_PERMISSIONS;
+}
+
+/** Whether the caller is the anonymous one of AUTH=none (answers keep Kafka's own details). */
+export function isAnonymous(c: Context): boolean {
+  return c.get('principal')?.id === 'anonymous';
+}
+
+/** The raw path, percent-encoding kept, as the route patterns see it. */
+function rawPath(c: Context): string {
+  const url = c.req.url;
+  const start = url.indexOf('/', url.indexOf('://') + 3);
+  const end = url.search(/[?#]/);
+  return start < 0 ? '/' : url.slice(start, end < 0 ? undefined : end);
+}
+
+function deadline(ms: number): MiddlewareHandler {
+  return async (c, next) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<'expired'>((resolve) => {
+      timer = setTimeout(() => resolve('expired'), ms);
+    });
+    try {
+      const outcome = await Promise.race([next().then(() => 'done' as const), expired]);
+      if (outcome === 'expired') {
+        // The route goes on in the background until its broker calls time out by themselves
+        // (KAFKA_REQUEST_TIMEOUT_MS); its answer is dropped.
+        return problemResponse(
+          c,
+          'request-timeout',
+          `the request did not complete within its ${ms} ms deadline`,
+        );
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+function guard(security: Security, routes: RouteTable, logger: Logger): MiddlewareHandler {
+  const { authenticator, rateLimiter } = security;
+  return async (c, next) => {
+    const path = c.req.path;
+    if (OPEN_PATHS.has(path) || (isDocsPath(path) && !authenticator.privateDocs)) return next();
+
+    const outcome = await authenticator.authenticate(c.req.header('authorization'));
+    const principal = outcome.ok ? outcome.principal : undefined;
+    if (rateLimiter) {
+      const key =
+        principal && principal.id !== 'anonymous'
+          ? principal.id
+          : `address:${security.clientAddress?.(c) ?? 'unknown'}`;
+      const decision = await rateLimiter.take(key);
+      if (!decision.allowed) {
+        return problemResponse(
+          c,
+          'rate-limited',
+          `too many requests from ${principal && principal.id !== 'anonymous' ? principal.id : 'this address'}; retry after ${decision.retryAfterSeconds} s`,
+          {},
+          { 'retry-after': String(decision.retryAfterSeconds) },
+        );
+      }
+    }
+    if (!outcome.ok) {
+      logger.debug('request refused: credentials', { path, reason: outcome.reason });
+      const challenge = outcome.invalidToken
+        ? `Bearer realm="${REALM}", error="invalid_token", error_description="${outcome.reason.replace(/"/g, "'")}"`
+        : `Bearer realm="${REALM}"`;
+      return problemResponse(c, 'unauthorized', outcome.reason, {}, { 'www-authenticate': challenge });
+    }
+    c.set('principal', outcome.principal);
+
+    if (isDocsPath(path)) return next();
+    const action = routes.action(c.req.method, rawPath(c));
+    // No route: the 404 or 405 that follows says so, to an authenticated caller only.
+    if (action === undefined) return next();
+    if (action === 'unlisted' || !outcome.principal.permissions.hasAction(action)) {
+      return problemResponse(
+        c,
+        'forbidden',
+        action === 'unlisted'
+          ? `${c.req.method} ${path} is not open to any grant`
+          : `${outcome.principal.id} has no grant with the action '${action}'`,
+      );
+    }
+    return next();
+  };
+}
+
+function body(limits: HttpLimits, routes: RouteTable): MiddlewareHandler {
+  // No Connection: close here: closing a socket with unread bytes resets it, and the client may
+  // lose the answer. The Node server discards the rest for a moment, then closes (see node.ts).
+  const tooLarge = (c: Context) =>
+    problemResponse(
+      c,
+      'payload-too-large',
+      `the request body is larger than ${limits.maxBodyBytes} bytes, the most this server accepts`,
+    );
+  const capped = bodyLimit({ maxSize: limits.maxBodyBytes, onError: tooLarge });
+  return async (c, next) => {
+    const method = c.req.method.toUpperCase();
+    if (!BODY_METHODS.has(method) || !routes.serves(method, rawPath(c))) return next();
+    const declared = c.req.header('content-length');
+    if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > limits.maxBodyBytes) {
+      return tooLarge(c);
+    }
+    const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+    if (type !== 'application/json' && !/^application\/[\w.+-]+\+json$/.test(type)) {
+      return problemResponse(
+        c,
+        'unsupported-media-type',
+        `the request body must be application/json, received ${type === '' ? 'no content type' : `'${type.slice(0, 100)}'`}`,
+        {},
+        { accept: 'application/json' },
+      );
+    }
+    return capped(c, next);
+  };
+}
+
+/** Installs every guard on `app`; call before registering routes. */
+export function installGuards(app: Hono, security: Security, logger: Logger): RouteTable {
+  const routes = new RouteTable(() => app.routes);
+  if (security.limits.corsOrigins.length > 0) {
+    const origins = security.limits.corsOrigins;
+    app.use(
+      '*',
+      cors({
+        origin: origins.includes('*') ? '*' : origins,
+        allowMethods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
+        allowHeaders: ['authorization', 'content-type'],
+        exposeHeaders: ['retry-after', 'www-authenticate'],
+        maxAge: 600,
+      }),
+    );
+  }
+  app.use('*', deadline(security.limits.requestTimeoutMs));
+  // The generated document gets the scheme and the guards' problems on its way out, once.
+  let document: string | undefined;
+  app.use('/openapi.json', async (c, next) => {
+    await next();
+    if (c.res.status !== 200) return;
+    document ??= JSON.stringify(addSecurity((await c.res.json()) as object));
+    c.res = new Response(document, { status: 200, headers: { 'content-type': 'application/json' } });
+  });
+  app.use('*', guard(security, routes, logger));
+  app.use('*', body(security.limits, routes));
+  return routes;
+}
+
+/** The 405 for a known path and a method it does not take, or undefined for an unknown path. */
+export function methodNotAllowed(c: Context, routes: RouteTable): Response | undefined {
+  const allowed = routes.allowed(rawPath(c));
+  // A route of this method answered "not found" itself (an unknown docs asset): a 404 it is.
+  if (allowed.length === 0 || allowed.includes(c.req.method.toUpperCase())) return undefined;
+  return problemResponse(
+    c,
+    'method-not-allowed',
+    `${c.req.method} is not allowed on ${c.req.path}; allowed: ${allowed.join(', ')}`,
+    {},
+    { allow: allowed.join(', ') },
+  );
+}

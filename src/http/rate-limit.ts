@@ -1,0 +1,86 @@
+/**
+ * Rate limiting: a token bucket per key (a principal, or a client address when the API is open).
+ * Each bucket holds up to `burst` tokens and refills at `perMinute`; a request takes one. In the
+ * Node server and a Lambda instance the buckets live in memory; on Workers, where every isolate
+ * would keep its own, the platform's rate-limit binding counts across them when one is configured.
+ */
+
+export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+export interface RateLimiter {
+  take(key: string): Promise<RateDecision>;
+}
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+/** Buckets kept at most; full ones are dropped first, since forgetting them changes nothing. */
+const MAX_BUCKETS = 50_000;
+
+export class TokenBucketLimiter implements RateLimiter {
+  private readonly buckets = new Map<string, Bucket>();
+  private readonly perMs: number;
+
+  constructor(
+    readonly perMinute: number,
+    readonly burst: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.perMs = perMinute / 60_000;
+  }
+
+  async take(key: string): Promise<RateDecision> {
+    const now = this.now();
+    const bucket = this.buckets.get(key) ?? { tokens: this.burst, at: now };
+    bucket.tokens = Math.min(this.burst, bucket.tokens + (now - bucket.at) * this.perMs);
+    bucket.at = now;
+    // Re-inserted so that the map's order is least recently used first.
+    this.buckets.delete(key);
+    this.buckets.set(key, bucket);
+    if (this.buckets.size > MAX_BUCKETS) this.evict(now);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return { allowed: true };
+    }
+    return {
+      allowed: false,
+      retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / this.perMs / 1000)),
+    };
+  }
+
+  private evict(now: number): void {
+    for (const [key, bucket] of this.buckets) {
+      if (this.buckets.size <= MAX_BUCKETS * 0.9) return;
+      const full = bucket.tokens + (now - bucket.at) * this.perMs >= this.burst;
+      if (full) this.buckets.delete(key);
+    }
+    // Still too many keys busy at once: forget the least recently seen.
+    for (const key of this.buckets.keys()) {
+      if (this.buckets.size <= MAX_BUCKETS * 0.9) return;
+      this.buckets.delete(key);
+    }
+  }
+}
+
+/** Cloudflare's rate-limit binding (`[[ratelimits]]` in wrangler.toml). */
+export interface RateLimitBinding {
+  limit(options: { key: string }): Promise<{ success: boolean }>;
+}
+
+export function isRateLimitBinding(value: unknown): value is RateLimitBinding {
+  return (
+    value !== null && typeof value === 'object' && typeof (value as RateLimitBinding).limit === 'function'
+  );
+}
+
+/** The binding's own period (10 or 60 s) is the honest upper bound of the wait. */
+export function bindingLimiter(binding: RateLimitBinding, periodSeconds = 60): RateLimiter {
+  return {
+    async take(key) {
+      const { success } = await binding.limit({ key });
+      return success ? { allowed: true } : { allowed: false, retryAfterSeconds: periodSeconds };
+    },
+  };
+}

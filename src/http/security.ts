@@ -1,0 +1,34 @@
+/**
+ * The security of one app from its configuration: the authenticator (with its JWKS cache) and the
+ * rate limiter. Built once per process (Node, a Lambda instance) or per isolate (Workers) and kept,
+ * so that keys are not refetched and buckets not reset for every request.
+ */
+
+import type { Context } from 'hono';
+import { createAuthenticator } from '../auth/authenticate.js';
+import type { Config } from '../config.js';
+import type { Security } from './middleware.js';
+import { type RateLimiter, TokenBucketLimiter } from './rate-limit.js';
+
+export interface SecurityOptions {
+  clientAddress?: (c: Context) => string | undefined;
+  /** Replaces the in-memory token bucket (the Workers binding). */
+  rateLimiter?: RateLimiter;
+}
+
+export function securityFrom(
+  config: Pick<Config, 'auth' | 'limits'>,
+  options: SecurityOptions = {},
+): Security {
+  const { rateLimit } = config.limits;
+  const rateLimiter =
+    rateLimit === undefined
+      ? undefined
+      : (options.rateLimiter ?? new TokenBucketLimiter(rateLimit.perMinute, rateLimit.burst));
+  return {
+    authenticator: createAuthenticator(config.auth),
+    limits: config.limits,
+    ...(rateLimiter && { rateLimiter }),
+    ...(options.clientAddress && { clientAddress: options.clientAddress }),
+  };
+}
