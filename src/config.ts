@@ -22,6 +22,8 @@ export interface Config {
   port: number;
   kafka: KafkaConfig;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** The API's public base URL for the document's `servers`; unset: each request's own origin. */
+  publicUrl?: string;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -53,6 +55,8 @@ export const ENV_VARIABLES = {
   KAFKA_SASL_PASSWORD: 'SASL password (secret)',
   KAFKA_CONNECTION_TIMEOUT_MS: 'TCP/TLS connect timeout in ms (default 3000)',
   KAFKA_REQUEST_TIMEOUT_MS: 'time to wait for one broker answer in ms (default 10000)',
+  API_PUBLIC_URL:
+    "the API's public base URL (http or https, path allowed) the OpenAPI document lists in `servers`, for clients behind a proxy (default: the origin each request came to)",
 } as const;
 
 const SASL_MECHANISMS: readonly SaslMechanism[] = ['plain', 'scram-sha-256', 'scram-sha-512'];
@@ -146,8 +150,28 @@ function sasl(env: Env): KafkaConfig['sasl'] {
   return { mechanism, username, password };
 }
 
+/** An absolute http(s) URL without query or fragment, without its trailing slash. */
+function publicUrl(env: Env): string | undefined {
+  const raw = text(env, 'API_PUBLIC_URL');
+  if (raw === undefined) return undefined;
+  const expected = `expected an absolute http or https URL without query or fragment, received '${raw}'`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('API_PUBLIC_URL', expected);
+  }
+  // Not echoed: the value would carry the credentials.
+  if (url.username || url.password)
+    throw new ConfigError('API_PUBLIC_URL', 'expected a URL without user name or password');
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash)
+    throw new ConfigError('API_PUBLIC_URL', expected);
+  return url.href.replace(/\/+$/, '');
+}
+
 export function loadConfig(env: Env): Config {
   const sasl_ = sasl(env);
+  const publicUrl_ = publicUrl(env);
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
@@ -159,5 +183,6 @@ export function loadConfig(env: Env): Config {
       connectionTimeoutMs: integer(env, 'KAFKA_CONNECTION_TIMEOUT_MS', 3000, 1, 600_000),
       requestTimeoutMs: integer(env, 'KAFKA_REQUEST_TIMEOUT_MS', 10_000, 1, 600_000),
     },
+    ...(publicUrl_ !== undefined && { publicUrl: publicUrl_ }),
   };
 }

@@ -23,6 +23,7 @@ import {
   type GroupOffsets,
   type GroupType,
   type LagTotals,
+  type PartitionOwner,
 } from './model.js';
 import { type CommittedOffsets, fetchCommitted, fetchShareStartOffsets } from './offsets/committed.js';
 import { endOffsets, type Isolation } from './offsets/end-offsets.js';
@@ -48,10 +49,16 @@ export interface GroupService {
   ): Promise<GroupResult[]>;
   /** Committed offsets, end offsets and lag of one group, per partition. Reads only. */
   groupOffsets(groupId: string, options?: OffsetsOptions): Promise<GroupOffsets>;
-  /** Total and max lag of many groups: one offsets RPC per coordinator, one ListOffsets per leader. */
+  /**
+   * Total and max lag of many groups: one offsets RPC per coordinator, one ListOffsets per leader.
+   * Each group's totals are those `groupOffsets` gives: the partitions its members hold without a
+   * commit count too, so the groups are described (or `described` is used, when the caller has
+   * already asked for it: the same answers, one describe).
+   */
   lagSummaries(
     groups: readonly { groupId: string; type: GroupType | null }[],
     isolation?: Isolation,
+    described?: Promise<readonly GroupResult[]>,
   ): Promise<Map<string, LagTotals | Error>>;
   describeCluster(): Promise<ClusterInfo>;
   /** Resolves once a broker answers ApiVersions; throws otherwise. */
@@ -183,15 +190,40 @@ export class KafkaGroupService implements GroupService {
   async lagSummaries(
     groups: readonly { groupId: string; type: GroupType | null }[],
     isolation: Isolation = 'read_uncommitted',
+    described?: Promise<readonly GroupResult[]>,
   ): Promise<Map<string, LagTotals | Error>> {
-    const committed = await this.committedOffsets(groups);
-    const partitions = [...committed.values()].flatMap((c) =>
-      'value' in c ? c.value.map(({ topic, partition }) => ({ topic, partition })) : [],
-    );
+    const hints = new Map(groups.flatMap((g) => (g.type ? [[g.groupId, g.type] as const] : [])));
+    const [committed, results] = await Promise.all([
+      this.committedOffsets(groups),
+      described ??
+        this.describeGroups(
+          groups.map((g) => g.groupId),
+          { hints },
+        ),
+    ]);
+    const byId = new Map(results.map((r) => [r.groupId, r]));
+    const owners = new Map<string, Map<string, PartitionOwner[]>>();
+    for (const r of results) if ('group' in r) owners.set(r.groupId, ownership(r.group));
+    const partitions = [
+      ...[...committed.values()].flatMap((c) =>
+        'value' in c ? c.value.map(({ topic, partition }) => ({ topic, partition })) : [],
+      ),
+      ...[...owners.values()].flatMap((held) => [...held.keys()].map(fromKey)),
+    ];
     const ends = await endOffsets(this.cluster, partitions, isolation);
     const out = new Map<string, LagTotals | Error>();
     for (const [groupId, result] of committed) {
-      out.set(groupId, 'error' in result ? result.error : offsetTable(result.value, new Map(), ends).totals);
+      if ('error' in result) {
+        out.set(groupId, result.error);
+        continue;
+      }
+      // /offsets fails when the describe does; so does the listing's lag, with the same problem.
+      const outcome = byId.get(groupId);
+      if (outcome && 'error' in outcome) {
+        out.set(groupId, outcome.error);
+        continue;
+      }
+      out.set(groupId, offsetTable(result.value, owners.get(groupId) ?? new Map(), ends).totals);
     }
     return out;
   }

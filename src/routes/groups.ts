@@ -57,6 +57,7 @@ function listParam<T extends string>(
 
 const typeOf = (value: string) => GROUP_TYPES.find((t) => t === value.toLowerCase());
 const LIMIT_RULE = 'an integer from 1 to 1000';
+const DEFAULT_LIMIT = 100;
 const INCLUDES = ['details', 'lag'] as const;
 
 const ListQuery = strictQuery({
@@ -94,8 +95,14 @@ const ListQuery = strictQuery({
     .optional()
     .openapi({
       param: { name: 'limit', in: 'query' },
-      description: `Page size: ${LIMIT_RULE} (default 100)`,
-      example: '100',
+      // The query string is text; the document states what a client passes: an integer.
+      type: 'integer',
+      format: 'int32',
+      minimum: 1,
+      maximum: 1000,
+      default: DEFAULT_LIMIT,
+      description: `Page size: ${LIMIT_RULE} (default ${DEFAULT_LIMIT})`,
+      example: DEFAULT_LIMIT,
     }),
   cursor: z
     .string()
@@ -129,6 +136,7 @@ const ListQuery = strictQuery({
 const listGroups = createRoute({
   method: 'get',
   path: '/groups',
+  operationId: 'listGroups',
   tags: ['groups'],
   summary: 'List the groups of every broker, filtered and paged',
   description:
@@ -146,6 +154,7 @@ const listGroups = createRoute({
 const describeGroup = createRoute({
   method: 'get',
   path: '/groups/{groupId}',
+  operationId: 'getGroup',
   tags: ['groups'],
   summary: 'Describe a group of any type',
   description:
@@ -186,10 +195,11 @@ const describeGroup = createRoute({
 const batchDescribe = createRoute({
   method: 'post',
   path: '/groups/describe',
+  operationId: 'describeGroups',
   tags: ['groups'],
   summary: `Describe up to ${MAX_BATCH_GROUPS} groups at once`,
   description:
-    'Each group gets its own outcome, the group or a problem, in the order asked (duplicates answered once). One FindCoordinator ' +
+    'Each group gets its own outcome, `found` with the group or `failed` with a problem, in the order asked (duplicates answered once). One FindCoordinator ' +
     'for all of them (v4+), then one describe RPC per coordinator and group type.',
   request: {
     body: { required: true, content: { 'application/json': { schema: BatchDescribeRequestSchema } } },
@@ -212,7 +222,7 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
       ...(query.prefix !== undefined && { prefix: query.prefix }),
       ...(query.protocolType !== undefined && { protocolType: query.protocolType }),
     });
-    const limit = query.limit ?? 100;
+    const limit = query.limit ?? DEFAULT_LIMIT;
     const { page, more } = pageAfter(groups, query.cursor, limit);
     const nextCursor = more ? encodeCursor((page.at(-1) as { groupId: string }).groupId) : null;
     const wantDetails = query.include?.includes('details') ?? false;
@@ -220,14 +230,14 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
     if (!wantDetails && !wantLag) return c.json({ groups: page, failures, nextCursor }, 200);
 
     const hints = new Map(page.flatMap((g) => (g.type ? [[g.groupId, g.type] as const] : [])));
+    // Lag needs the members' partitions too: one describe serves both.
+    const describing = service.describeGroups(
+      page.map((g) => g.groupId),
+      { hints },
+    );
     const [details, lags] = await Promise.all([
-      wantDetails
-        ? service.describeGroups(
-            page.map((g) => g.groupId),
-            { hints },
-          )
-        : undefined,
-      wantLag ? service.lagSummaries(page, query.isolation) : undefined,
+      wantDetails ? describing : undefined,
+      wantLag ? service.lagSummaries(page, query.isolation, describing) : undefined,
     ]);
     const entries = page.map((listing, i) => {
       const described = details?.[i];
@@ -257,8 +267,12 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
       {
         results: results.map((r) =>
           'group' in r
-            ? { groupId: r.groupId, group: r.group }
-            : { groupId: r.groupId, problem: problemOf(r.error, logger, c.req.path) },
+            ? { status: 'found' as const, groupId: r.groupId, group: r.group }
+            : {
+                status: 'failed' as const,
+                groupId: r.groupId,
+                problem: problemOf(r.error, logger, c.req.path),
+              },
         ),
       },
       200,

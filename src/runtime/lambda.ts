@@ -23,7 +23,10 @@ function build(): Instance {
   const config = loadConfig(process.env);
   const logger = createLogger(config.logLevel);
   const service = createService(config, { logger });
-  return { service, handle: handle(createApp({ service: service.groups, logger })) };
+  return {
+    service,
+    handle: handle(createApp({ service: service.groups, logger, publicUrl: config.publicUrl })),
+  };
 }
 
 export function handler<E extends LambdaEvent>(event: E, context?: LambdaContext) {

@@ -44,6 +44,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const app = createApp({
     service: service.groups,
     logger,
+    ...(config.publicUrl !== undefined && { publicUrl: config.publicUrl }),
     docsAssetsUrl: '/docs/assets',
     extend: (app) =>
       app.get('/docs/assets/:file', async (c) => {

@@ -63,7 +63,9 @@ export default {
     });
     let response: Response;
     try {
-      response = await createApp({ service: service.groups, logger }).fetch(request);
+      response = await createApp({ service: service.groups, logger, publicUrl: config.publicUrl }).fetch(
+        request,
+      );
     } finally {
       // Awaited here, not in ctx.waitUntil: the bodies are complete strings already, and a socket
       // left for after the response would be cut off by the runtime anyway.
