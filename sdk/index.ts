@@ -29,6 +29,7 @@ export type ConsumerMember = components['schemas']['ConsumerMember'];
 export type ShareGroup = components['schemas']['ShareGroup'];
 export type ShareMember = components['schemas']['ShareMember'];
 export type StreamsGroup = components['schemas']['StreamsGroup'];
+export type StreamsTopology = components['schemas']['StreamsTopology'];
 export type StreamsSubtopology = components['schemas']['StreamsSubtopology'];
 export type StreamsTopicInfo = components['schemas']['StreamsTopicInfo'];
 export type StreamsMember = components['schemas']['StreamsMember'];

@@ -179,6 +179,7 @@ export interface components {
         };
         KafkaError: {
             /**
+             * Format: int32
              * @description Kafka's error code
              * @example 69
              */
@@ -821,15 +822,16 @@ export interface components {
             groupEpoch: number;
             /** Format: int32 */
             assignmentEpoch: number;
-            /** @description null until a member has sent the topology */
-            topology: {
-                /** Format: int32 */
-                epoch: number;
-                subtopologies: components["schemas"]["StreamsSubtopology"][];
-            } | null;
+            topology: components["schemas"]["StreamsTopology"];
             coordinator: components["schemas"]["BrokerRef"];
             members: components["schemas"]["StreamsMember"][];
         };
+        /** @description null until a member has sent the topology */
+        StreamsTopology: {
+            /** Format: int32 */
+            epoch: number;
+            subtopologies: components["schemas"]["StreamsSubtopology"][];
+        } | null;
         StreamsSubtopology: {
             subtopologyId: string;
             sourceTopics: string[];
@@ -958,12 +960,7 @@ export interface components {
             error: {
                 name: string;
                 message: string;
-                kafkaError?: {
-                    /** Format: int32 */
-                    code: number;
-                    name: string;
-                    message: string | null;
-                };
+                kafkaError?: components["schemas"]["KafkaError"];
             };
         };
         /**
@@ -1225,13 +1222,7 @@ export interface components {
              */
             lag: number | null;
             owners: components["schemas"]["PartitionOwner"][];
-            /** @description Why this partition could not be read fully (deleted topic, moving leader) */
-            error: {
-                /** Format: int32 */
-                code: number;
-                name: string;
-                message: string | null;
-            } | null;
+            error: components["schemas"]["KafkaError"] & (Record<string, never> | null);
         };
         PartitionOwner: {
             memberId: string;

@@ -5,13 +5,21 @@
 
 import { z } from '@hono/zod-openapi';
 import { GROUP_TYPES } from '../groups/model.js';
-import { ProblemSchema } from './problems.js';
+import { KafkaErrorSchema, ProblemSchema } from './problems.js';
 import { expect } from './validation.js';
 
 /** A Kafka int64 (offsets, lag): `format: int64` so that generated clients use 64-bit integers. */
 const Int64 = () => z.number().int().openapi({ format: 'int64' });
 /** A Kafka int32 (epochs, partitions, ports). */
 const Int32 = () => z.number().int().openapi({ format: 'int32' });
+
+/**
+ * A named schema or null: `anyOf [$ref, null]`. zod's `.nullable()` on a named schema loses the
+ * null in the document (a bare `$ref`), so answers with null would not match their own schema.
+ */
+function nullableRef<T extends z.ZodType>(schema: T, description: string) {
+  return z.union([schema, z.null()]).openapi({ description });
+}
 
 /** Kafka strings carry an int16 length: the longest group id a broker can hold, in UTF-8 bytes. */
 export const MAX_GROUP_ID_BYTES = 32_767;
@@ -49,7 +57,7 @@ export const BrokerFailureSchema = z
     error: z.object({
       name: z.string(),
       message: z.string(),
-      kafkaError: z.object({ code: Int32(), name: z.string(), message: z.string().nullable() }).optional(),
+      kafkaError: KafkaErrorSchema.optional(),
     }),
   })
   .openapi('BrokerFailure');
@@ -116,12 +124,14 @@ export const ConsumerAssignmentSchema = z
 
 export const ConsumerProtocolSchema = z
   .object({
-    subscription: ConsumerSubscriptionSchema.nullable().openapi({
-      description: 'memberMetadata decoded; null when the bytes are empty or unreadable',
-    }),
-    assignment: ConsumerAssignmentSchema.nullable().openapi({
-      description: 'memberAssignment decoded; null when the bytes are empty (until Stable) or unreadable',
-    }),
+    subscription: nullableRef(
+      ConsumerSubscriptionSchema,
+      'memberMetadata decoded; null when the bytes are empty or unreadable',
+    ),
+    assignment: nullableRef(
+      ConsumerAssignmentSchema,
+      'memberAssignment decoded; null when the bytes are empty (until Stable) or unreadable',
+    ),
     decodeError: z
       .string()
       .nullable()
@@ -169,9 +179,10 @@ export const ClassicMemberSchema = z
     memberAssignment: Base64.openapi({
       description: 'Assignment as sent by the leader, base64; empty until Stable',
     }),
-    consumerProtocol: ConsumerProtocolSchema.nullable().openapi({
-      description: "Protocol type 'consumer': the two byte fields decoded; null for other protocol types",
-    }),
+    consumerProtocol: nullableRef(
+      ConsumerProtocolSchema,
+      "Protocol type 'consumer': the two byte fields decoded; null for other protocol types",
+    ),
   })
   .openapi('ClassicMember');
 
@@ -475,10 +486,12 @@ export const StreamsGroupSchema = z
       .openapi({ description: 'The server-side assignor; null from brokers before StreamsGroupDescribe v1' }),
     groupEpoch: Int32(),
     assignmentEpoch: Int32(),
-    topology: z
-      .object({ epoch: Int32(), subtopologies: z.array(StreamsSubtopologySchema) })
-      .nullable()
-      .openapi({ description: 'null until a member has sent the topology' }),
+    topology: nullableRef(
+      z
+        .object({ epoch: Int32(), subtopologies: z.array(StreamsSubtopologySchema) })
+        .openapi('StreamsTopology'),
+      'null until a member has sent the topology',
+    ),
     coordinator: groupCore.coordinator,
     members: z.array(StreamsMemberSchema),
   })
@@ -491,16 +504,13 @@ export const GroupSchema = z
     example: CLASSIC_GROUP_EXAMPLE,
   });
 
-const KafkaErrorRef = z.object({ code: Int32(), name: z.string(), message: z.string().nullable() });
-
 export const LagTotalsSchema = z
   .object({
     lag: Int64().openapi({ description: 'Sum of the known partition lags' }),
-    maxLag: z
-      .object({ lag: Int64(), topic: z.string(), partition: Int32() })
-      .openapi('MaxLag')
-      .nullable()
-      .openapi({ description: 'The partition with the largest lag; null when no lag is known' }),
+    maxLag: nullableRef(
+      z.object({ lag: Int64(), topic: z.string(), partition: Int32() }).openapi('MaxLag'),
+      'The partition with the largest lag; null when no lag is known',
+    ),
     partitions: Int32().openapi({
       description: 'Partitions counted: those with an offset and those held without one',
     }),
@@ -604,9 +614,10 @@ export const GroupOffsetsSchema = z
                     })
                     .openapi('PartitionOwner'),
                 ),
-                error: KafkaErrorRef.nullable().openapi({
-                  description: 'Why this partition could not be read fully (deleted topic, moving leader)',
-                }),
+                error: nullableRef(
+                  KafkaErrorSchema,
+                  'Why this partition could not be read fully (deleted topic, moving leader)',
+                ),
               })
               .openapi('PartitionOffsets'),
           ),
