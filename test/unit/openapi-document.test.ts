@@ -12,6 +12,7 @@ import { openApiDocument } from '../../scripts/generate-sdk.js';
 import { API_VERSION, createApp } from '../../src/app.js';
 import type { GroupService } from '../../src/groups/service.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: an OpenAPI document walked generically, any node any shape
 type Json = Record<string, any>;
 
 const doc: Json = JSON.parse(await openApiDocument());
@@ -186,7 +187,7 @@ describe('the OpenAPI document', () => {
 /** Calls `visit` on every object of the document with its JSON pointer. */
 function walk(node: unknown, at: string, visit: (node: Json, at: string) => void): void {
   if (Array.isArray(node)) {
-    node.forEach((item, i) => walk(item, `${at}/${i}`, visit));
+    for (const [i, item] of node.entries()) walk(item, `${at}/${i}`, visit);
     return;
   }
   if (!node || typeof node !== 'object') return;
