@@ -121,10 +121,13 @@ export async function ensureGenerator(): Promise<string> {
 
 /** The Java client of `document` (the JSON text of an OpenAPI document), generated and compiled. */
 export async function ensureJavaClient(document: string): Promise<JavaClient> {
+  // `servers` names the port of the server that served the document, new on every run; the client
+  // is given its base URL anyway, so one client serves every run of the same API.
+  const { servers: _servers, ...api } = JSON.parse(document) as Record<string, unknown>;
   const hash = createHash('sha256')
     .update(OPENAPI_GENERATOR_VERSION)
     .update(JSON.stringify(GENERATE_OPTIONS))
-    .update(document)
+    .update(JSON.stringify(api))
     .digest('hex')
     .slice(0, 20);
   const root = path.join(kafkaCacheDir(), 'java-client');
