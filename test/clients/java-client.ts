@@ -158,7 +158,7 @@ export async function ensureJavaClient(document: string): Promise<JavaClient> {
         '-f',
         path.join(src, 'pom.xml'),
         'dependency:copy-dependencies',
-        '-DincludeScope=runtime',
+        '-DincludeScope=compile',
         `-DoutputDirectory=${path.join(tmp, 'lib')}`,
       ],
       "fetching the generated client's dependencies",
