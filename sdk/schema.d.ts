@@ -157,6 +157,7 @@ export interface components {
              */
             type: "/problems/invalid-input" | "/problems/group-not-found" | "/problems/route-not-found" | "/problems/group-type-mismatch" | "/problems/internal-error" | "/problems/configuration-error" | "/problems/group-type-unavailable" | "/problems/broker-response-unreadable" | "/problems/unsupported-broker-api" | "/problems/kafka-error" | "/problems/broker-unavailable" | "/problems/coordinator-unavailable" | "/problems/broker-timeout";
             title: string;
+            /** Format: int32 */
             status: number;
             detail: string;
             /** @description The request path */
@@ -447,7 +448,8 @@ export interface components {
              * @description Assignment as sent by the leader, base64; empty until Stable
              */
             memberAssignment: string;
-            consumerProtocol: components["schemas"]["ConsumerProtocol"];
+            /** @description Protocol type 'consumer': the two byte fields decoded; null for other protocol types */
+            consumerProtocol: components["schemas"]["ConsumerProtocol"] | null;
         };
         /**
          * @description Partitions of one topic
@@ -467,14 +469,16 @@ export interface components {
             topicId: string | null;
             partitions: number[];
         };
-        /** @description Protocol type 'consumer': the two byte fields decoded; null for other protocol types */
+        /** @description A classic member's protocol bytes decoded, for groups of protocol type 'consumer' */
         ConsumerProtocol: {
-            subscription: components["schemas"]["ConsumerSubscription"];
-            assignment: components["schemas"]["ConsumerAssignment"];
+            /** @description memberMetadata decoded; null when the bytes are empty or unreadable */
+            subscription: components["schemas"]["ConsumerSubscription"] | null;
+            /** @description memberAssignment decoded; null when the bytes are empty (until Stable) or unreadable */
+            assignment: components["schemas"]["ConsumerAssignment"] | null;
             /** @description Why the bytes could not be decoded; null when they could */
             decodeError: string | null;
-        } | null;
-        /** @description memberMetadata decoded; null when the bytes are empty or unreadable */
+        };
+        /** @description A consumer's subscription (ConsumerProtocolSubscription v0-3) */
         ConsumerSubscription: {
             /** Format: int32 */
             version: number;
@@ -492,8 +496,8 @@ export interface components {
             generationId: number;
             /** @description The rack the client sent (v3+); null when none */
             rack: string | null;
-        } | null;
-        /** @description memberAssignment decoded; null when the bytes are empty (until Stable) or unreadable */
+        };
+        /** @description A consumer's assignment (ConsumerProtocolAssignment v0-3) */
         ConsumerAssignment: {
             /** Format: int32 */
             version: number;
@@ -503,7 +507,7 @@ export interface components {
              * @description base64
              */
             userData: string | null;
-        } | null;
+        };
         /**
          * @description A KIP-848 consumer group
          * @example {
@@ -822,16 +826,16 @@ export interface components {
             groupEpoch: number;
             /** Format: int32 */
             assignmentEpoch: number;
-            topology: components["schemas"]["StreamsTopology"];
+            /** @description null until a member has sent the topology */
+            topology: components["schemas"]["StreamsTopology"] | null;
             coordinator: components["schemas"]["BrokerRef"];
             members: components["schemas"]["StreamsMember"][];
         };
-        /** @description null until a member has sent the topology */
         StreamsTopology: {
             /** Format: int32 */
             epoch: number;
             subtopologies: components["schemas"]["StreamsSubtopology"][];
-        } | null;
+        };
         StreamsSubtopology: {
             subtopologyId: string;
             sourceTopics: string[];
@@ -918,7 +922,8 @@ export interface components {
              * @description Sum of the known partition lags
              */
             lag: number;
-            maxLag: components["schemas"]["MaxLag"];
+            /** @description The partition with the largest lag; null when no lag is known */
+            maxLag: components["schemas"]["MaxLag"] | null;
             /**
              * Format: int32
              * @description Partitions counted: those with an offset and those held without one
@@ -935,14 +940,13 @@ export interface components {
              */
             partitionsWithErrors: number;
         };
-        /** @description The partition with the largest lag; null when no lag is known */
         MaxLag: {
             /** Format: int64 */
             lag: number;
             topic: string;
             /** Format: int32 */
             partition: number;
-        } | null;
+        };
         GroupListing: {
             groupId: string;
             /**
@@ -1222,7 +1226,8 @@ export interface components {
              */
             lag: number | null;
             owners: components["schemas"]["PartitionOwner"][];
-            error: components["schemas"]["KafkaError"] & (Record<string, never> | null);
+            /** @description Why this partition could not be read fully (deleted topic, moving leader) */
+            error: components["schemas"]["KafkaError"] | null;
         };
         PartitionOwner: {
             memberId: string;
