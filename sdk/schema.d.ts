@@ -448,8 +448,8 @@ export interface components {
              * @description Assignment as sent by the leader, base64; empty until Stable
              */
             memberAssignment: string;
-            /** @description Protocol type 'consumer': the two byte fields decoded; null for other protocol types */
-            consumerProtocol: components["schemas"]["ConsumerProtocol"] | null;
+            /** @description Protocol type 'consumer': the two byte fields decoded; null for other protocol types (always present) */
+            consumerProtocol?: components["schemas"]["ConsumerProtocol"] | null;
         };
         /**
          * @description Partitions of one topic
@@ -471,10 +471,10 @@ export interface components {
         };
         /** @description A classic member's protocol bytes decoded, for groups of protocol type 'consumer' */
         ConsumerProtocol: {
-            /** @description memberMetadata decoded; null when the bytes are empty or unreadable */
-            subscription: components["schemas"]["ConsumerSubscription"] | null;
-            /** @description memberAssignment decoded; null when the bytes are empty (until Stable) or unreadable */
-            assignment: components["schemas"]["ConsumerAssignment"] | null;
+            /** @description memberMetadata decoded; null when the bytes are empty or unreadable (always present) */
+            subscription?: components["schemas"]["ConsumerSubscription"] | null;
+            /** @description memberAssignment decoded; null when the bytes are empty (until Stable) or unreadable (always present) */
+            assignment?: components["schemas"]["ConsumerAssignment"] | null;
             /** @description Why the bytes could not be decoded; null when they could */
             decodeError: string | null;
         };
@@ -826,8 +826,8 @@ export interface components {
             groupEpoch: number;
             /** Format: int32 */
             assignmentEpoch: number;
-            /** @description null until a member has sent the topology */
-            topology: components["schemas"]["StreamsTopology"] | null;
+            /** @description null until a member has sent the topology (always present) */
+            topology?: components["schemas"]["StreamsTopology"] | null;
             coordinator: components["schemas"]["BrokerRef"];
             members: components["schemas"]["StreamsMember"][];
         };
@@ -922,8 +922,8 @@ export interface components {
              * @description Sum of the known partition lags
              */
             lag: number;
-            /** @description The partition with the largest lag; null when no lag is known */
-            maxLag: components["schemas"]["MaxLag"] | null;
+            /** @description The partition with the largest lag; null when no lag is known (always present) */
+            maxLag?: components["schemas"]["MaxLag"] | null;
             /**
              * Format: int32
              * @description Partitions counted: those with an offset and those held without one
@@ -1226,8 +1226,8 @@ export interface components {
              */
             lag: number | null;
             owners: components["schemas"]["PartitionOwner"][];
-            /** @description Why this partition could not be read fully (deleted topic, moving leader) */
-            error: components["schemas"]["KafkaError"] | null;
+            /** @description Why this partition could not be read fully (deleted topic, moving leader) (always present) */
+            error?: components["schemas"]["KafkaError"] | null;
         };
         PartitionOwner: {
             memberId: string;

@@ -18,7 +18,13 @@ const Int32 = () => z.number().int().openapi({ format: 'int32' });
  * null in the document (a bare `$ref`), so answers with null would not match their own schema.
  */
 function nullableRef<T extends z.ZodType>(schema: T, description: string) {
-  return z.union([schema, z.null()]).openapi({ description });
+  // Always sent, yet not `required` in the document: OpenAPI Generator's Java okhttp-gson client
+  // validates a required property as an object even when the schema allows null, and fails the
+  // whole answer on the null; optional properties are checked for null first.
+  return z
+    .union([schema, z.null()])
+    .optional()
+    .openapi({ description: `${description} (always present)` });
 }
 
 /** Kafka strings carry an int16 length: the longest group id a broker can hold, in UTF-8 bytes. */
