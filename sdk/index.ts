@@ -33,6 +33,7 @@ export type StreamsTopology = components['schemas']['StreamsTopology'];
 export type StreamsSubtopology = components['schemas']['StreamsSubtopology'];
 export type StreamsTopicInfo = components['schemas']['StreamsTopicInfo'];
 export type StreamsMember = components['schemas']['StreamsMember'];
+export type StreamsUserEndpoint = components['schemas']['StreamsUserEndpoint'];
 export type StreamsTaskOffset = components['schemas']['StreamsTaskOffset'];
 export type StreamsTasksByKind = components['schemas']['StreamsTasksByKind'];
 export type StreamsTasks = components['schemas']['StreamsTasks'];

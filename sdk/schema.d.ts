@@ -869,11 +869,8 @@ export interface components {
             /** Format: int32 */
             topologyEpoch: number;
             processId: string;
-            userEndpoint: {
-                host: string;
-                /** Format: int32 */
-                port: number;
-            } | null;
+            /** @description The member's application.server endpoint; null when none (always present) */
+            userEndpoint?: components["schemas"]["StreamsUserEndpoint"] | null;
             clientTags: {
                 key: string;
                 value: string;
@@ -885,6 +882,11 @@ export interface components {
             targetTasks: components["schemas"]["StreamsTasksByKind"];
             /** @description true for a member that has not moved to the streams protocol yet */
             usesClassicProtocol: boolean;
+        };
+        StreamsUserEndpoint: {
+            host: string;
+            /** Format: int32 */
+            port: number;
         };
         StreamsTaskOffset: {
             subtopologyId: string;

@@ -390,7 +390,10 @@ export const StreamsMemberSchema = z
     memberEpoch: Int32(),
     topologyEpoch: Int32(),
     processId: z.string(),
-    userEndpoint: z.object({ host: z.string(), port: Int32() }).nullable(),
+    userEndpoint: nullableRef(
+      z.object({ host: z.string(), port: Int32() }).openapi('StreamsUserEndpoint'),
+      "The member's application.server endpoint; null when none",
+    ),
     clientTags: z.array(z.object({ key: z.string(), value: z.string() })),
     taskOffsets: z.array(StreamsTaskOffsetSchema),
     taskEndOffsets: z.array(StreamsTaskOffsetSchema),
