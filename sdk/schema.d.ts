@@ -12,35 +12,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness: the process answers HTTP */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Alive */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Health"];
-                    };
-                };
-                /** @description Request took longer than its deadline */
-                504: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        get: operations["getHealth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -60,55 +32,7 @@ export interface paths {
          * Readiness: a broker answers a Metadata request now
          * @description Asks every bootstrap and discovered broker for Metadata at once (each bounded by the smaller of 2 s and the request timeout) and says which answered. One check serves every probe for a second.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Ready: at least one broker answered */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Readiness"];
-                    };
-                };
-                /** @description Internal error; Configuration error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Broker unavailable */
-                503: {
-                    headers: {
-                        /** @description Seconds to wait before trying again */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Request took longer than its deadline */
-                504: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        get: operations["getReadiness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -128,122 +52,7 @@ export interface paths {
          * List the groups of every broker, filtered and paged
          * @description Asks every broker for its groups (ListGroups at the highest version it offers; `type` and `state` are sent to brokers that can filter, v5 and v4, and applied here in every case) and merges the answers, sorted by group id in UTF-8 byte order. A broker that fails is listed in `failures`, never silently dropped. `include=details` describes the groups of the page, one RPC per coordinator and type. With `Accept: application/x-ndjson` the answer is every matching group (after `cursor`, if given), one JSON object per line, streamed: one ListGroups per broker, filters applied, broker failures in-band; `limit` and `include` are for pages and refused there.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Only groups of these types: one or more of classic, consumer, share, streams (repeated or comma-separated, any case) */
-                    type?: ("classic" | "consumer" | "share" | "streams")[];
-                    /** @description Only groups in these states: one or more of Empty, Stable, Dead, PreparingRebalance, CompletingRebalance, Assigning, Reconciling, NotReady (repeated or comma-separated, any case) */
-                    state?: ("Empty" | "Stable" | "Dead" | "PreparingRebalance" | "CompletingRebalance" | "Assigning" | "Reconciling" | "NotReady")[];
-                    /** @description Only group ids starting with this (case-sensitive) */
-                    prefix?: string;
-                    /** @description Only groups of this exact protocol type ('consumer', 'connect'; empty for groups made by an offset commit) */
-                    protocolType?: string;
-                    /** @description Page size: an integer from 1 to 1000 (default 100) */
-                    limit?: string;
-                    /** @description Opaque: a previous page's `nextCursor` */
-                    cursor?: string;
-                    /** @description Extra data per group of the page: one or more of details, lag (repeated or comma-separated, any case) */
-                    include?: ("details" | "lag")[];
-                    /** @description With include=lag: read_uncommitted (default) or read_committed */
-                    isolation?: "read_uncommitted" | "read_committed";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of groups, or with `Accept: application/x-ndjson` all of them, one per line */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["GroupPage"];
-                        "application/x-ndjson": components["schemas"]["GroupListingLine"];
-                    };
-                };
-                /** @description Invalid input */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Credentials missing or refused */
-                401: {
-                    headers: {
-                        /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
-                        "WWW-Authenticate"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not granted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Too many requests */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before trying again */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Internal error; Configuration error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Broker unavailable */
-                503: {
-                    headers: {
-                        /** @description Seconds to wait before trying again */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Broker did not answer in time; Request took longer than its deadline */
-                504: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        get: operations["listGroups"];
         put?: never;
         post?: never;
         delete?: never;
@@ -263,137 +72,7 @@ export interface paths {
          * Describe a group of any type
          * @description Finds the group's coordinator and describes the group with its type's own RPC (DescribeGroups, ConsumerGroupDescribe, ShareGroupDescribe, StreamsGroupDescribe). `type` asserts the type: a group of another type is a 409 naming both types.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The type the group must have; another type answers 409 */
-                    type?: "classic" | "consumer" | "share" | "streams";
-                };
-                header?: never;
-                path: {
-                    /** @description The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips */
-                    groupId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The group */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Group"];
-                    };
-                };
-                /** @description Invalid input */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Credentials missing or refused */
-                401: {
-                    headers: {
-                        /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
-                        "WWW-Authenticate"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not granted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Group not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Group is of another type */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Too many requests */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before trying again */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Internal error; Configuration error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Group type not served by this cluster */
-                501: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Group coordinator unavailable; Broker unavailable */
-                503: {
-                    headers: {
-                        /** @description Seconds to wait before trying again */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Broker did not answer in time; Request took longer than its deadline */
-                504: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        get: operations["getGroup"];
         put?: never;
         post?: never;
         delete?: never;
@@ -413,128 +92,9 @@ export interface paths {
         put?: never;
         /**
          * Describe up to 100 groups at once
-         * @description Each group gets its own outcome, the group or a problem, in the order asked (duplicates answered once). One FindCoordinator for all of them (v4+), then one describe RPC per coordinator and group type.
+         * @description Each group gets its own outcome, `found` with the group or `failed` with a problem, in the order asked (duplicates answered once). One FindCoordinator for all of them (v4+), then one describe RPC per coordinator and group type.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["BatchDescribeRequest"];
-                };
-            };
-            responses: {
-                /** @description One outcome per group id */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["BatchDescribeResult"];
-                    };
-                };
-                /** @description Invalid input */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Credentials missing or refused */
-                401: {
-                    headers: {
-                        /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
-                        "WWW-Authenticate"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not granted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Request body too large */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Unsupported media type */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Too many requests */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before trying again */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Internal error; Configuration error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Broker unavailable */
-                503: {
-                    headers: {
-                        /** @description Seconds to wait before trying again */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Broker did not answer in time; Request took longer than its deadline */
-                504: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        post: operations["describeGroups"];
         delete?: never;
         options?: never;
         head?: never;
@@ -552,139 +112,7 @@ export interface paths {
          * A group's committed offsets, end offsets and lag
          * @description Per partition: the committed offset (share groups: the start offset) with its leader epoch and metadata, the end offset (high watermark, or last stable offset with isolation=read_committed), the lag and the members holding it; per topic and per group: total lag and the largest. Partitions held but never committed are listed with null offset and null lag: no number is invented. A partition that cannot be read (deleted topic, moving leader) carries its own error. Read-only: nothing is ever committed.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description read_uncommitted (default): lag against the high watermark; read_committed: against the last stable offset, as a transactional consumer sees it */
-                    isolation?: "read_uncommitted" | "read_committed";
-                    /** @description The type the group must have; another type answers 409 */
-                    type?: "classic" | "consumer" | "share" | "streams";
-                };
-                header?: never;
-                path: {
-                    /** @description The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips */
-                    groupId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Offsets and lag */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["GroupOffsets"];
-                    };
-                };
-                /** @description Invalid input */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Credentials missing or refused */
-                401: {
-                    headers: {
-                        /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
-                        "WWW-Authenticate"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not granted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Group not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Group is of another type */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Too many requests */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before trying again */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Internal error; Configuration error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Group type not served by this cluster */
-                501: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Group coordinator unavailable; Broker unavailable */
-                503: {
-                    headers: {
-                        /** @description Seconds to wait before trying again */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Broker did not answer in time; Request took longer than its deadline */
-                504: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        get: operations["getGroupOffsets"];
         put?: never;
         post?: never;
         delete?: never;
@@ -701,104 +129,7 @@ export interface paths {
             cookie?: never;
         };
         /** Brokers, controller and cluster id */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The cluster */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Cluster"];
-                    };
-                };
-                /** @description Invalid input */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Credentials missing or refused */
-                401: {
-                    headers: {
-                        /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
-                        "WWW-Authenticate"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not granted */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Too many requests */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait before trying again */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Internal error; Configuration error */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Broker unavailable */
-                503: {
-                    headers: {
-                        /** @description Seconds to wait before trying again */
-                        "Retry-After"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Broker did not answer in time; Request took longer than its deadline */
-                504: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        get: operations["getCluster"];
         put?: never;
         post?: never;
         delete?: never;
@@ -878,6 +209,7 @@ export interface components {
              */
             type: "/problems/invalid-input" | "/problems/group-not-found" | "/problems/route-not-found" | "/problems/group-type-mismatch" | "/problems/internal-error" | "/problems/configuration-error" | "/problems/group-type-unavailable" | "/problems/broker-response-unreadable" | "/problems/unsupported-broker-api" | "/problems/kafka-error" | "/problems/broker-unavailable" | "/problems/coordinator-unavailable" | "/problems/broker-timeout" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/forbidden" | "/problems/method-not-allowed" | "/problems/client-timeout" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/headers-too-large" | "/problems/request-timeout";
             title: string;
+            /** Format: int32 */
             status: number;
             detail: string;
             /** @description The request path */
@@ -900,6 +232,7 @@ export interface components {
         };
         KafkaError: {
             /**
+             * Format: int32
              * @description Kafka's error code
              * @example 69
              */
@@ -979,7 +312,9 @@ export interface components {
          *       "groupId": "demo-classic",
          *       "state": "Stable",
          *       "protocolType": "consumer",
-         *       "protocol": "range",
+         *       "assignor": "range",
+         *       "groupEpoch": null,
+         *       "assignmentEpoch": null,
          *       "coordinator": {
          *         "nodeId": 1,
          *         "host": "127.0.0.1",
@@ -988,34 +323,50 @@ export interface components {
          *       "members": [
          *         {
          *           "memberId": "demo-classic-0-5b1f4f0e-8c5c-4a36-9b8e-0f2c7d1e9a11",
-         *           "groupInstanceId": null,
+         *           "instanceId": null,
          *           "clientId": "demo-classic-0",
          *           "clientHost": "/127.0.0.1",
+         *           "rack": null,
+         *           "partitions": [
+         *             {
+         *               "topic": "demo-events",
+         *               "topicId": null,
+         *               "partitions": [
+         *                 0,
+         *                 1,
+         *                 2
+         *               ]
+         *             }
+         *           ],
          *           "memberMetadata": "AAMAAAABAAtkZW1vLWV2ZW50c/////8AAAAA////////",
          *           "memberAssignment": "AAMAAAABAAtkZW1vLWV2ZW50cwAAAAMAAAAAAAAAAQAAAAL/////",
-         *           "subscription": {
-         *             "version": 3,
-         *             "topics": [
-         *               "demo-events"
-         *             ],
-         *             "userData": null,
-         *             "ownedPartitions": [],
-         *             "generationId": -1,
-         *             "rackId": null
-         *           },
-         *           "assignment": {
-         *             "version": 3,
-         *             "partitions": [
-         *               {
-         *                 "topic": "demo-events",
-         *                 "partitions": [
-         *                   0,
-         *                   1,
-         *                   2
-         *                 ]
-         *               }
-         *             ],
-         *             "userData": null
+         *           "consumerProtocol": {
+         *             "subscription": {
+         *               "version": 3,
+         *               "topics": [
+         *                 "demo-events"
+         *               ],
+         *               "userData": null,
+         *               "ownedPartitions": [],
+         *               "generationId": -1,
+         *               "rack": null
+         *             },
+         *             "assignment": {
+         *               "version": 3,
+         *               "partitions": [
+         *                 {
+         *                   "topic": "demo-events",
+         *                   "topicId": null,
+         *                   "partitions": [
+         *                     0,
+         *                     1,
+         *                     2
+         *                   ]
+         *                 }
+         *               ],
+         *               "userData": null
+         *             },
+         *             "decodeError": null
          *           }
          *         }
          *       ]
@@ -1023,12 +374,15 @@ export interface components {
          */
         Group: components["schemas"]["ClassicGroup"] | components["schemas"]["ConsumerGroup"] | components["schemas"]["ShareGroup"] | components["schemas"]["StreamsGroup"];
         /**
+         * @description A classic group
          * @example {
          *       "type": "classic",
          *       "groupId": "demo-classic",
          *       "state": "Stable",
          *       "protocolType": "consumer",
-         *       "protocol": "range",
+         *       "assignor": "range",
+         *       "groupEpoch": null,
+         *       "assignmentEpoch": null,
          *       "coordinator": {
          *         "nodeId": 1,
          *         "host": "127.0.0.1",
@@ -1037,34 +391,50 @@ export interface components {
          *       "members": [
          *         {
          *           "memberId": "demo-classic-0-5b1f4f0e-8c5c-4a36-9b8e-0f2c7d1e9a11",
-         *           "groupInstanceId": null,
+         *           "instanceId": null,
          *           "clientId": "demo-classic-0",
          *           "clientHost": "/127.0.0.1",
+         *           "rack": null,
+         *           "partitions": [
+         *             {
+         *               "topic": "demo-events",
+         *               "topicId": null,
+         *               "partitions": [
+         *                 0,
+         *                 1,
+         *                 2
+         *               ]
+         *             }
+         *           ],
          *           "memberMetadata": "AAMAAAABAAtkZW1vLWV2ZW50c/////8AAAAA////////",
          *           "memberAssignment": "AAMAAAABAAtkZW1vLWV2ZW50cwAAAAMAAAAAAAAAAQAAAAL/////",
-         *           "subscription": {
-         *             "version": 3,
-         *             "topics": [
-         *               "demo-events"
-         *             ],
-         *             "userData": null,
-         *             "ownedPartitions": [],
-         *             "generationId": -1,
-         *             "rackId": null
-         *           },
-         *           "assignment": {
-         *             "version": 3,
-         *             "partitions": [
-         *               {
-         *                 "topic": "demo-events",
-         *                 "partitions": [
-         *                   0,
-         *                   1,
-         *                   2
-         *                 ]
-         *               }
-         *             ],
-         *             "userData": null
+         *           "consumerProtocol": {
+         *             "subscription": {
+         *               "version": 3,
+         *               "topics": [
+         *                 "demo-events"
+         *               ],
+         *               "userData": null,
+         *               "ownedPartitions": [],
+         *               "generationId": -1,
+         *               "rack": null
+         *             },
+         *             "assignment": {
+         *               "version": 3,
+         *               "partitions": [
+         *                 {
+         *                   "topic": "demo-events",
+         *                   "topicId": null,
+         *                   "partitions": [
+         *                     0,
+         *                     1,
+         *                     2
+         *                   ]
+         *                 }
+         *               ],
+         *               "userData": null
+         *             },
+         *             "decodeError": null
          *           }
          *         }
          *       ]
@@ -1079,9 +449,20 @@ export interface components {
             groupId: string;
             /** @description Empty, PreparingRebalance, CompletingRebalance, Stable */
             state: string;
+            /** @description Classic groups: what the clients sent ('consumer', 'connect', ...); other types: their own type */
             protocolType: string;
-            /** @description The chosen protocol: the partition assignor for consumers ('range') */
-            protocol: string;
+            /** @description The chosen protocol (DescribeGroups ProtocolData): the partition assignor for consumers ('range'); null while none is chosen */
+            assignor: string | null;
+            /**
+             * Format: int32
+             * @description The group epoch; null for classic groups (DescribeGroups does not say)
+             */
+            groupEpoch: number | null;
+            /**
+             * Format: int32
+             * @description The target assignment epoch; null for classic groups (DescribeGroups does not say)
+             */
+            assignmentEpoch: number | null;
             coordinator: components["schemas"]["BrokerRef"];
             members: components["schemas"]["ClassicMember"][];
         };
@@ -1093,16 +474,22 @@ export interface components {
          *     }
          */
         BrokerRef: {
+            /** Format: int32 */
             nodeId: number;
             host: string;
+            /** Format: int32 */
             port: number;
         };
         ClassicMember: {
             memberId: string;
-            /** @description Static membership id (group.instance.id) */
-            groupInstanceId: string | null;
+            /** @description Static membership id (group.instance.id); null when none (always null in share groups) */
+            instanceId: string | null;
             clientId: string;
             clientHost: string;
+            /** @description The member's rack (client.rack); null when not sent */
+            rack: string | null;
+            /** @description The partitions the member holds now. Streams: the input partitions of its active tasks (topicId null) */
+            partitions: components["schemas"]["TopicPartitions"][];
             /**
              * Format: byte
              * @description Protocol metadata as sent by the member, base64
@@ -1113,36 +500,65 @@ export interface components {
              * @description Assignment as sent by the leader, base64; empty until Stable
              */
             memberAssignment: string;
-            /** @description Protocol type 'consumer' only: memberMetadata decoded; null when empty */
-            subscription?: {
-                version: number;
-                topics: string[];
-                /**
-                 * Format: byte
-                 * @description base64
-                 */
-                userData: string | null;
-                ownedPartitions: components["schemas"]["TopicPartitions"][];
-                /** @description -1 before v2 or when unknown */
-                generationId: number;
-                rackId: string | null;
-            } | null;
-            /** @description Protocol type 'consumer' only: memberAssignment decoded; null when empty */
-            assignment?: {
-                version: number;
-                partitions: components["schemas"]["TopicPartitions"][];
-                /**
-                 * Format: byte
-                 * @description base64
-                 */
-                userData: string | null;
-            } | null;
-            /** @description Why the consumer-protocol bytes could not be decoded */
-            decodeError?: string;
+            /** @description Protocol type 'consumer': the two byte fields decoded; null for other protocol types (always present) */
+            consumerProtocol?: components["schemas"]["ConsumerProtocol"] | null;
         };
+        /**
+         * @description Partitions of one topic
+         * @example {
+         *       "topic": "demo-events",
+         *       "topicId": "p3Y0yRr9SSiHDzcwCd0p4g",
+         *       "partitions": [
+         *         0,
+         *         1,
+         *         2
+         *       ]
+         *     }
+         */
         TopicPartitions: {
             topic: string;
+            /** @description Kafka's topic id (base64url uuid); null where Kafka names the topic only (classic, streams) */
+            topicId: string | null;
             partitions: number[];
+        };
+        /** @description A classic member's protocol bytes decoded, for groups of protocol type 'consumer' */
+        ConsumerProtocol: {
+            /** @description memberMetadata decoded; null when the bytes are empty or unreadable (always present) */
+            subscription?: components["schemas"]["ConsumerSubscription"] | null;
+            /** @description memberAssignment decoded; null when the bytes are empty (until Stable) or unreadable (always present) */
+            assignment?: components["schemas"]["ConsumerAssignment"] | null;
+            /** @description Why the bytes could not be decoded; null when they could */
+            decodeError: string | null;
+        };
+        /** @description A consumer's subscription (ConsumerProtocolSubscription v0-3) */
+        ConsumerSubscription: {
+            /** Format: int32 */
+            version: number;
+            topics: string[];
+            /**
+             * Format: byte
+             * @description base64
+             */
+            userData: string | null;
+            ownedPartitions: components["schemas"]["TopicPartitions"][];
+            /**
+             * Format: int32
+             * @description -1 before v2 or when unknown
+             */
+            generationId: number;
+            /** @description The rack the client sent (v3+); null when none */
+            rack: string | null;
+        };
+        /** @description A consumer's assignment (ConsumerProtocolAssignment v0-3) */
+        ConsumerAssignment: {
+            /** Format: int32 */
+            version: number;
+            partitions: components["schemas"]["TopicPartitions"][];
+            /**
+             * Format: byte
+             * @description base64
+             */
+            userData: string | null;
         };
         /**
          * @description A KIP-848 consumer group
@@ -1150,9 +566,10 @@ export interface components {
          *       "type": "consumer",
          *       "groupId": "demo-consumer",
          *       "state": "Stable",
+         *       "protocolType": "consumer",
+         *       "assignor": "uniform",
          *       "groupEpoch": 3,
          *       "assignmentEpoch": 3,
-         *       "assignor": "uniform",
          *       "coordinator": {
          *         "nodeId": 1,
          *         "host": "127.0.0.1",
@@ -1162,35 +579,35 @@ export interface components {
          *         {
          *           "memberId": "JZ8dKx3qS2yGmR1c9v4LqA",
          *           "instanceId": null,
-         *           "rackId": null,
-         *           "memberEpoch": 3,
          *           "clientId": "demo-consumer-0",
          *           "clientHost": "/127.0.0.1",
+         *           "rack": null,
+         *           "partitions": [
+         *             {
+         *               "topic": "demo-events",
+         *               "topicId": "p3Y0yRr9SSiHDzcwCd0p4g",
+         *               "partitions": [
+         *                 0,
+         *                 1
+         *               ]
+         *             }
+         *           ],
+         *           "memberEpoch": 3,
          *           "subscribedTopicNames": [
          *             "demo-events"
          *           ],
          *           "subscribedTopicRegex": null,
-         *           "assignment": [
+         *           "targetPartitions": [
          *             {
-         *               "topicId": "p3Y0yRr9SSiHDzcwCd0p4g",
          *               "topic": "demo-events",
+         *               "topicId": "p3Y0yRr9SSiHDzcwCd0p4g",
          *               "partitions": [
          *                 0,
          *                 1
          *               ]
          *             }
          *           ],
-         *           "targetAssignment": [
-         *             {
-         *               "topicId": "p3Y0yRr9SSiHDzcwCd0p4g",
-         *               "topic": "demo-events",
-         *               "partitions": [
-         *                 0,
-         *                 1
-         *               ]
-         *             }
-         *           ],
-         *           "memberType": "consumer"
+         *           "usesClassicProtocol": false
          *         }
          *       ]
          *     }
@@ -1204,35 +621,35 @@ export interface components {
             groupId: string;
             /** @description Empty, Assigning, Reconciling, Stable */
             state: string;
-            groupEpoch: number;
-            assignmentEpoch: number;
+            /** @description Classic groups: what the clients sent ('consumer', 'connect', ...); other types: their own type */
+            protocolType: string;
             /** @description The server-side assignor */
             assignor: string;
+            /** Format: int32 */
+            groupEpoch: number;
+            /** Format: int32 */
+            assignmentEpoch: number;
             coordinator: components["schemas"]["BrokerRef"];
             members: components["schemas"]["ConsumerMember"][];
         };
         ConsumerMember: {
             memberId: string;
+            /** @description Static membership id (group.instance.id); null when none (always null in share groups) */
             instanceId: string | null;
-            rackId: string | null;
-            memberEpoch: number;
             clientId: string;
             clientHost: string;
+            /** @description The member's rack (client.rack); null when not sent */
+            rack: string | null;
+            /** @description The partitions the member holds now. Streams: the input partitions of its active tasks (topicId null) */
+            partitions: components["schemas"]["TopicPartitions"][];
+            /** Format: int32 */
+            memberEpoch: number;
             subscribedTopicNames: string[];
             subscribedTopicRegex: string | null;
-            assignment: components["schemas"]["TopicIdPartitions"][];
-            targetAssignment: components["schemas"]["TopicIdPartitions"][];
-            /**
-             * @description 'classic' for a member still speaking the classic protocol in a mixed group; null from brokers before ConsumerGroupDescribe v1
-             * @enum {string|null}
-             */
-            memberType: "consumer" | "classic" | null;
-        };
-        TopicIdPartitions: {
-            /** @description Kafka's topic id (base64url uuid) */
-            topicId: string;
-            topic: string;
-            partitions: number[];
+            /** @description The partitions the group wants the member to hold (target assignment) */
+            targetPartitions: components["schemas"]["TopicPartitions"][];
+            /** @description true for a member still speaking the classic protocol in a mixed group; null from brokers before ConsumerGroupDescribe v1 */
+            usesClassicProtocol: boolean | null;
         };
         /**
          * @description A KIP-932 share group
@@ -1240,9 +657,10 @@ export interface components {
          *       "type": "share",
          *       "groupId": "demo-share",
          *       "state": "Stable",
+         *       "protocolType": "share",
+         *       "assignor": "simple",
          *       "groupEpoch": 2,
          *       "assignmentEpoch": 2,
-         *       "assignor": "simple",
          *       "coordinator": {
          *         "nodeId": 1,
          *         "host": "127.0.0.1",
@@ -1251,23 +669,24 @@ export interface components {
          *       "members": [
          *         {
          *           "memberId": "a1yZ2vJDT3uMvK0xQe8nXw",
-         *           "rackId": null,
-         *           "memberEpoch": 2,
+         *           "instanceId": null,
          *           "clientId": "demo-share-0",
          *           "clientHost": "/127.0.0.1",
-         *           "subscribedTopicNames": [
-         *             "demo-events"
-         *           ],
-         *           "assignment": [
+         *           "rack": null,
+         *           "partitions": [
          *             {
-         *               "topicId": "p3Y0yRr9SSiHDzcwCd0p4g",
          *               "topic": "demo-events",
+         *               "topicId": "p3Y0yRr9SSiHDzcwCd0p4g",
          *               "partitions": [
          *                 0,
          *                 1,
          *                 2
          *               ]
          *             }
+         *           ],
+         *           "memberEpoch": 2,
+         *           "subscribedTopicNames": [
+         *             "demo-events"
          *           ]
          *         }
          *       ]
@@ -1282,20 +701,30 @@ export interface components {
             groupId: string;
             /** @description Empty, Stable */
             state: string;
-            groupEpoch: number;
-            assignmentEpoch: number;
+            /** @description Classic groups: what the clients sent ('consumer', 'connect', ...); other types: their own type */
+            protocolType: string;
+            /** @description The server-side assignor */
             assignor: string;
+            /** Format: int32 */
+            groupEpoch: number;
+            /** Format: int32 */
+            assignmentEpoch: number;
             coordinator: components["schemas"]["BrokerRef"];
             members: components["schemas"]["ShareMember"][];
         };
         ShareMember: {
             memberId: string;
-            rackId: string | null;
-            memberEpoch: number;
+            /** @description Static membership id (group.instance.id); null when none (always null in share groups) */
+            instanceId: string | null;
             clientId: string;
             clientHost: string;
+            /** @description The member's rack (client.rack); null when not sent */
+            rack: string | null;
+            /** @description The partitions the member holds now. Streams: the input partitions of its active tasks (topicId null) */
+            partitions: components["schemas"]["TopicPartitions"][];
+            /** Format: int32 */
+            memberEpoch: number;
             subscribedTopicNames: string[];
-            assignment: components["schemas"]["TopicIdPartitions"][];
         };
         /**
          * @description A KIP-1071 streams group
@@ -1303,9 +732,10 @@ export interface components {
          *       "type": "streams",
          *       "groupId": "demo-streams",
          *       "state": "Stable",
+         *       "protocolType": "streams",
+         *       "assignor": "sticky",
          *       "groupEpoch": 4,
          *       "assignmentEpoch": 4,
-         *       "assignor": "sticky",
          *       "topology": {
          *         "epoch": 0,
          *         "subtopologies": [
@@ -1351,18 +781,38 @@ export interface components {
          *       "members": [
          *         {
          *           "memberId": "Q1pbW4pTTe2f0J3y8mK9Yw",
-         *           "memberEpoch": 4,
          *           "instanceId": null,
-         *           "rackId": null,
          *           "clientId": "demo-streams-0",
          *           "clientHost": "/127.0.0.1",
+         *           "rack": null,
+         *           "partitions": [
+         *             {
+         *               "topic": "demo-events",
+         *               "topicId": null,
+         *               "partitions": [
+         *                 0,
+         *                 1,
+         *                 2
+         *               ]
+         *             },
+         *             {
+         *               "topic": "demo-streams-by-value-repartition",
+         *               "topicId": null,
+         *               "partitions": [
+         *                 0,
+         *                 1,
+         *                 2
+         *               ]
+         *             }
+         *           ],
+         *           "memberEpoch": 4,
          *           "topologyEpoch": 0,
          *           "processId": "6c2a4c52-51b4-4e0c-9f3a-3c1f0f4f2b1e",
          *           "userEndpoint": null,
          *           "clientTags": [],
          *           "taskOffsets": [],
          *           "taskEndOffsets": [],
-         *           "assignment": {
+         *           "tasks": {
          *             "activeTasks": [
          *               {
          *                 "subtopologyId": "0",
@@ -1384,7 +834,7 @@ export interface components {
          *             "standbyTasks": [],
          *             "warmupTasks": []
          *           },
-         *           "targetAssignment": {
+         *           "targetTasks": {
          *             "activeTasks": [
          *               {
          *                 "subtopologyId": "0",
@@ -1406,7 +856,7 @@ export interface components {
          *             "standbyTasks": [],
          *             "warmupTasks": []
          *           },
-         *           "isClassic": false
+         *           "usesClassicProtocol": false
          *         }
          *       ]
          *     }
@@ -1420,17 +870,23 @@ export interface components {
             groupId: string;
             /** @description Empty, NotReady, Assigning, Reconciling, Stable */
             state: string;
-            groupEpoch: number;
-            assignmentEpoch: number;
+            /** @description Classic groups: what the clients sent ('consumer', 'connect', ...); other types: their own type */
+            protocolType: string;
             /** @description The server-side assignor; null from brokers before StreamsGroupDescribe v1 */
             assignor: string | null;
-            /** @description null until a member has sent the topology */
-            topology: {
-                epoch: number;
-                subtopologies: components["schemas"]["StreamsSubtopology"][];
-            } | null;
+            /** Format: int32 */
+            groupEpoch: number;
+            /** Format: int32 */
+            assignmentEpoch: number;
+            /** @description null until a member has sent the topology (always present) */
+            topology?: components["schemas"]["StreamsTopology"] | null;
             coordinator: components["schemas"]["BrokerRef"];
             members: components["schemas"]["StreamsMember"][];
+        };
+        StreamsTopology: {
+            /** Format: int32 */
+            epoch: number;
+            subtopologies: components["schemas"]["StreamsSubtopology"][];
         };
         StreamsSubtopology: {
             subtopologyId: string;
@@ -1441,7 +897,9 @@ export interface components {
         };
         StreamsTopicInfo: {
             name: string;
+            /** Format: int32 */
             partitions: number;
+            /** Format: int32 */
             replicationFactor: number;
             topicConfigs: {
                 key: string;
@@ -1450,33 +908,47 @@ export interface components {
         };
         StreamsMember: {
             memberId: string;
-            memberEpoch: number;
+            /** @description Static membership id (group.instance.id); null when none (always null in share groups) */
             instanceId: string | null;
-            rackId: string | null;
             clientId: string;
             clientHost: string;
+            /** @description The member's rack (client.rack); null when not sent */
+            rack: string | null;
+            /** @description The partitions the member holds now. Streams: the input partitions of its active tasks (topicId null) */
+            partitions: components["schemas"]["TopicPartitions"][];
+            /** Format: int32 */
+            memberEpoch: number;
+            /** Format: int32 */
             topologyEpoch: number;
             processId: string;
-            userEndpoint: {
-                host: string;
-                port: number;
-            } | null;
+            /** @description The member's application.server endpoint; null when none (always present) */
+            userEndpoint?: components["schemas"]["StreamsUserEndpoint"] | null;
             clientTags: {
                 key: string;
                 value: string;
             }[];
             taskOffsets: components["schemas"]["StreamsTaskOffset"][];
             taskEndOffsets: components["schemas"]["StreamsTaskOffset"][];
-            assignment: components["schemas"]["StreamsAssignment"];
-            targetAssignment: components["schemas"]["StreamsAssignment"];
-            isClassic: boolean;
+            tasks: components["schemas"]["StreamsTasksByKind"];
+            /** @description The tasks the group wants the member to hold (target assignment) */
+            targetTasks: components["schemas"]["StreamsTasksByKind"];
+            /** @description true for a member that has not moved to the streams protocol yet */
+            usesClassicProtocol: boolean;
+        };
+        StreamsUserEndpoint: {
+            host: string;
+            /** Format: int32 */
+            port: number;
         };
         StreamsTaskOffset: {
             subtopologyId: string;
+            /** Format: int32 */
             partition: number;
+            /** Format: int64 */
             offset: number;
         };
-        StreamsAssignment: {
+        /** @description The tasks the member holds now */
+        StreamsTasksByKind: {
             activeTasks: components["schemas"]["StreamsTasks"][];
             standbyTasks: components["schemas"]["StreamsTasks"][];
             warmupTasks: components["schemas"]["StreamsTasks"][];
@@ -1499,19 +971,35 @@ export interface components {
          *     }
          */
         LagTotals: {
-            /** @description Sum of the known partition lags */
+            /**
+             * Format: int64
+             * @description Sum of the known partition lags
+             */
             lag: number;
-            /** @description The partition with the largest lag; null when no lag is known */
-            maxLag: {
-                lag: number;
-                topic: string;
-                partition: number;
-            } | null;
+            /** @description The partition with the largest lag; null when no lag is known (always present) */
+            maxLag?: components["schemas"]["MaxLag"] | null;
+            /**
+             * Format: int32
+             * @description Partitions counted: those with an offset and those held without one
+             */
             partitions: number;
-            /** @description Partitions held or known with no committed offset: no lag counted */
+            /**
+             * Format: int32
+             * @description Partitions held or known with no committed offset: no lag counted
+             */
             partitionsWithoutOffset: number;
-            /** @description Partitions whose offsets could not be read: no lag counted */
+            /**
+             * Format: int32
+             * @description Partitions whose offsets could not be read: no lag counted
+             */
             partitionsWithErrors: number;
+        };
+        MaxLag: {
+            /** Format: int64 */
+            lag: number;
+            topic: string;
+            /** Format: int32 */
+            partition: number;
         };
         GroupListing: {
             groupId: string;
@@ -1530,11 +1018,7 @@ export interface components {
             error: {
                 name: string;
                 message: string;
-                kafkaError?: {
-                    code: number;
-                    name: string;
-                    message: string | null;
-                };
+                kafkaError?: components["schemas"]["KafkaError"];
             };
         };
         /**
@@ -1560,13 +1044,16 @@ export interface components {
          * @example {
          *       "results": [
          *         {
+         *           "status": "found",
          *           "groupId": "demo-classic",
          *           "group": {
          *             "type": "classic",
          *             "groupId": "demo-classic",
          *             "state": "Stable",
          *             "protocolType": "consumer",
-         *             "protocol": "range",
+         *             "assignor": "range",
+         *             "groupEpoch": null,
+         *             "assignmentEpoch": null,
          *             "coordinator": {
          *               "nodeId": 1,
          *               "host": "127.0.0.1",
@@ -1575,40 +1062,57 @@ export interface components {
          *             "members": [
          *               {
          *                 "memberId": "demo-classic-0-5b1f4f0e-8c5c-4a36-9b8e-0f2c7d1e9a11",
-         *                 "groupInstanceId": null,
+         *                 "instanceId": null,
          *                 "clientId": "demo-classic-0",
          *                 "clientHost": "/127.0.0.1",
+         *                 "rack": null,
+         *                 "partitions": [
+         *                   {
+         *                     "topic": "demo-events",
+         *                     "topicId": null,
+         *                     "partitions": [
+         *                       0,
+         *                       1,
+         *                       2
+         *                     ]
+         *                   }
+         *                 ],
          *                 "memberMetadata": "AAMAAAABAAtkZW1vLWV2ZW50c/////8AAAAA////////",
          *                 "memberAssignment": "AAMAAAABAAtkZW1vLWV2ZW50cwAAAAMAAAAAAAAAAQAAAAL/////",
-         *                 "subscription": {
-         *                   "version": 3,
-         *                   "topics": [
-         *                     "demo-events"
-         *                   ],
-         *                   "userData": null,
-         *                   "ownedPartitions": [],
-         *                   "generationId": -1,
-         *                   "rackId": null
-         *                 },
-         *                 "assignment": {
-         *                   "version": 3,
-         *                   "partitions": [
-         *                     {
-         *                       "topic": "demo-events",
-         *                       "partitions": [
-         *                         0,
-         *                         1,
-         *                         2
-         *                       ]
-         *                     }
-         *                   ],
-         *                   "userData": null
+         *                 "consumerProtocol": {
+         *                   "subscription": {
+         *                     "version": 3,
+         *                     "topics": [
+         *                       "demo-events"
+         *                     ],
+         *                     "userData": null,
+         *                     "ownedPartitions": [],
+         *                     "generationId": -1,
+         *                     "rack": null
+         *                   },
+         *                   "assignment": {
+         *                     "version": 3,
+         *                     "partitions": [
+         *                       {
+         *                         "topic": "demo-events",
+         *                         "topicId": null,
+         *                         "partitions": [
+         *                           0,
+         *                           1,
+         *                           2
+         *                         ]
+         *                       }
+         *                     ],
+         *                     "userData": null
+         *                   },
+         *                   "decodeError": null
          *                 }
          *               }
          *             ]
          *           }
          *         },
          *         {
+         *           "status": "failed",
          *           "groupId": "no-such-group",
          *           "problem": {
          *             "type": "/problems/group-not-found",
@@ -1629,11 +1133,25 @@ export interface components {
         BatchDescribeResult: {
             results: components["schemas"]["BatchDescribeOutcome"][];
         };
-        /** @description The group, or the problem that kept it from being described */
-        BatchDescribeOutcome: {
+        /** @description The group (`status: found`), or the problem that kept it from being described (`status: failed`) */
+        BatchDescribeOutcome: components["schemas"]["BatchDescribeFound"] | components["schemas"]["BatchDescribeFailed"];
+        /** @description A group that was described */
+        BatchDescribeFound: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "found";
             groupId: string;
             group: components["schemas"]["Group"];
-        } | {
+        };
+        /** @description A group that could not be described, and why */
+        BatchDescribeFailed: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "failed";
             groupId: string;
             problem: components["schemas"]["Problem"];
         };
@@ -1751,28 +1269,38 @@ export interface components {
         };
         TopicOffsets: {
             topic: string;
-            /** @description Sum of the partitions' known lags */
+            /**
+             * Format: int64
+             * @description Sum of the partitions' known lags
+             */
             lag: number;
             partitions: components["schemas"]["PartitionOffsets"][];
         };
         PartitionOffsets: {
+            /** Format: int32 */
             partition: number;
-            /** @description Committed (share: start) offset; null when there is none */
+            /**
+             * Format: int64
+             * @description Committed (share: start) offset; null when there is none
+             */
             offset: number | null;
+            /** Format: int32 */
             leaderEpoch: number | null;
             /** @description Metadata committed with the offset */
             metadata: string | null;
-            /** @description High watermark, or last stable offset with isolation=read_committed; null when it could not be read */
+            /**
+             * Format: int64
+             * @description High watermark, or last stable offset with isolation=read_committed; null when it could not be read
+             */
             endOffset: number | null;
-            /** @description endOffset - offset, never below 0 (share groups: the broker figure where given); null when either is unknown */
+            /**
+             * Format: int64
+             * @description endOffset - offset, never below 0 (share groups: the broker figure where given); null when either is unknown
+             */
             lag: number | null;
             owners: components["schemas"]["PartitionOwner"][];
-            /** @description Why this partition could not be read fully (deleted topic, moving leader) */
-            error: {
-                code: number;
-                name: string;
-                message: string | null;
-            } | null;
+            /** @description Why this partition could not be read fully (deleted topic, moving leader) (always present) */
+            error?: components["schemas"]["KafkaError"] | null;
         };
         PartitionOwner: {
             memberId: string;
@@ -1796,10 +1324,20 @@ export interface components {
          */
         Cluster: {
             clusterId: string | null;
+            /** Format: int32 */
             controllerId: number | null;
-            brokers: (components["schemas"]["BrokerRef"] & {
-                rack: string | null;
-            })[];
+            brokers: components["schemas"]["ClusterBroker"][];
+        };
+        /**
+         * @example {
+         *       "nodeId": 1,
+         *       "host": "10.0.0.12",
+         *       "port": 9092,
+         *       "rack": "eu-west-1a"
+         *     }
+         */
+        ClusterBroker: components["schemas"]["BrokerRef"] & {
+            rack: string | null;
         };
     };
     responses: {
@@ -1848,4 +1386,681 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Alive */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description Request took longer than its deadline */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready: at least one broker answered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request took longer than its deadline */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listGroups: {
+        parameters: {
+            query?: {
+                /** @description Only groups of these types: one or more of classic, consumer, share, streams (repeated or comma-separated, any case) */
+                type?: ("classic" | "consumer" | "share" | "streams")[];
+                /** @description Only groups in these states: one or more of Empty, Stable, Dead, PreparingRebalance, CompletingRebalance, Assigning, Reconciling, NotReady (repeated or comma-separated, any case) */
+                state?: ("Empty" | "Stable" | "Dead" | "PreparingRebalance" | "CompletingRebalance" | "Assigning" | "Reconciling" | "NotReady")[];
+                /** @description Only group ids starting with this (case-sensitive) */
+                prefix?: string;
+                /** @description Only groups of this exact protocol type ('consumer', 'connect'; empty for groups made by an offset commit) */
+                protocolType?: string;
+                /** @description Page size: an integer from 1 to 1000 (default 100) */
+                limit?: number;
+                /** @description Opaque: a previous page's `nextCursor` */
+                cursor?: string;
+                /** @description Extra data per group of the page: one or more of details, lag (repeated or comma-separated, any case) */
+                include?: ("details" | "lag")[];
+                /** @description With include=lag: read_uncommitted (default) or read_committed */
+                isolation?: "read_uncommitted" | "read_committed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of groups, or with `Accept: application/x-ndjson` all of them, one per line */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupPage"];
+                    "application/x-ndjson": components["schemas"]["GroupListingLine"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getGroup: {
+        parameters: {
+            query?: {
+                /** @description The type the group must have; another type answers 409 */
+                type?: "classic" | "consumer" | "share" | "streams";
+            };
+            header?: never;
+            path: {
+                /** @description The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group is of another type */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group type not served by this cluster */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group coordinator unavailable; Broker unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    describeGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchDescribeRequest"];
+            };
+        };
+        responses: {
+            /** @description One outcome per group id */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchDescribeResult"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getGroupOffsets: {
+        parameters: {
+            query?: {
+                /** @description read_uncommitted (default): lag against the high watermark; read_committed: against the last stable offset, as a transactional consumer sees it */
+                isolation?: "read_uncommitted" | "read_committed";
+                /** @description The type the group must have; another type answers 409 */
+                type?: "classic" | "consumer" | "share" | "streams";
+            };
+            header?: never;
+            path: {
+                /** @description The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Offsets and lag */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupOffsets"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group is of another type */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group type not served by this cluster */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group coordinator unavailable; Broker unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCluster: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cluster */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Cluster"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+}

@@ -24,17 +24,21 @@ export interface AppDeps {
   logger?: Logger;
   /** Where the docs page loads Swagger UI from (default: a public CDN copy). */
   docsAssetsUrl?: string;
+  /** The public base URL the document lists in `servers` (API_PUBLIC_URL); default: the request's origin. */
+  publicUrl?: string;
   /** Runtime-specific extra routes (the Node server's docs assets). */
   extend?: (app: Hono) => void;
 }
 
-export const API_VERSION = '0.1.0';
+/** The API's version: semver; what may change within 1.x is written in the README. */
+export const API_VERSION = '1.0.0';
 
 export function createApp({
   service,
   security,
   logger = silentLogger,
   docsAssetsUrl = PUBLIC_SWAGGER_UI_ASSETS,
+  publicUrl,
   extend,
 }: AppDeps) {
   const app = new OpenAPIHono({ defaultHook: validationHook });
@@ -45,8 +49,14 @@ export function createApp({
   offsetRoutes(app, service);
   clusterRoutes(app, service);
 
-  app.doc31('/openapi.json', {
+  app.doc31('/openapi.json', (c) => ({
     openapi: '3.1.0',
+    // Behind a proxy the request's origin is the proxy's view of itself: API_PUBLIC_URL says better.
+    servers: [
+      publicUrl
+        ? { url: publicUrl, description: 'The public URL of this API' }
+        : { url: new URL(c.req.url).origin, description: 'The server that served this document' },
+    ],
     info: {
       title: 'kafka-groups-rest',
       version: API_VERSION,
@@ -61,7 +71,7 @@ export function createApp({
       { name: 'cluster', description: 'The brokers behind the API' },
       { name: 'health', description: 'Liveness and readiness' },
     ],
-  });
+  }));
   app.get('/docs', (c) => c.html(docsPage('/openapi.json', docsAssetsUrl)));
   extend?.(app);
 

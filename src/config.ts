@@ -28,6 +28,8 @@ export interface Config {
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   auth: AuthConfig;
   limits: HttpLimits;
+  /** The API's public base URL for the document's `servers`; unset: each request's own origin. */
+  publicUrl?: string;
 }
 
 /** What one request may cost, and who may call from a browser. */
@@ -83,6 +85,8 @@ export const ENV_VARIABLES = {
     'requests per minute per principal, or per client address when open (default 600; 0: off)',
   RATE_LIMIT_BURST: 'requests allowed at once above the steady rate (default 100)',
   CORS_ORIGINS: 'comma-separated origins allowed to call from a browser, or * (default: CORS off)',
+  API_PUBLIC_URL:
+    "the API's public base URL (http or https, path allowed) the OpenAPI document lists in `servers`, for clients behind a proxy (default: the origin each request came to)",
 } as const;
 
 const SASL_MECHANISMS: readonly SaslMechanism[] = ['plain', 'scram-sha-256', 'scram-sha-512'];
@@ -174,6 +178,25 @@ function sasl(env: Env): KafkaConfig['sasl'] {
     throw new ConfigError('KAFKA_SASL_PASSWORD', `required with KAFKA_SASL_MECHANISM=${mechanism}`);
   }
   return { mechanism, username, password };
+}
+
+/** An absolute http(s) URL without query or fragment, without its trailing slash. */
+function publicUrl(env: Env): string | undefined {
+  const raw = text(env, 'API_PUBLIC_URL');
+  if (raw === undefined) return undefined;
+  const expected = `expected an absolute http or https URL without query or fragment, received '${raw}'`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('API_PUBLIC_URL', expected);
+  }
+  // Not echoed: the value would carry the credentials.
+  if (url.username || url.password)
+    throw new ConfigError('API_PUBLIC_URL', 'expected a URL without user name or password');
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash)
+    throw new ConfigError('API_PUBLIC_URL', expected);
+  return url.href.replace(/\/+$/, '');
 }
 
 const KEY_NAME = /^[A-Za-z0-9._-]{1,64}$/;
@@ -326,6 +349,7 @@ function limits(env: Env): HttpLimits {
 
 export function loadConfig(env: Env): Config {
   const sasl_ = sasl(env);
+  const publicUrl_ = publicUrl(env);
   return {
     auth: auth(env),
     limits: limits(env),
@@ -339,5 +363,6 @@ export function loadConfig(env: Env): Config {
       connectionTimeoutMs: integer(env, 'KAFKA_CONNECTION_TIMEOUT_MS', 3000, 1, 600_000),
       requestTimeoutMs: integer(env, 'KAFKA_REQUEST_TIMEOUT_MS', 10_000, 1, 600_000),
     },
+    ...(publicUrl_ !== undefined && { publicUrl: publicUrl_ }),
   };
 }

@@ -34,6 +34,7 @@ import {
   type GroupOffsets,
   type GroupType,
   type LagTotals,
+  type PartitionOwner,
 } from './model.js';
 import { type CommittedOffsets, fetchCommitted, fetchShareStartOffsets } from './offsets/committed.js';
 import { endOffsets, type Isolation } from './offsets/end-offsets.js';
@@ -69,10 +70,16 @@ export interface GroupService {
   ): Promise<Map<string, Outcome<Group>>>;
   /** Committed offsets, end offsets and lag of one group, per partition. Reads only. */
   groupOffsets(groupId: string, options?: OffsetsOptions): Promise<GroupOffsets>;
-  /** Total and max lag of many groups: one offsets RPC per coordinator, one ListOffsets per leader. */
+  /**
+   * Total and max lag of many groups: one offsets RPC per coordinator, one ListOffsets per leader.
+   * Each group's totals are those `groupOffsets` gives: the partitions its members hold without a
+   * commit count too, so the groups are described (or `described` is used, when the caller has
+   * already asked for it: the same answers, one describe).
+   */
   lagSummaries(
     groups: readonly { groupId: string; type: GroupType | null }[],
     isolation?: Isolation,
+    described?: Promise<ReadonlyMap<string, Outcome<Group>>>,
   ): Promise<Map<string, Outcome<LagTotals>>>;
   describeCluster(): Promise<ClusterInfo>;
   /** Which brokers answer a Metadata request now (shared for a second); `ready` when one does. */
@@ -385,15 +392,39 @@ export class KafkaGroupService implements GroupService {
   async lagSummaries(
     groups: readonly { groupId: string; type: GroupType | null }[],
     isolation: Isolation = 'read_uncommitted',
+    described?: Promise<ReadonlyMap<string, Outcome<Group>>>,
   ): Promise<Map<string, Outcome<LagTotals>>> {
-    const committed = await this.committedOffsets(groups);
-    const partitions = [...committed.values()].flatMap((c) =>
-      c.ok ? c.value.map(({ topic, partition }) => ({ topic, partition })) : [],
-    );
+    const hints = new Map(groups.flatMap((g) => (g.type ? [[g.groupId, g.type] as const] : [])));
+    const [committed, results] = await Promise.all([
+      this.committedOffsets(groups),
+      described ??
+        this.describeGroups(
+          groups.map((g) => g.groupId),
+          { hints },
+        ),
+    ]);
+    const owners = new Map<string, Map<string, PartitionOwner[]>>();
+    for (const [groupId, r] of results) if (r.ok) owners.set(groupId, ownership(r.value));
+    const partitions = [
+      ...[...committed.values()].flatMap((c) =>
+        c.ok ? c.value.map(({ topic, partition }) => ({ topic, partition })) : [],
+      ),
+      ...[...owners.values()].flatMap((held) => [...held.keys()].map(fromKey)),
+    ];
     const ends = await endOffsets(this.cluster, partitions, isolation);
     const out = new Map<string, Outcome<LagTotals>>();
     for (const [groupId, result] of committed) {
-      out.set(groupId, result.ok ? ok(offsetTable(result.value, new Map(), ends).totals) : result);
+      if (!result.ok) {
+        out.set(groupId, result);
+        continue;
+      }
+      // /offsets fails when the describe does; so does the listing's lag, with the same problem.
+      const outcome = results.get(groupId);
+      if (outcome && !outcome.ok) {
+        out.set(groupId, outcome);
+        continue;
+      }
+      out.set(groupId, ok(offsetTable(result.value, owners.get(groupId) ?? new Map(), ends).totals));
     }
     return out;
   }

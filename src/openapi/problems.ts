@@ -11,7 +11,7 @@ export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
 export const KafkaErrorSchema = z
   .object({
-    code: z.number().int().openapi({ description: "Kafka's error code", example: 69 }),
+    code: z.number().int().openapi({ description: "Kafka's error code", format: 'int32', example: 69 }),
     name: z.string().openapi({ description: "Kafka's name for the code", example: 'GROUP_ID_NOT_FOUND' }),
     message: z.string().nullable().openapi({ description: "Kafka's own message, where it sent one" }),
   })
@@ -73,7 +73,7 @@ export const ProblemSchema = z
       example: '/problems/group-not-found',
     }),
     title: z.string(),
-    status: z.number().int(),
+    status: z.number().int().openapi({ format: 'int32' }),
     detail: z.string(),
     instance: z.string().optional().openapi({ description: 'The request path' }),
     groupId: z.string().optional(),

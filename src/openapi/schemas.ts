@@ -5,8 +5,27 @@
 
 import { z } from '@hono/zod-openapi';
 import { GROUP_TYPES } from '../groups/model.js';
-import { ProblemSchema } from './problems.js';
+import { KafkaErrorSchema, ProblemSchema } from './problems.js';
 import { expect } from './validation.js';
+
+/** A Kafka int64 (offsets, lag): `format: int64` so that generated clients use 64-bit integers. */
+const Int64 = () => z.number().int().openapi({ format: 'int64' });
+/** A Kafka int32 (epochs, partitions, ports). */
+const Int32 = () => z.number().int().openapi({ format: 'int32' });
+
+/**
+ * A named schema or null: `anyOf [$ref, null]`. zod's `.nullable()` on a named schema loses the
+ * null in the document (a bare `$ref`), so answers with null would not match their own schema.
+ */
+function nullableRef<T extends z.ZodType>(schema: T, description: string) {
+  // Always sent, yet not `required` in the document: OpenAPI Generator's Java okhttp-gson client
+  // validates a required property as an object even when the schema allows null, and fails the
+  // whole answer on the null; optional properties are checked for null first.
+  return z
+    .union([schema, z.null()])
+    .optional()
+    .openapi({ description: `${description} (always present)` });
+}
 
 /** Kafka strings carry an int16 length: the longest group id a broker can hold, in UTF-8 bytes. */
 export const MAX_GROUP_ID_BYTES = 32_767;
@@ -14,9 +33,9 @@ export const GROUP_ID_RULE = `a group id of 1 to ${MAX_GROUP_ID_BYTES} UTF-8 byt
 
 export const BrokerRefSchema = z
   .object({
-    nodeId: z.number().int(),
+    nodeId: Int32(),
     host: z.string(),
-    port: z.number().int(),
+    port: Int32(),
   })
   .openapi('BrokerRef', { example: { nodeId: 1, host: '10.0.0.12', port: 9092 } });
 
@@ -44,9 +63,7 @@ export const BrokerFailureSchema = z
     error: z.object({
       name: z.string(),
       message: z.string(),
-      kafkaError: z
-        .object({ code: z.number().int(), name: z.string(), message: z.string().nullable() })
-        .optional(),
+      kafkaError: KafkaErrorSchema.optional(),
     }),
   })
   .openapi('BrokerFailure');
@@ -70,20 +87,32 @@ export const GroupListSchema = z
     },
   });
 
-const TopicPartitionsSchema = z
-  .object({ topic: z.string(), partitions: z.array(z.number().int()) })
-  .openapi('TopicPartitions');
+const TOPIC_ID = 'p3Y0yRr9SSiHDzcwCd0p4g';
+
+export const TopicPartitionsSchema = z
+  .object({
+    topic: z.string(),
+    topicId: z.string().nullable().openapi({
+      description:
+        "Kafka's topic id (base64url uuid); null where Kafka names the topic only (classic, streams)",
+    }),
+    partitions: z.array(Int32()),
+  })
+  .openapi('TopicPartitions', {
+    description: 'Partitions of one topic',
+    example: { topic: 'demo-events', topicId: TOPIC_ID, partitions: [0, 1, 2] },
+  });
 
 const Base64 = z.string().openapi({ format: 'byte', description: 'base64' });
 
 export const ConsumerSubscriptionSchema = z
   .object({
-    version: z.number().int(),
+    version: Int32(),
     topics: z.array(z.string()),
     userData: Base64.nullable(),
     ownedPartitions: z.array(TopicPartitionsSchema),
-    generationId: z.number().int().openapi({ description: '-1 before v2 or when unknown' }),
-    rackId: z.string().nullable(),
+    generationId: Int32().openapi({ description: '-1 before v2 or when unknown' }),
+    rack: z.string().nullable().openapi({ description: 'The rack the client sent (v3+); null when none' }),
   })
   .openapi('ConsumerSubscription', {
     description: "A consumer's subscription (ConsumerProtocolSubscription v0-3)",
@@ -91,7 +120,7 @@ export const ConsumerSubscriptionSchema = z
 
 export const ConsumerAssignmentSchema = z
   .object({
-    version: z.number().int(),
+    version: Int32(),
     partitions: z.array(TopicPartitionsSchema),
     userData: Base64.nullable(),
   })
@@ -99,29 +128,67 @@ export const ConsumerAssignmentSchema = z
     description: "A consumer's assignment (ConsumerProtocolAssignment v0-3)",
   });
 
-export const ClassicMemberSchema = z
+export const ConsumerProtocolSchema = z
   .object({
-    memberId: z.string(),
-    groupInstanceId: z
+    subscription: nullableRef(
+      ConsumerSubscriptionSchema,
+      'memberMetadata decoded; null when the bytes are empty or unreadable',
+    ),
+    assignment: nullableRef(
+      ConsumerAssignmentSchema,
+      'memberAssignment decoded; null when the bytes are empty (until Stable) or unreadable',
+    ),
+    decodeError: z
       .string()
       .nullable()
-      .openapi({ description: 'Static membership id (group.instance.id)' }),
-    clientId: z.string(),
-    clientHost: z.string(),
+      .openapi({ description: 'Why the bytes could not be decoded; null when they could' }),
+  })
+  .openapi('ConsumerProtocol', {
+    description: "A classic member's protocol bytes decoded, for groups of protocol type 'consumer'",
+  });
+
+/** The fields every member of every group type has, under the same names. */
+const memberCore = {
+  memberId: z.string(),
+  instanceId: z.string().nullable().openapi({
+    description: 'Static membership id (group.instance.id); null when none (always null in share groups)',
+  }),
+  clientId: z.string(),
+  clientHost: z.string(),
+  rack: z.string().nullable().openapi({ description: "The member's rack (client.rack); null when not sent" }),
+  partitions: z.array(TopicPartitionsSchema).openapi({
+    description:
+      'The partitions the member holds now. Streams: the input partitions of its active tasks (topicId null)',
+  }),
+};
+
+/** Group fields every group type has, under the same names (`type` aside). */
+const groupCore = {
+  groupId: z.string(),
+  protocolType: z.string().openapi({
+    description:
+      "Classic groups: what the clients sent ('consumer', 'connect', ...); other types: their own type",
+  }),
+  groupEpoch: Int32()
+    .nullable()
+    .openapi({ description: 'The group epoch; null for classic groups (DescribeGroups does not say)' }),
+  assignmentEpoch: Int32().nullable().openapi({
+    description: 'The target assignment epoch; null for classic groups (DescribeGroups does not say)',
+  }),
+  coordinator: BrokerRefSchema,
+};
+
+export const ClassicMemberSchema = z
+  .object({
+    ...memberCore,
     memberMetadata: Base64.openapi({ description: 'Protocol metadata as sent by the member, base64' }),
     memberAssignment: Base64.openapi({
       description: 'Assignment as sent by the leader, base64; empty until Stable',
     }),
-    subscription: ConsumerSubscriptionSchema.nullable().optional().openapi({
-      description: "Protocol type 'consumer' only: memberMetadata decoded; null when empty",
-    }),
-    assignment: ConsumerAssignmentSchema.nullable().optional().openapi({
-      description: "Protocol type 'consumer' only: memberAssignment decoded; null when empty",
-    }),
-    decodeError: z
-      .string()
-      .optional()
-      .openapi({ description: 'Why the consumer-protocol bytes could not be decoded' }),
+    consumerProtocol: nullableRef(
+      ConsumerProtocolSchema,
+      "Protocol type 'consumer': the two byte fields decoded; null for other protocol types",
+    ),
   })
   .openapi('ClassicMember');
 
@@ -130,28 +197,35 @@ export const CLASSIC_GROUP_EXAMPLE = {
   groupId: 'demo-classic',
   state: 'Stable',
   protocolType: 'consumer',
-  protocol: 'range',
+  assignor: 'range',
+  groupEpoch: null,
+  assignmentEpoch: null,
   coordinator: { nodeId: 1, host: '127.0.0.1', port: 9092 },
   members: [
     {
       memberId: 'demo-classic-0-5b1f4f0e-8c5c-4a36-9b8e-0f2c7d1e9a11',
-      groupInstanceId: null,
+      instanceId: null,
       clientId: 'demo-classic-0',
       clientHost: '/127.0.0.1',
+      rack: null,
+      partitions: [{ topic: 'demo-events', topicId: null, partitions: [0, 1, 2] }],
       memberMetadata: 'AAMAAAABAAtkZW1vLWV2ZW50c/////8AAAAA////////',
       memberAssignment: 'AAMAAAABAAtkZW1vLWV2ZW50cwAAAAMAAAAAAAAAAQAAAAL/////',
-      subscription: {
-        version: 3,
-        topics: ['demo-events'],
-        userData: null,
-        ownedPartitions: [],
-        generationId: -1,
-        rackId: null,
-      },
-      assignment: {
-        version: 3,
-        partitions: [{ topic: 'demo-events', partitions: [0, 1, 2] }],
-        userData: null,
+      consumerProtocol: {
+        subscription: {
+          version: 3,
+          topics: ['demo-events'],
+          userData: null,
+          ownedPartitions: [],
+          generationId: -1,
+          rack: null,
+        },
+        assignment: {
+          version: 3,
+          partitions: [{ topic: 'demo-events', topicId: null, partitions: [0, 1, 2] }],
+          userData: null,
+        },
+        decodeError: null,
       },
     },
   ],
@@ -160,46 +234,58 @@ export const CLASSIC_GROUP_EXAMPLE = {
 export const ClassicGroupSchema = z
   .object({
     type: z.literal('classic'),
-    groupId: z.string(),
+    groupId: groupCore.groupId,
     state: z.string().openapi({ description: 'Empty, PreparingRebalance, CompletingRebalance, Stable' }),
-    protocolType: z.string(),
-    protocol: z
-      .string()
-      .openapi({ description: "The chosen protocol: the partition assignor for consumers ('range')" }),
-    coordinator: BrokerRefSchema,
+    protocolType: groupCore.protocolType,
+    assignor: z.string().nullable().openapi({
+      description:
+        "The chosen protocol (DescribeGroups ProtocolData): the partition assignor for consumers ('range'); null while none is chosen",
+    }),
+    groupEpoch: groupCore.groupEpoch,
+    assignmentEpoch: groupCore.assignmentEpoch,
+    coordinator: groupCore.coordinator,
     members: z.array(ClassicMemberSchema),
   })
-  .openapi('ClassicGroup', { example: CLASSIC_GROUP_EXAMPLE });
+  .openapi('ClassicGroup', { description: 'A classic group', example: CLASSIC_GROUP_EXAMPLE });
 
-const TopicIdPartitionsSchema = z
+export const ConsumerMemberSchema = z
   .object({
-    topicId: z.string().openapi({ description: "Kafka's topic id (base64url uuid)" }),
-    topic: z.string(),
-    partitions: z.array(z.number().int()),
+    ...memberCore,
+    memberEpoch: Int32(),
+    subscribedTopicNames: z.array(z.string()),
+    subscribedTopicRegex: z.string().nullable(),
+    targetPartitions: z
+      .array(TopicPartitionsSchema)
+      .openapi({ description: 'The partitions the group wants the member to hold (target assignment)' }),
+    usesClassicProtocol: z.boolean().nullable().openapi({
+      description:
+        'true for a member still speaking the classic protocol in a mixed group; null from brokers before ConsumerGroupDescribe v1',
+    }),
   })
-  .openapi('TopicIdPartitions');
+  .openapi('ConsumerMember');
 
 export const CONSUMER_GROUP_EXAMPLE = {
   type: 'consumer',
   groupId: 'demo-consumer',
   state: 'Stable',
+  protocolType: 'consumer',
+  assignor: 'uniform',
   groupEpoch: 3,
   assignmentEpoch: 3,
-  assignor: 'uniform',
   coordinator: { nodeId: 1, host: '127.0.0.1', port: 9092 },
   members: [
     {
       memberId: 'JZ8dKx3qS2yGmR1c9v4LqA',
       instanceId: null,
-      rackId: null,
-      memberEpoch: 3,
       clientId: 'demo-consumer-0',
       clientHost: '/127.0.0.1',
+      rack: null,
+      partitions: [{ topic: 'demo-events', topicId: TOPIC_ID, partitions: [0, 1] }],
+      memberEpoch: 3,
       subscribedTopicNames: ['demo-events'],
       subscribedTopicRegex: null,
-      assignment: [{ topicId: 'p3Y0yRr9SSiHDzcwCd0p4g', topic: 'demo-events', partitions: [0, 1] }],
-      targetAssignment: [{ topicId: 'p3Y0yRr9SSiHDzcwCd0p4g', topic: 'demo-events', partitions: [0, 1] }],
-      memberType: 'consumer',
+      targetPartitions: [{ topic: 'demo-events', topicId: TOPIC_ID, partitions: [0, 1] }],
+      usesClassicProtocol: false,
     },
   ],
 } as const;
@@ -207,52 +293,44 @@ export const CONSUMER_GROUP_EXAMPLE = {
 export const ConsumerGroupSchema = z
   .object({
     type: z.literal('consumer'),
-    groupId: z.string(),
+    groupId: groupCore.groupId,
     state: z.string().openapi({ description: 'Empty, Assigning, Reconciling, Stable' }),
-    groupEpoch: z.number().int(),
-    assignmentEpoch: z.number().int(),
+    protocolType: groupCore.protocolType,
     assignor: z.string().openapi({ description: 'The server-side assignor' }),
-    coordinator: BrokerRefSchema,
-    members: z.array(
-      z
-        .object({
-          memberId: z.string(),
-          instanceId: z.string().nullable(),
-          rackId: z.string().nullable(),
-          memberEpoch: z.number().int(),
-          clientId: z.string(),
-          clientHost: z.string(),
-          subscribedTopicNames: z.array(z.string()),
-          subscribedTopicRegex: z.string().nullable(),
-          assignment: z.array(TopicIdPartitionsSchema),
-          targetAssignment: z.array(TopicIdPartitionsSchema),
-          memberType: z.enum(['consumer', 'classic']).nullable().openapi({
-            description:
-              "'classic' for a member still speaking the classic protocol in a mixed group; null from brokers before ConsumerGroupDescribe v1",
-          }),
-        })
-        .openapi('ConsumerMember'),
-    ),
+    groupEpoch: Int32(),
+    assignmentEpoch: Int32(),
+    coordinator: groupCore.coordinator,
+    members: z.array(ConsumerMemberSchema),
   })
   .openapi('ConsumerGroup', { description: 'A KIP-848 consumer group', example: CONSUMER_GROUP_EXAMPLE });
+
+export const ShareMemberSchema = z
+  .object({
+    ...memberCore,
+    memberEpoch: Int32(),
+    subscribedTopicNames: z.array(z.string()),
+  })
+  .openapi('ShareMember');
 
 export const SHARE_GROUP_EXAMPLE = {
   type: 'share',
   groupId: 'demo-share',
   state: 'Stable',
+  protocolType: 'share',
+  assignor: 'simple',
   groupEpoch: 2,
   assignmentEpoch: 2,
-  assignor: 'simple',
   coordinator: { nodeId: 1, host: '127.0.0.1', port: 9092 },
   members: [
     {
       memberId: 'a1yZ2vJDT3uMvK0xQe8nXw',
-      rackId: null,
-      memberEpoch: 2,
+      instanceId: null,
       clientId: 'demo-share-0',
       clientHost: '/127.0.0.1',
+      rack: null,
+      partitions: [{ topic: 'demo-events', topicId: TOPIC_ID, partitions: [0, 1, 2] }],
+      memberEpoch: 2,
       subscribedTopicNames: ['demo-events'],
-      assignment: [{ topicId: 'p3Y0yRr9SSiHDzcwCd0p4g', topic: 'demo-events', partitions: [0, 1, 2] }],
     },
   ],
 } as const;
@@ -260,60 +338,83 @@ export const SHARE_GROUP_EXAMPLE = {
 export const ShareGroupSchema = z
   .object({
     type: z.literal('share'),
-    groupId: z.string(),
+    groupId: groupCore.groupId,
     state: z.string().openapi({ description: 'Empty, Stable' }),
-    groupEpoch: z.number().int(),
-    assignmentEpoch: z.number().int(),
-    assignor: z.string(),
-    coordinator: BrokerRefSchema,
-    members: z.array(
-      z
-        .object({
-          memberId: z.string(),
-          rackId: z.string().nullable(),
-          memberEpoch: z.number().int(),
-          clientId: z.string(),
-          clientHost: z.string(),
-          subscribedTopicNames: z.array(z.string()),
-          assignment: z.array(TopicIdPartitionsSchema),
-        })
-        .openapi('ShareMember'),
-    ),
+    protocolType: groupCore.protocolType,
+    assignor: z.string().openapi({ description: 'The server-side assignor' }),
+    groupEpoch: Int32(),
+    assignmentEpoch: Int32(),
+    coordinator: groupCore.coordinator,
+    members: z.array(ShareMemberSchema),
   })
   .openapi('ShareGroup', { description: 'A KIP-932 share group', example: SHARE_GROUP_EXAMPLE });
 
 const StreamsTopicInfoSchema = z
   .object({
     name: z.string(),
-    partitions: z.number().int(),
-    replicationFactor: z.number().int(),
+    partitions: Int32(),
+    replicationFactor: Int32(),
     topicConfigs: z.array(z.object({ key: z.string(), value: z.string() })),
   })
   .openapi('StreamsTopicInfo');
 
 const StreamsTasksSchema = z
-  .object({ subtopologyId: z.string(), partitions: z.array(z.number().int()) })
+  .object({ subtopologyId: z.string(), partitions: z.array(Int32()) })
   .openapi('StreamsTasks');
 
-const StreamsAssignmentSchema = z
+export const StreamsTasksByKindSchema = z
   .object({
     activeTasks: z.array(StreamsTasksSchema),
     standbyTasks: z.array(StreamsTasksSchema),
     warmupTasks: z.array(StreamsTasksSchema),
   })
-  .openapi('StreamsAssignment');
+  .openapi('StreamsTasksByKind');
 
-const StreamsTaskOffsetSchema = z
-  .object({ subtopologyId: z.string(), partition: z.number().int(), offset: z.number().int() })
+export const StreamsTaskOffsetSchema = z
+  .object({ subtopologyId: z.string(), partition: Int32(), offset: Int64() })
   .openapi('StreamsTaskOffset');
+
+export const StreamsSubtopologySchema = z
+  .object({
+    subtopologyId: z.string(),
+    sourceTopics: z.array(z.string()),
+    repartitionSinkTopics: z.array(z.string()),
+    stateChangelogTopics: z.array(StreamsTopicInfoSchema),
+    repartitionSourceTopics: z.array(StreamsTopicInfoSchema),
+  })
+  .openapi('StreamsSubtopology');
+
+export const StreamsMemberSchema = z
+  .object({
+    ...memberCore,
+    memberEpoch: Int32(),
+    topologyEpoch: Int32(),
+    processId: z.string(),
+    userEndpoint: nullableRef(
+      z.object({ host: z.string(), port: Int32() }).openapi('StreamsUserEndpoint'),
+      "The member's application.server endpoint; null when none",
+    ),
+    clientTags: z.array(z.object({ key: z.string(), value: z.string() })),
+    taskOffsets: z.array(StreamsTaskOffsetSchema),
+    taskEndOffsets: z.array(StreamsTaskOffsetSchema),
+    tasks: StreamsTasksByKindSchema.openapi({ description: 'The tasks the member holds now' }),
+    targetTasks: StreamsTasksByKindSchema.openapi({
+      description: 'The tasks the group wants the member to hold (target assignment)',
+    }),
+    usesClassicProtocol: z
+      .boolean()
+      .openapi({ description: 'true for a member that has not moved to the streams protocol yet' }),
+  })
+  .openapi('StreamsMember');
 
 export const STREAMS_GROUP_EXAMPLE = {
   type: 'streams',
   groupId: 'demo-streams',
   state: 'Stable',
+  protocolType: 'streams',
+  assignor: 'sticky',
   groupEpoch: 4,
   assignmentEpoch: 4,
-  assignor: 'sticky',
   topology: {
     epoch: 0,
     subtopologies: [
@@ -346,18 +447,22 @@ export const STREAMS_GROUP_EXAMPLE = {
   members: [
     {
       memberId: 'Q1pbW4pTTe2f0J3y8mK9Yw',
-      memberEpoch: 4,
       instanceId: null,
-      rackId: null,
       clientId: 'demo-streams-0',
       clientHost: '/127.0.0.1',
+      rack: null,
+      partitions: [
+        { topic: 'demo-events', topicId: null, partitions: [0, 1, 2] },
+        { topic: 'demo-streams-by-value-repartition', topicId: null, partitions: [0, 1, 2] },
+      ],
+      memberEpoch: 4,
       topologyEpoch: 0,
       processId: '6c2a4c52-51b4-4e0c-9f3a-3c1f0f4f2b1e',
       userEndpoint: null,
       clientTags: [],
       taskOffsets: [],
       taskEndOffsets: [],
-      assignment: {
+      tasks: {
         activeTasks: [
           { subtopologyId: '0', partitions: [0, 1, 2] },
           { subtopologyId: '1', partitions: [0, 1, 2] },
@@ -365,7 +470,7 @@ export const STREAMS_GROUP_EXAMPLE = {
         standbyTasks: [],
         warmupTasks: [],
       },
-      targetAssignment: {
+      targetTasks: {
         activeTasks: [
           { subtopologyId: '0', partitions: [0, 1, 2] },
           { subtopologyId: '1', partitions: [0, 1, 2] },
@@ -373,7 +478,7 @@ export const STREAMS_GROUP_EXAMPLE = {
         standbyTasks: [],
         warmupTasks: [],
       },
-      isClassic: false,
+      usesClassicProtocol: false,
     },
   ],
 } as const;
@@ -381,53 +486,23 @@ export const STREAMS_GROUP_EXAMPLE = {
 export const StreamsGroupSchema = z
   .object({
     type: z.literal('streams'),
-    groupId: z.string(),
+    groupId: groupCore.groupId,
     state: z.string().openapi({ description: 'Empty, NotReady, Assigning, Reconciling, Stable' }),
-    groupEpoch: z.number().int(),
-    assignmentEpoch: z.number().int(),
+    protocolType: groupCore.protocolType,
     assignor: z
       .string()
       .nullable()
       .openapi({ description: 'The server-side assignor; null from brokers before StreamsGroupDescribe v1' }),
-    topology: z
-      .object({
-        epoch: z.number().int(),
-        subtopologies: z.array(
-          z
-            .object({
-              subtopologyId: z.string(),
-              sourceTopics: z.array(z.string()),
-              repartitionSinkTopics: z.array(z.string()),
-              stateChangelogTopics: z.array(StreamsTopicInfoSchema),
-              repartitionSourceTopics: z.array(StreamsTopicInfoSchema),
-            })
-            .openapi('StreamsSubtopology'),
-        ),
-      })
-      .nullable()
-      .openapi({ description: 'null until a member has sent the topology' }),
-    coordinator: BrokerRefSchema,
-    members: z.array(
+    groupEpoch: Int32(),
+    assignmentEpoch: Int32(),
+    topology: nullableRef(
       z
-        .object({
-          memberId: z.string(),
-          memberEpoch: z.number().int(),
-          instanceId: z.string().nullable(),
-          rackId: z.string().nullable(),
-          clientId: z.string(),
-          clientHost: z.string(),
-          topologyEpoch: z.number().int(),
-          processId: z.string(),
-          userEndpoint: z.object({ host: z.string(), port: z.number().int() }).nullable(),
-          clientTags: z.array(z.object({ key: z.string(), value: z.string() })),
-          taskOffsets: z.array(StreamsTaskOffsetSchema),
-          taskEndOffsets: z.array(StreamsTaskOffsetSchema),
-          assignment: StreamsAssignmentSchema,
-          targetAssignment: StreamsAssignmentSchema,
-          isClassic: z.boolean(),
-        })
-        .openapi('StreamsMember'),
+        .object({ epoch: Int32(), subtopologies: z.array(StreamsSubtopologySchema) })
+        .openapi('StreamsTopology'),
+      'null until a member has sent the topology',
     ),
+    coordinator: groupCore.coordinator,
+    members: z.array(StreamsMemberSchema),
   })
   .openapi('StreamsGroup', { description: 'A KIP-1071 streams group', example: STREAMS_GROUP_EXAMPLE });
 
@@ -438,24 +513,22 @@ export const GroupSchema = z
     example: CLASSIC_GROUP_EXAMPLE,
   });
 
-const KafkaErrorRef = z.object({ code: z.number().int(), name: z.string(), message: z.string().nullable() });
-
 export const LagTotalsSchema = z
   .object({
-    lag: z.number().int().openapi({ description: 'Sum of the known partition lags' }),
-    maxLag: z
-      .object({ lag: z.number().int(), topic: z.string(), partition: z.number().int() })
-      .nullable()
-      .openapi({ description: 'The partition with the largest lag; null when no lag is known' }),
-    partitions: z.number().int(),
-    partitionsWithoutOffset: z
-      .number()
-      .int()
-      .openapi({ description: 'Partitions held or known with no committed offset: no lag counted' }),
-    partitionsWithErrors: z
-      .number()
-      .int()
-      .openapi({ description: 'Partitions whose offsets could not be read: no lag counted' }),
+    lag: Int64().openapi({ description: 'Sum of the known partition lags' }),
+    maxLag: nullableRef(
+      z.object({ lag: Int64(), topic: z.string(), partition: Int32() }).openapi('MaxLag'),
+      'The partition with the largest lag; null when no lag is known',
+    ),
+    partitions: Int32().openapi({
+      description: 'Partitions counted: those with an offset and those held without one',
+    }),
+    partitionsWithoutOffset: Int32().openapi({
+      description: 'Partitions held or known with no committed offset: no lag counted',
+    }),
+    partitionsWithErrors: Int32().openapi({
+      description: 'Partitions whose offsets could not be read: no lag counted',
+    }),
   })
   .openapi('LagTotals', {
     example: {
@@ -519,26 +592,24 @@ export const GroupOffsetsSchema = z
       z
         .object({
           topic: z.string(),
-          lag: z.number().int().openapi({ description: "Sum of the partitions' known lags" }),
+          lag: Int64().openapi({ description: "Sum of the partitions' known lags" }),
           partitions: z.array(
             z
               .object({
-                partition: z.number().int(),
-                offset: z
-                  .number()
-                  .int()
+                partition: Int32(),
+                offset: Int64()
                   .nullable()
                   .openapi({ description: 'Committed (share: start) offset; null when there is none' }),
-                leaderEpoch: z.number().int().nullable(),
+                leaderEpoch: Int32().nullable(),
                 metadata: z
                   .string()
                   .nullable()
                   .openapi({ description: 'Metadata committed with the offset' }),
-                endOffset: z.number().int().nullable().openapi({
+                endOffset: Int64().nullable().openapi({
                   description:
                     'High watermark, or last stable offset with isolation=read_committed; null when it could not be read',
                 }),
-                lag: z.number().int().nullable().openapi({
+                lag: Int64().nullable().openapi({
                   description:
                     'endOffset - offset, never below 0 (share groups: the broker figure where given); null when either is unknown',
                 }),
@@ -552,9 +623,10 @@ export const GroupOffsetsSchema = z
                     })
                     .openapi('PartitionOwner'),
                 ),
-                error: KafkaErrorRef.nullable().openapi({
-                  description: 'Why this partition could not be read fully (deleted topic, moving leader)',
-                }),
+                error: nullableRef(
+                  KafkaErrorSchema,
+                  'Why this partition could not be read fully (deleted topic, moving leader)',
+                ),
               })
               .openapi('PartitionOffsets'),
           ),
@@ -627,24 +699,37 @@ export const BatchDescribeRequestSchema = z
     example: { groupIds: ['demo-classic', 'demo-share', 'no-such-group'] },
   });
 
-export const BatchDescribeResultSchema = z
+export const BatchDescribeFoundSchema = z
   .object({
-    results: z.array(
-      z
-        .union([
-          z.object({ groupId: z.string(), group: GroupSchema }).strict(),
-          z.object({ groupId: z.string(), problem: ProblemSchema }).strict(),
-        ])
-        .openapi('BatchDescribeOutcome', {
-          description: 'The group, or the problem that kept it from being described',
-        }),
-    ),
+    status: z.literal('found'),
+    groupId: z.string(),
+    group: GroupSchema,
   })
+  .openapi('BatchDescribeFound', { description: 'A group that was described' });
+
+export const BatchDescribeFailedSchema = z
+  .object({
+    status: z.literal('failed'),
+    groupId: z.string(),
+    problem: ProblemSchema,
+  })
+  .openapi('BatchDescribeFailed', { description: 'A group that could not be described, and why' });
+
+export const BatchDescribeOutcomeSchema = z
+  .discriminatedUnion('status', [BatchDescribeFoundSchema, BatchDescribeFailedSchema])
+  .openapi('BatchDescribeOutcome', {
+    description:
+      'The group (`status: found`), or the problem that kept it from being described (`status: failed`)',
+  });
+
+export const BatchDescribeResultSchema = z
+  .object({ results: z.array(BatchDescribeOutcomeSchema) })
   .openapi('BatchDescribeResult', {
     example: {
       results: [
-        { groupId: 'demo-classic', group: CLASSIC_GROUP_EXAMPLE },
+        { status: 'found', groupId: 'demo-classic', group: CLASSIC_GROUP_EXAMPLE },
         {
+          status: 'failed',
           groupId: 'no-such-group',
           problem: {
             type: '/problems/group-not-found',
@@ -662,8 +747,12 @@ export const BatchDescribeResultSchema = z
 export const ClusterSchema = z
   .object({
     clusterId: z.string().nullable(),
-    controllerId: z.number().int().nullable(),
-    brokers: z.array(BrokerRefSchema.extend({ rack: z.string().nullable() })),
+    controllerId: Int32().nullable(),
+    brokers: z.array(
+      BrokerRefSchema.extend({ rack: z.string().nullable() }).openapi('ClusterBroker', {
+        example: { nodeId: 1, host: '10.0.0.12', port: 9092, rack: 'eu-west-1a' },
+      }),
+    ),
   })
   .openapi('Cluster', {
     example: {
@@ -686,7 +775,7 @@ export const BrokerReadinessSchema = z
       .openapi({ description: 'null for a bootstrap address Metadata has not named yet' }),
     broker: z.string().openapi({ description: 'host:port' }),
     answered: z.boolean().openapi({ description: 'It answered a Metadata request in this check' }),
-    latencyMs: z.number().int().optional().openapi({ description: 'Round trip, when it answered' }),
+    latencyMs: Int32().optional().openapi({ description: 'Round trip, when it answered' }),
     error: z.string().optional().openapi({ description: 'Why it did not answer' }),
   })
   .openapi('BrokerReadiness');

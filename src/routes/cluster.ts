@@ -7,6 +7,7 @@ import { strictQuery } from '../openapi/validation.js';
 const describeCluster = createRoute({
   method: 'get',
   path: '/cluster',
+  operationId: 'getCluster',
   tags: ['cluster'],
   summary: 'Brokers, controller and cluster id',
   request: { query: strictQuery({}) },

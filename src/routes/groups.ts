@@ -58,6 +58,7 @@ function listParam<T extends string>(
 
 const typeOf = (value: string) => GROUP_TYPES.find((t) => t === value.toLowerCase());
 const LIMIT_RULE = 'an integer from 1 to 1000';
+const DEFAULT_LIMIT = 100;
 const INCLUDES = ['details', 'lag'] as const;
 
 const ListQuery = strictQuery({
@@ -95,8 +96,14 @@ const ListQuery = strictQuery({
     .optional()
     .openapi({
       param: { name: 'limit', in: 'query' },
-      description: `Page size: ${LIMIT_RULE} (default 100)`,
-      example: '100',
+      // The query string is text; the document states what a client passes: an integer.
+      type: 'integer',
+      format: 'int32',
+      minimum: 1,
+      maximum: 1000,
+      default: DEFAULT_LIMIT,
+      description: `Page size: ${LIMIT_RULE} (default ${DEFAULT_LIMIT})`,
+      example: DEFAULT_LIMIT,
     }),
   cursor: z
     .string()
@@ -137,8 +144,8 @@ const ListingLineSchema = z
     z
       .object({
         end: z.object({
-          groups: z.number().int().openapi({ description: 'Group lines sent' }),
-          failures: z.number().int().openapi({ description: 'Failure lines sent' }),
+          groups: z.number().int().openapi({ format: 'int32', description: 'Group lines sent' }),
+          failures: z.number().int().openapi({ format: 'int32', description: 'Failure lines sent' }),
         }),
       })
       .openapi({ description: 'The last line: a stream without it was cut short' }),
@@ -153,6 +160,7 @@ const ListingLineSchema = z
 const listGroups = createRoute({
   method: 'get',
   path: '/groups',
+  operationId: 'listGroups',
   tags: ['groups'],
   summary: 'List the groups of every broker, filtered and paged',
   description:
@@ -178,6 +186,7 @@ const listGroups = createRoute({
 const describeGroup = createRoute({
   method: 'get',
   path: '/groups/{groupId}',
+  operationId: 'getGroup',
   tags: ['groups'],
   summary: 'Describe a group of any type',
   description:
@@ -218,10 +227,11 @@ const describeGroup = createRoute({
 const batchDescribe = createRoute({
   method: 'post',
   path: '/groups/describe',
+  operationId: 'describeGroups',
   tags: ['groups'],
   summary: `Describe up to ${MAX_BATCH_GROUPS} groups at once`,
   description:
-    'Each group gets its own outcome, the group or a problem, in the order asked (duplicates answered once). One FindCoordinator ' +
+    'Each group gets its own outcome, `found` with the group or `failed` with a problem, in the order asked (duplicates answered once). One FindCoordinator ' +
     'for all of them (v4+), then one describe RPC per coordinator and group type.',
   request: {
     body: { required: true, content: { 'application/json': { schema: BatchDescribeRequestSchema } } },
@@ -267,7 +277,7 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
       const { groups, failures } = await service.listGroups(filter);
       return ndjsonListing(groups, failures, query.cursor) as never;
     }
-    const limit = query.limit ?? 100;
+    const limit = query.limit ?? DEFAULT_LIMIT;
     // One more than the page shows whether another page follows. The service selects the page;
     // pageAfter keeps the answer right whatever the service handed back.
     const listed = await service.listGroups(filter, {
@@ -282,14 +292,14 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
     if (!wantDetails && !wantLag) return c.json({ groups: page, failures, nextCursor }, 200);
 
     const hints = new Map(page.flatMap((g) => (g.type ? [[g.groupId, g.type] as const] : [])));
+    // Lag needs the members' partitions too: one describe serves both.
+    const describing = service.describeGroups(
+      page.map((g) => g.groupId),
+      { hints },
+    );
     const [details, lags] = await Promise.all([
-      wantDetails
-        ? service.describeGroups(
-            page.map((g) => g.groupId),
-            { hints },
-          )
-        : undefined,
-      wantLag ? service.lagSummaries(page, query.isolation) : undefined,
+      wantDetails ? describing : undefined,
+      wantLag ? service.lagSummaries(page, query.isolation, describing) : undefined,
     ]);
     const entries = page.map((listing) => {
       const described = details?.get(listing.groupId);
@@ -323,7 +333,9 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
     return c.json(
       {
         results: [...results].map(([groupId, r]) =>
-          r.ok ? { groupId, group: r.value } : { groupId, problem: problemOf(r.error, logger, c.req.path) },
+          r.ok
+            ? { status: 'found' as const, groupId, group: r.value }
+            : { status: 'failed' as const, groupId, problem: problemOf(r.error, logger, c.req.path) },
         ),
       },
       200,

@@ -7,6 +7,7 @@ import { HealthSchema, ReadinessSchema } from '../openapi/schemas.js';
 const live = createRoute({
   method: 'get',
   path: '/healthz',
+  operationId: 'getHealth',
   tags: ['health'],
   summary: 'Liveness: the process answers HTTP',
   responses: { 200: { description: 'Alive', content: { 'application/json': { schema: HealthSchema } } } },
@@ -15,6 +16,7 @@ const live = createRoute({
 const ready = createRoute({
   method: 'get',
   path: '/readyz',
+  operationId: 'getReadiness',
   tags: ['health'],
   summary: 'Readiness: a broker answers a Metadata request now',
   description:

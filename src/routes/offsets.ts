@@ -9,6 +9,7 @@ import { GroupIdParam, IsolationParam, TypeAssertionParam } from './params.js';
 const groupOffsets = createRoute({
   method: 'get',
   path: '/groups/{groupId}/offsets',
+  operationId: 'getGroupOffsets',
   tags: ['offsets'],
   summary: "A group's committed offsets, end offsets and lag",
   description:

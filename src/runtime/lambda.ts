@@ -27,7 +27,10 @@ function build(): Instance {
   const service = createService(config, { logger });
   // Built once per instance: the token buckets and the JWKS cache outlive one invocation.
   const security = securityFrom(config, { clientAddress: (c) => getConnInfo(c).remote.address });
-  return { service, handle: handle(createApp({ service: service.groups, security, logger })) };
+  return {
+    service,
+    handle: handle(createApp({ service: service.groups, security, logger, publicUrl: config.publicUrl })),
+  };
 }
 
 export function handler<E extends LambdaEvent>(event: E, context?: LambdaContext) {

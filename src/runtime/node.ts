@@ -84,6 +84,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     service: service.groups,
     security,
     logger,
+    ...(config.publicUrl !== undefined && { publicUrl: config.publicUrl }),
     docsAssetsUrl: '/docs/assets',
     extend: (app) =>
       app.get('/docs/assets/:file', async (c) => {

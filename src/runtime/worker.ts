@@ -94,6 +94,7 @@ export default {
         service: service.groups,
         security: securityOf(config, env),
         logger,
+        publicUrl: config.publicUrl,
       }).fetch(request);
     } finally {
       // Awaited here, not in ctx.waitUntil: the bodies are complete strings already, and a socket

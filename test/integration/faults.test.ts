@@ -395,7 +395,7 @@ describe('stand-in broker', () => {
     expect(next.status).toBe(200);
   });
 
-  it('stand-in: corrupt consumer memberMetadata in a Stable group → 200, decodeError on the member, raw base64 kept', async () => {
+  it("stand-in: corrupt consumer memberMetadata in a Stable group → 200, decodeError in the member's consumerProtocol, raw base64 kept", async () => {
     const corrupt = Uint8Array.of(0x00, 0x03, 0x00, 0x00, 0x00, 0x05, 0x00); // v3, 5 topics, then nothing
     const assignment = encodeConsumerProtocolAssignment({
       version: 3,
@@ -425,11 +425,18 @@ describe('stand-in broker', () => {
       memberId: 'm-1',
       memberMetadata: Buffer.from(corrupt).toString('base64'),
       memberAssignment: Buffer.from(assignment).toString('base64'),
-      subscription: null,
-      assignment: { version: 3, partitions: [{ topic: 'events', partitions: [0, 1] }], userData: null },
+      consumerProtocol: {
+        subscription: null,
+        assignment: {
+          version: 3,
+          partitions: [{ topic: 'events', topicId: null, partitions: [0, 1] }],
+          userData: null,
+        },
+      },
+      partitions: [{ topic: 'events', topicId: null, partitions: [0, 1] }],
     });
-    expect(member?.decodeError).toMatch(/^memberMetadata: /);
-    expect(member?.decodeError).not.toContain('memberAssignment');
+    expect(member?.consumerProtocol?.decodeError).toMatch(/^memberMetadata: /);
+    expect(member?.consumerProtocol?.decodeError).not.toContain('memberAssignment');
   });
 
   it('stand-in: ApiVersions at a version it does not support → error 35 in v0, the client asks again at v2 and works', async () => {

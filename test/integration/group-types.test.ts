@@ -74,8 +74,8 @@ afterAll(async () => {
 });
 
 const path = (id: string, query = '') => `/groups/${encodeURIComponent(id)}${query}`;
-const heldPartitions = (members: { assignment: { partitions: number[] }[] }[]) =>
-  members.flatMap((m) => m.assignment.flatMap((a) => a.partitions)).sort();
+const heldPartitions = (members: { partitions: { partitions: number[] }[] }[]) =>
+  members.flatMap((m) => m.partitions.flatMap((a) => a.partitions)).sort();
 
 describe('GET /groups/{groupId} for every type', () => {
   it('describes a consumer group (KIP-848): epochs, assignor, static members, topic ids, assignments', async () => {
@@ -85,6 +85,7 @@ describe('GET /groups/{groupId} for every type', () => {
       type: 'consumer',
       groupId: ids.consumer,
       state: 'Stable',
+      protocolType: 'consumer',
       assignor: 'uniform',
     });
     expect(body.groupEpoch).toBeGreaterThanOrEqual(1);
@@ -95,15 +96,15 @@ describe('GET /groups/{groupId} for every type', () => {
       expect(m.clientId).toMatch(new RegExp(`^${run}-co-[01]$`));
       expect(m).toMatchObject({
         clientHost: '/127.0.0.1',
-        rackId: null,
+        rack: null,
         subscribedTopicNames: [topic],
         subscribedTopicRegex: null,
         // MemberType came with ConsumerGroupDescribe v1 (Kafka 4.0); older brokers leave it null.
-        memberType: kafkaAtLeast(4, 0) ? 'consumer' : null,
+        usesClassicProtocol: kafkaAtLeast(4, 0) ? false : null,
       });
       expect(m.memberEpoch).toBe(body.groupEpoch);
-      expect(m.assignment).toEqual(m.targetAssignment);
-      for (const a of m.assignment)
+      expect(m.partitions).toEqual(m.targetPartitions);
+      for (const a of m.partitions)
         expect(a).toMatchObject({ topic, topicId: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/) });
     }
     expect(heldPartitions(body.members)).toEqual([0, 1, 2]);
@@ -114,13 +115,22 @@ describe('GET /groups/{groupId} for every type', () => {
     async () => {
       const { status, body } = await t.get<Json>(path(ids.share), '/groups/{groupId}');
       expect(status).toBe(200);
-      expect(body).toMatchObject({ type: 'share', groupId: ids.share, state: 'Stable', assignor: 'simple' });
+      expect(body).toMatchObject({
+        type: 'share',
+        groupId: ids.share,
+        state: 'Stable',
+        protocolType: 'share',
+        assignor: 'simple',
+      });
       expect(body.members).toHaveLength(2);
       for (const m of body.members) {
         expect(m.clientId).toMatch(new RegExp(`^${run}-sh-[01]$`));
         expect(m.subscribedTopicNames).toEqual([topic]);
         expect(m.memberEpoch).toBeGreaterThanOrEqual(1);
-        for (const a of m.assignment) expect(a.topic).toBe(topic);
+        expect(m.instanceId).toBeNull();
+        expect(m.rack).toBeNull();
+        for (const a of m.partitions)
+          expect(a).toMatchObject({ topic, topicId: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/) });
       }
       // The simple assignor spreads every partition over the members.
       expect([...new Set(heldPartitions(body.members))]).toEqual([0, 1, 2]);
@@ -132,7 +142,12 @@ describe('GET /groups/{groupId} for every type', () => {
     async () => {
       const { status, body } = await t.get<Json>(path(ids.streams), '/groups/{groupId}');
       expect(status).toBe(200);
-      expect(body).toMatchObject({ type: 'streams', groupId: ids.streams, state: 'Stable' });
+      expect(body).toMatchObject({
+        type: 'streams',
+        groupId: ids.streams,
+        state: 'Stable',
+        protocolType: 'streams',
+      });
       const subtopologies = body.topology.subtopologies;
       const source = subtopologies.find((s: Json) => s.sourceTopics.includes(topic));
       expect(source.repartitionSinkTopics).toEqual([`${ids.streams}-by-value-repartition`]);
@@ -147,10 +162,19 @@ describe('GET /groups/{groupId} for every type', () => {
       const [member] = body.members;
       expect(member.clientId.startsWith(`${run}-st-0`)).toBe(true);
       expect(member.processId).toMatch(/^[0-9a-f-]{36}$/);
-      expect(member.isClassic).toBe(false);
+      expect(member.usesClassicProtocol).toBe(false);
+      expect(member.instanceId).toBeNull();
+      expect(member.rack).toBeNull();
       // One member holds every task of both subtopologies.
-      const active = member.assignment.activeTasks.map((task: Json) => [task.subtopologyId, task.partitions]);
+      const active = member.tasks.activeTasks.map((task: Json) => [task.subtopologyId, task.partitions]);
       expect(active.sort()).toEqual(subtopologies.map((s: Json) => [s.subtopologyId, [0, 1, 2]]).sort());
+      // ... and so every partition of the topics they read: the source topic and the repartition topic.
+      expect(member.partitions).toEqual(
+        [
+          { topic, topicId: null, partitions: [0, 1, 2] },
+          { topic: `${ids.streams}-by-value-repartition`, topicId: null, partitions: [0, 1, 2] },
+        ].sort((a, b) => (a.topic < b.topic ? -1 : 1)),
+      );
     },
   );
 
@@ -160,7 +184,7 @@ describe('GET /groups/{groupId} for every type', () => {
       type: 'classic',
       state: 'Stable',
       protocolType: 'consumer',
-      protocol: 'range',
+      assignor: 'range',
     });
     expect(classic.body.members).toHaveLength(2);
     const empty = await t.get<Json>(path(ids.empty), '/groups/{groupId}');

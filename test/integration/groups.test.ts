@@ -158,7 +158,9 @@ describe('GET /groups/{groupId} for classic groups', () => {
       groupId: ids.classic,
       state: 'Stable',
       protocolType: 'consumer',
-      protocol: 'range',
+      assignor: 'range',
+      groupEpoch: null,
+      assignmentEpoch: null,
     });
     expect(body.coordinator.port).toBe(Number(t.bootstrap.split(':').pop()));
     expect(body.members).toHaveLength(2);
@@ -166,17 +168,23 @@ describe('GET /groups/{groupId} for classic groups', () => {
       expect(member.clientId).toMatch(new RegExp(`^${run}-cl-[01]$`));
       expect(member.memberId.startsWith(member.clientId)).toBe(true);
       expect(member.clientHost).toBe('/127.0.0.1');
-      expect(member.groupInstanceId).toBeNull();
-      expect(member.subscription).toMatchObject({ topics: [topic], userData: null, rackId: null });
-      expect(member.subscription?.version).toBeGreaterThanOrEqual(1);
-      expect(member.assignment?.partitions.every((p) => p.topic === topic)).toBe(true);
+      expect(member.instanceId).toBeNull();
+      expect(member.rack).toBeNull();
+      expect(member.consumerProtocol?.subscription).toMatchObject({
+        topics: [topic],
+        userData: null,
+        rack: null,
+      });
+      expect(member.consumerProtocol?.subscription?.version).toBeGreaterThanOrEqual(1);
+      expect(member.consumerProtocol?.assignment?.partitions.every((p) => p.topic === topic)).toBe(true);
+      // The held partitions are the decoded assignment's, under the name every group type uses.
+      expect(member.partitions).toEqual(member.consumerProtocol?.assignment?.partitions);
+      expect(member.partitions.every((p) => p.topicId === null)).toBe(true);
       expect(Buffer.from(member.memberMetadata, 'base64').length).toBeGreaterThan(0);
-      expect(member.decodeError).toBeUndefined();
+      expect(member.consumerProtocol?.decodeError).toBeNull();
     }
     // Between them the two members hold every partition exactly once.
-    const held = body.members
-      .flatMap((m) => m.assignment?.partitions.flatMap((p) => p.partitions) ?? [])
-      .sort();
+    const held = body.members.flatMap((m) => m.partitions.flatMap((p) => p.partitions)).sort();
     expect(held).toEqual([0, 1, 2]);
   });
 
@@ -184,9 +192,12 @@ describe('GET /groups/{groupId} for classic groups', () => {
     const { status, body } = await t.get<ClassicGroup>(path(ids.static), '/groups/{groupId}');
     expect(status).toBe(200);
     expect(body.members).toHaveLength(1);
-    expect(body.members[0]).toMatchObject({ groupInstanceId: `${run}-inst-0`, clientId: `${run}-st-0` });
+    expect(body.members[0]).toMatchObject({ instanceId: `${run}-inst-0`, clientId: `${run}-st-0` });
     expect(body.members[0]?.memberId.startsWith(`${run}-inst-0-`)).toBe(true);
-    expect(body.members[0]?.assignment?.partitions).toEqual([{ topic, partitions: [0, 1, 2] }]);
+    expect(body.members[0]?.partitions).toEqual([{ topic, topicId: null, partitions: [0, 1, 2] }]);
+    expect(body.members[0]?.consumerProtocol?.assignment?.partitions).toEqual([
+      { topic, topicId: null, partitions: [0, 1, 2] },
+    ]);
   });
 
   it('describes an Empty group made by an offset commit', async () => {
@@ -197,6 +208,7 @@ describe('GET /groups/{groupId} for classic groups', () => {
       groupId: ids.empty,
       state: 'Empty',
       protocolType: '',
+      assignor: null,
       members: [],
     });
   });

@@ -357,6 +357,21 @@ describe('loadConfig', () => {
       ],
       ['*', { CORS_ORIGINS: '*' }, (c) => c.limits.corsOrigins, ['*']],
     ],
+    API_PUBLIC_URL: [
+      ['unset: none (the request origin serves)', {}, (c) => c.publicUrl, undefined],
+      [
+        'an https origin',
+        { API_PUBLIC_URL: 'https://groups.example.net' },
+        (c) => c.publicUrl,
+        'https://groups.example.net',
+      ],
+      [
+        'a path behind a proxy, trailing slash dropped',
+        { API_PUBLIC_URL: ' http://gateway:8443/kafka/ ' },
+        (c) => c.publicUrl,
+        'http://gateway:8443/kafka',
+      ],
+    ],
   };
 
   it('has parse cases for every variable it documents', () => {
@@ -440,6 +455,10 @@ describe('loadConfig', () => {
     ['RATE_LIMIT_BURST', { RATE_LIMIT_BURST: '0' }],
     ['CORS_ORIGINS', { CORS_ORIGINS: 'https://a.example.com/app' }],
     ['CORS_ORIGINS', { CORS_ORIGINS: 'a.example.com' }],
+    ['API_PUBLIC_URL', { API_PUBLIC_URL: 'groups.example.net' }],
+    ['API_PUBLIC_URL', { API_PUBLIC_URL: 'ftp://groups.example.net' }],
+    ['API_PUBLIC_URL', { API_PUBLIC_URL: 'https://groups.example.net/?a=1' }],
+    ['API_PUBLIC_URL', { API_PUBLIC_URL: 'https://user:pw@groups.example.net' }],
   ];
 
   it.each(bad)('rejects a bad %s (%o) with a ConfigError naming it', (variable, env) => {
@@ -452,6 +471,7 @@ describe('loadConfig', () => {
   it('echoes the rejected value of a non-secret variable, so the operator sees what was wrong', () => {
     expect(configError({ PORT: 'abc' }).message).toContain("'abc'");
     expect(configError({ KAFKA_BROKERS: 'a:1,oops' }).message).toContain("'oops'");
+    expect(configError({ API_PUBLIC_URL: 'https://user:s3cret@gateway' }).message).not.toContain('s3cret');
   });
 
   // KNOWN GAP (src/config.ts ssl()): KAFKA_SSL_REJECT_UNAUTHORIZED is parsed only when TLS is on, so

@@ -20,6 +20,7 @@ import type {
   ClassicGroup,
   ClassicMember,
   ConsumerAssignment,
+  ConsumerProtocol,
   ConsumerSubscription,
   TopicPartitions,
 } from '../model.js';
@@ -88,7 +89,10 @@ function outcome(described: DescribedGroup, coordinator: BrokerRef, broker: stri
     groupId: described.groupId,
     state: described.groupState,
     protocolType: described.protocolType,
-    protocol: described.protocolData,
+    // Kafka's Admin client reads ProtocolData as the partition assignor too; empty until one is chosen.
+    assignor: described.protocolData || null,
+    groupEpoch: null,
+    assignmentEpoch: null,
     coordinator,
     members: latestPerInstance(described.members, (m) => m.groupInstanceId).map((m) =>
       classicMember(m, decode),
@@ -98,30 +102,41 @@ function outcome(described: DescribedGroup, coordinator: BrokerRef, broker: stri
 }
 
 function classicMember(member: DescribedGroupMember, decodeConsumerProtocol: boolean): ClassicMember {
-  const out: ClassicMember = {
+  const consumerProtocol = decodeConsumerProtocol ? decodeMember(member) : null;
+  return {
     memberId: member.memberId,
-    groupInstanceId: member.groupInstanceId ?? null,
+    instanceId: member.groupInstanceId ?? null,
     clientId: member.clientId,
     clientHost: member.clientHost,
+    // Only the consumer protocol carries a rack (Subscription v3+); other protocols are opaque bytes.
+    rack: consumerProtocol?.subscription?.rack ?? null,
+    partitions: consumerProtocol?.assignment?.partitions ?? [],
     memberMetadata: base64(member.memberMetadata),
     memberAssignment: base64(member.memberAssignment),
+    consumerProtocol,
   };
-  if (!decodeConsumerProtocol) return out;
+}
+
+/** The member's ConsumerProtocol bytes decoded; what cannot be read is named, the rest kept. */
+function decodeMember(member: DescribedGroupMember): ConsumerProtocol {
   const problems: string[] = [];
+  let decodedSubscription: ConsumerSubscription | null = null;
+  let decodedAssignment: ConsumerAssignment | null = null;
   try {
-    out.subscription = subscription(member.memberMetadata);
+    decodedSubscription = subscription(member.memberMetadata);
   } catch (error) {
-    out.subscription = null;
     problems.push(`memberMetadata: ${error instanceof Error ? error.message : String(error)}`);
   }
   try {
-    out.assignment = assignment(member.memberAssignment);
+    decodedAssignment = assignment(member.memberAssignment);
   } catch (error) {
-    out.assignment = null;
     problems.push(`memberAssignment: ${error instanceof Error ? error.message : String(error)}`);
   }
-  if (problems.length > 0) out.decodeError = problems.join('; ');
-  return out;
+  return {
+    subscription: decodedSubscription,
+    assignment: decodedAssignment,
+    decodeError: problems.length > 0 ? problems.join('; ') : null,
+  };
 }
 
 function subscription(bytes: Uint8Array): ConsumerSubscription | null {
@@ -133,7 +148,7 @@ function subscription(bytes: Uint8Array): ConsumerSubscription | null {
     userData: s.userData ? base64(s.userData) : null,
     ownedPartitions: topicPartitions(s.ownedPartitions ?? []),
     generationId: s.generationId ?? -1,
-    rackId: s.rackId ?? null,
+    rack: s.rackId ?? null,
   };
 }
 
@@ -147,10 +162,11 @@ function assignment(bytes: Uint8Array): ConsumerAssignment | null {
   };
 }
 
+/** The consumer protocol names topics only: no topic id. */
 function topicPartitions(
   list: readonly { topic: string; partitions: readonly number[] }[],
 ): TopicPartitions[] {
-  return list.map((tp) => ({ topic: tp.topic, partitions: [...tp.partitions] }));
+  return list.map((tp) => ({ topic: tp.topic, topicId: null, partitions: [...tp.partitions] }));
 }
 
 export function base64(bytes: Uint8Array): string {

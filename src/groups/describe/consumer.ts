@@ -5,7 +5,7 @@ import {
   type ConsumerGroupDescribeAssignment,
   ConsumerGroupMemberType,
 } from '../../broker/protocol/messages/consumer-group-describe.js';
-import type { ConsumerGroup, ConsumerMember, TopicIdPartitions } from '../model.js';
+import type { ConsumerGroup, ConsumerMember, TopicPartitions } from '../model.js';
 import { type GroupDescriber, perGroup } from './outcome.js';
 import { latestPerInstance } from './static-members.js';
 
@@ -23,9 +23,10 @@ export const consumerDescriber: GroupDescriber = {
           type: 'consumer',
           groupId: g.groupId,
           state: g.groupState,
+          protocolType: 'consumer',
+          assignor: g.assignorName,
           groupEpoch: g.groupEpoch,
           assignmentEpoch: g.assignmentEpoch,
-          assignor: g.assignorName,
           coordinator,
           members: latestPerInstance(
             g.members,
@@ -35,20 +36,20 @@ export const consumerDescriber: GroupDescriber = {
             (m): ConsumerMember => ({
               memberId: m.memberId,
               instanceId: m.instanceId,
-              rackId: m.rackId,
-              memberEpoch: m.memberEpoch,
               clientId: m.clientId,
               clientHost: m.clientHost,
+              rack: m.rackId,
+              partitions: topicIdPartitions(m.assignment),
+              memberEpoch: m.memberEpoch,
               subscribedTopicNames: m.subscribedTopicNames,
               // Brokers send an empty string for "no regex"; the API says null.
               subscribedTopicRegex: m.subscribedTopicRegex || null,
-              assignment: topicIdPartitions(m.assignment),
-              targetAssignment: topicIdPartitions(m.targetAssignment),
-              memberType:
+              targetPartitions: topicIdPartitions(m.targetAssignment),
+              usesClassicProtocol:
                 m.memberType === ConsumerGroupMemberType.Classic
-                  ? 'classic'
+                  ? true
                   : m.memberType === ConsumerGroupMemberType.Consumer
-                    ? 'consumer'
+                    ? false
                     : null,
             }),
           ),
@@ -60,7 +61,7 @@ export const consumerDescriber: GroupDescriber = {
 
 export function topicIdPartitions(
   assignment: Pick<ConsumerGroupDescribeAssignment, 'topicPartitions'>,
-): TopicIdPartitions[] {
+): TopicPartitions[] {
   return assignment.topicPartitions
     .map((tp) => ({
       topicId: tp.topicId,

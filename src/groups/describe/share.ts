@@ -19,18 +19,21 @@ export const shareDescriber: GroupDescriber = {
           type: 'share',
           groupId: g.groupId,
           state: g.groupState,
+          protocolType: 'share',
+          assignor: g.assignorName,
           groupEpoch: g.groupEpoch,
           assignmentEpoch: g.assignmentEpoch,
-          assignor: g.assignorName,
           coordinator,
           members: g.members.map((m) => ({
             memberId: m.memberId,
-            rackId: m.rackId,
-            memberEpoch: m.memberEpoch,
+            // Share groups have no static membership.
+            instanceId: null,
             clientId: m.clientId,
             clientHost: m.clientHost,
+            rack: m.rackId,
+            partitions: topicIdPartitions(m.assignment),
+            memberEpoch: m.memberEpoch,
             subscribedTopicNames: m.subscribedTopicNames,
-            assignment: topicIdPartitions(m.assignment),
           })),
         };
         return group;

@@ -5,7 +5,13 @@ import {
   StreamsGroupDescribe,
   type StreamsGroupTaskOffset,
 } from '../../broker/protocol/messages/streams-group-describe.js';
-import type { StreamsAssignment, StreamsGroup, StreamsTaskOffset } from '../model.js';
+import type {
+  StreamsGroup,
+  StreamsSubtopology,
+  StreamsTaskOffset,
+  StreamsTasksByKind,
+  TopicPartitions,
+} from '../model.js';
 import { type GroupDescriber, perGroup } from './outcome.js';
 import { latestPerInstance } from './static-members.js';
 
@@ -19,52 +25,88 @@ export const streamsDescriber: GroupDescriber = {
       groupIds,
       { groupIds: [...groupIds], includeAuthorizedOperations: false },
       (g) => {
+        const topology = g.topology
+          ? {
+              epoch: g.topology.epoch,
+              subtopologies: (g.topology.subtopologies ?? []).map(
+                (sub): StreamsSubtopology => ({
+                  subtopologyId: sub.subtopologyId,
+                  sourceTopics: sub.sourceTopics,
+                  repartitionSinkTopics: sub.repartitionSinkTopics,
+                  stateChangelogTopics: sub.stateChangelogTopics.map(topicInfo),
+                  repartitionSourceTopics: sub.repartitionSourceTopics.map(topicInfo),
+                }),
+              ),
+            }
+          : null;
         const group: StreamsGroup = {
           type: 'streams',
           groupId: g.groupId,
           state: g.groupState,
+          protocolType: 'streams',
+          assignor: g.assignorName ?? null,
           groupEpoch: g.groupEpoch,
           assignmentEpoch: g.assignmentEpoch,
-          assignor: g.assignorName ?? null,
-          topology: g.topology
-            ? {
-                epoch: g.topology.epoch,
-                subtopologies: (g.topology.subtopologies ?? []).map((s) => ({
-                  subtopologyId: s.subtopologyId,
-                  sourceTopics: s.sourceTopics,
-                  repartitionSinkTopics: s.repartitionSinkTopics,
-                  stateChangelogTopics: s.stateChangelogTopics.map(topicInfo),
-                  repartitionSourceTopics: s.repartitionSourceTopics.map(topicInfo),
-                })),
-              }
-            : null,
+          topology,
           coordinator,
           members: latestPerInstance(
             g.members,
             (m) => m.instanceId,
             (m) => m.memberEpoch,
-          ).map((m) => ({
-            memberId: m.memberId,
-            memberEpoch: m.memberEpoch,
-            instanceId: m.instanceId,
-            rackId: m.rackId,
-            clientId: m.clientId,
-            clientHost: m.clientHost,
-            topologyEpoch: m.topologyEpoch,
-            processId: m.processId,
-            userEndpoint: m.userEndpoint ? { host: m.userEndpoint.host, port: m.userEndpoint.port } : null,
-            clientTags: m.clientTags.map(({ key, value }) => ({ key, value })),
-            taskOffsets: m.taskOffsets.map(taskOffset),
-            taskEndOffsets: m.taskEndOffsets.map(taskOffset),
-            assignment: assignment(m.assignment),
-            targetAssignment: assignment(m.targetAssignment),
-            isClassic: m.isClassic,
-          })),
+          ).map((m) => {
+            const tasks = tasksByKind(m.assignment);
+            return {
+              memberId: m.memberId,
+              instanceId: m.instanceId,
+              clientId: m.clientId,
+              clientHost: m.clientHost,
+              rack: m.rackId,
+              partitions: inputPartitions(tasks, topology?.subtopologies ?? []),
+              memberEpoch: m.memberEpoch,
+              topologyEpoch: m.topologyEpoch,
+              processId: m.processId,
+              userEndpoint: m.userEndpoint ? { host: m.userEndpoint.host, port: m.userEndpoint.port } : null,
+              clientTags: m.clientTags.map(({ key, value }) => ({ key, value })),
+              taskOffsets: m.taskOffsets.map(taskOffset),
+              taskEndOffsets: m.taskEndOffsets.map(taskOffset),
+              tasks,
+              targetTasks: tasksByKind(m.targetAssignment),
+              usesClassicProtocol: m.isClassic,
+            };
+          }),
         };
         return group;
       },
     ),
 };
+
+/**
+ * The partitions a member reads: active task (subtopology s, partition p) reads partition p of
+ * each input topic of s (its source topics and the repartition topics it reads). StreamsGroupDescribe
+ * names topics only, so topicId is null.
+ */
+export function inputPartitions(
+  tasks: StreamsTasksByKind,
+  subtopologies: readonly StreamsSubtopology[],
+): TopicPartitions[] {
+  const inputs = new Map(
+    subtopologies.map((s) => [
+      s.subtopologyId,
+      [...s.sourceTopics, ...s.repartitionSourceTopics.map((t) => t.name)],
+    ]),
+  );
+  const byTopic = new Map<string, Set<number>>();
+  for (const task of tasks.activeTasks) {
+    for (const topic of inputs.get(task.subtopologyId) ?? []) {
+      const held = byTopic.get(topic) ?? new Set<number>();
+      for (const p of task.partitions) held.add(p);
+      byTopic.set(topic, held);
+    }
+  }
+  return [...byTopic]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([topic, held]) => ({ topic, topicId: null, partitions: [...held].sort((x, y) => x - y) }));
+}
 
 function topicInfo(t: {
   name: string;
@@ -84,7 +126,7 @@ function taskOffset(t: StreamsGroupTaskOffset): StreamsTaskOffset {
   return { subtopologyId: t.subtopologyId, partition: t.partition, offset: Number(t.offset) };
 }
 
-function assignment(a: StreamsGroupAssignment): StreamsAssignment {
+function tasksByKind(a: StreamsGroupAssignment): StreamsTasksByKind {
   const tasks = (list: StreamsGroupAssignment['activeTasks']) =>
     list.map((t) => ({
       subtopologyId: t.subtopologyId,

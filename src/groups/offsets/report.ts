@@ -19,59 +19,21 @@ export function lagOf(
   return Math.max(0, end.value - offset);
 }
 
-/** The partitions a group's members hold now, with who holds them. */
+/** The partitions a group's members hold now, with who holds them: the same for every group type. */
 export function ownership(group: Group): Map<string, PartitionOwner[]> {
   const owners = new Map<string, PartitionOwner[]>();
-  const add = (topic: string, partition: number, owner: PartitionOwner) => {
-    const key = tpKey(topic, partition);
-    owners.set(key, [...(owners.get(key) ?? []), owner]);
-  };
-  switch (group.type) {
-    case 'classic':
-      for (const m of group.members) {
-        const owner = {
-          memberId: m.memberId,
-          clientId: m.clientId,
-          clientHost: m.clientHost,
-          instanceId: m.groupInstanceId,
-        };
-        for (const tp of m.assignment?.partitions ?? [])
-          for (const p of tp.partitions) add(tp.topic, p, owner);
+  for (const m of group.members) {
+    const owner = {
+      memberId: m.memberId,
+      clientId: m.clientId,
+      clientHost: m.clientHost,
+      instanceId: m.instanceId,
+    };
+    for (const tp of m.partitions) {
+      for (const p of tp.partitions) {
+        const key = tpKey(tp.topic, p);
+        owners.set(key, [...(owners.get(key) ?? []), owner]);
       }
-      break;
-    case 'consumer':
-    case 'share':
-      for (const m of group.members) {
-        const owner = {
-          memberId: m.memberId,
-          clientId: m.clientId,
-          clientHost: m.clientHost,
-          instanceId: 'instanceId' in m ? m.instanceId : null,
-        };
-        for (const tp of m.assignment) for (const p of tp.partitions) add(tp.topic, p, owner);
-      }
-      break;
-    case 'streams': {
-      // A task (subtopology, p) reads partition p of each input topic of its subtopology.
-      const inputs = new Map(
-        (group.topology?.subtopologies ?? []).map((s) => [
-          s.subtopologyId,
-          [...s.sourceTopics, ...s.repartitionSourceTopics.map((t) => t.name)],
-        ]),
-      );
-      for (const m of group.members) {
-        const owner = {
-          memberId: m.memberId,
-          clientId: m.clientId,
-          clientHost: m.clientHost,
-          instanceId: m.instanceId,
-        };
-        for (const task of m.assignment.activeTasks) {
-          for (const topic of inputs.get(task.subtopologyId) ?? [])
-            for (const p of task.partitions) add(topic, p, owner);
-        }
-      }
-      break;
     }
   }
   return owners;

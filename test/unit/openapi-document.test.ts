@@ -1,0 +1,207 @@
+/**
+ * The OpenAPI document as generators read it: every operation named and tagged, 64-bit values
+ * marked int64, numeric parameters typed with bounds, batch outcomes a named discriminated oneOf,
+ * `servers` from API_PUBLIC_URL or the request origin, and every example valid against its schema
+ * (checked with Ajv, walking the whole document).
+ */
+
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { describe, expect, it } from 'vitest';
+import { openApiDocument } from '../../scripts/generate-sdk.js';
+import { API_VERSION, createApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import type { GroupService } from '../../src/groups/service.js';
+import { securityFrom } from '../../src/http/security.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: an OpenAPI document walked generically, any node any shape
+type Json = Record<string, any>;
+
+const doc: Json = JSON.parse(await openApiDocument());
+const schemas: Json = doc.components.schemas;
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
+const operations = Object.entries(doc.paths as Json).flatMap(([path, item]) =>
+  METHODS.filter((m) => item[m]).map((method) => ({ path, method, op: item[method] as Json })),
+);
+
+describe('the OpenAPI document', () => {
+  it('is API 1.0.0', () => {
+    expect(API_VERSION).toBe('1.0.0');
+    expect(doc.info.version).toBe(API_VERSION);
+  });
+
+  it('names every operation with a short operationId and a declared tag', () => {
+    expect(
+      Object.fromEntries(operations.map(({ path, method, op }) => [`${method} ${path}`, op.operationId])),
+    ).toEqual({
+      'get /healthz': 'getHealth',
+      'get /readyz': 'getReadiness',
+      'get /groups': 'listGroups',
+      'get /groups/{groupId}': 'getGroup',
+      'post /groups/describe': 'describeGroups',
+      'get /groups/{groupId}/offsets': 'getGroupOffsets',
+      'get /cluster': 'getCluster',
+    });
+    const tags = new Set((doc.tags as Json[]).map((t) => t.name));
+    for (const { op } of operations) {
+      expect(op.tags?.length).toBeGreaterThan(0);
+      for (const tag of op.tags) expect(tags.has(tag), tag).toBe(true);
+    }
+  });
+
+  it('gives every integer a format, and int64 to every offset and lag', () => {
+    const untyped: string[] = [];
+    walk(doc, '#', (node, at) => {
+      if (node.type === 'integer' && node.format !== 'int32' && node.format !== 'int64') untyped.push(at);
+    });
+    // Retry-After is seconds on the wire, not a Kafka value: small by nature, any integer type fits.
+    expect(untyped.filter((at) => !at.includes('/headers/Retry-After/'))).toEqual([]);
+
+    const int64 = [
+      ['PartitionOffsets', 'offset'],
+      ['PartitionOffsets', 'endOffset'],
+      ['PartitionOffsets', 'lag'],
+      ['TopicOffsets', 'lag'],
+      ['LagTotals', 'lag'],
+      ['MaxLag', 'lag'],
+      ['StreamsTaskOffset', 'offset'],
+    ];
+    for (const [schema, field] of int64) {
+      const property = schemas[schema as string].properties[field as string];
+      const types = property.type ?? property.anyOf?.map((s: Json) => s.type);
+      expect([types].flat(), `${schema}.${field}`).toContain('integer');
+      expect(
+        property.format ?? property.anyOf?.find((s: Json) => s.type === 'integer')?.format,
+        `${schema}.${field}`,
+      ).toBe('int64');
+    }
+  });
+
+  it('types `limit` as an integer with its bounds and default', () => {
+    const list = operations.find((o) => o.op.operationId === 'listGroups')?.op;
+    const limit = list?.parameters.find((p: Json) => p.name === 'limit');
+    expect(limit.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 1000, default: 100 });
+  });
+
+  it('describes a batch outcome as a named oneOf discriminated on `status`', () => {
+    const outcome = schemas.BatchDescribeOutcome;
+    expect(outcome.oneOf).toEqual([
+      { $ref: '#/components/schemas/BatchDescribeFound' },
+      { $ref: '#/components/schemas/BatchDescribeFailed' },
+    ]);
+    expect(outcome.discriminator).toEqual({
+      propertyName: 'status',
+      mapping: {
+        found: '#/components/schemas/BatchDescribeFound',
+        failed: '#/components/schemas/BatchDescribeFailed',
+      },
+    });
+    expect(schemas.BatchDescribeFailed.properties.problem).toEqual({ $ref: '#/components/schemas/Problem' });
+    expect(schemas.Group.discriminator.propertyName).toBe('type');
+  });
+
+  it('gives every member of every group type the same core fields', () => {
+    const core = ['memberId', 'instanceId', 'clientId', 'clientHost', 'rack', 'partitions'];
+    for (const member of ['ClassicMember', 'ConsumerMember', 'ShareMember', 'StreamsMember']) {
+      expect(schemas[member].required, member).toEqual(expect.arrayContaining(core));
+      expect(schemas[member].properties.partitions.items).toEqual({
+        $ref: '#/components/schemas/TopicPartitions',
+      });
+    }
+    for (const group of ['ClassicGroup', 'ConsumerGroup', 'ShareGroup', 'StreamsGroup']) {
+      expect(schemas[group].required, group).toEqual(
+        expect.arrayContaining([
+          'type',
+          'groupId',
+          'state',
+          'protocolType',
+          'assignor',
+          'groupEpoch',
+          'assignmentEpoch',
+          'coordinator',
+          'members',
+        ]),
+      );
+    }
+  });
+
+  it("lists the request's origin in `servers`, or API_PUBLIC_URL when set", async () => {
+    expect(doc.servers).toEqual([{ url: 'http://localhost', description: expect.any(String) }]);
+    const service = {} as GroupService; // the document is built without calling it
+    const security = securityFrom(loadConfig({ AUTH: 'none' }));
+    const served = await createApp({ service, security }).request(
+      'https://groups.example.net:8443/openapi.json',
+    );
+    expect(((await served.json()) as Json).servers[0].url).toBe('https://groups.example.net:8443');
+    const proxied = await createApp({
+      service,
+      security,
+      publicUrl: 'https://gateway.example.net/kafka',
+    }).request('http://10.0.0.5:8080/openapi.json');
+    expect(((await proxied.json()) as Json).servers[0].url).toBe('https://gateway.example.net/kafka');
+  });
+
+  it('has examples, and every one of them is valid against its schema', () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    ajv.addSchema(doc, 'openapi.json');
+    const checked: string[] = [];
+    const invalid: string[] = [];
+    const check = (schemaAt: string, value: unknown, at: string) => {
+      const validate = ajv.compile({ $ref: `openapi.json${schemaAt}` });
+      if (!validate(value)) invalid.push(`${at}: ${ajv.errorsText(validate.errors)}`);
+      checked.push(at);
+    };
+    walk(doc, '#', (node, at) => {
+      // A schema's own example.
+      if ('example' in node && (node.type || node.properties || node.oneOf || node.anyOf || node.$ref))
+        check(at, node.example, `${at}/example`);
+      // Parameters and media types: example(s) beside a schema.
+      if (node.schema && typeof node.schema === 'object') {
+        if ('example' in node) check(`${at}/schema`, node.example, `${at}/example`);
+        for (const [name, example] of Object.entries((node.examples ?? {}) as Json))
+          check(`${at}/schema`, example.value, `${at}/examples/${name}`);
+      }
+    });
+    expect(invalid).toEqual([]);
+    // Every response body and every parameter shows one.
+    expect(checked.length).toBeGreaterThan(60);
+    for (const { path, method, op } of operations) {
+      for (const [status, response] of Object.entries(op.responses as Json)) {
+        for (const [type, media] of Object.entries((response.content ?? {}) as Json)) {
+          const has = media.example !== undefined || media.examples || media.schema?.example !== undefined;
+          const ref = media.schema?.$ref?.split('/').pop();
+          expect(
+            has || (ref && schemas[ref].example !== undefined),
+            `${method} ${path} ${status} ${type}`,
+          ).toBeTruthy();
+        }
+      }
+    }
+  });
+
+  it('fails the example check when an example misses a required field', () => {
+    const ajv = new Ajv2020({ strict: false });
+    addFormats.default(ajv);
+    const broken = structuredClone(doc);
+    delete broken.components.schemas.ClusterBroker.example.rack;
+    ajv.addSchema(broken, 'openapi.json');
+    const validate = ajv.compile({ $ref: 'openapi.json#/components/schemas/ClusterBroker' });
+    expect(validate(broken.components.schemas.ClusterBroker.example)).toBe(false);
+  });
+});
+
+/** Calls `visit` on every object of the document with its JSON pointer. */
+function walk(node: unknown, at: string, visit: (node: Json, at: string) => void): void {
+  if (Array.isArray(node)) {
+    for (const [i, item] of node.entries()) walk(item, `${at}/${i}`, visit);
+    return;
+  }
+  if (!node || typeof node !== 'object') return;
+  visit(node as Json, at);
+  for (const [key, value] of Object.entries(node)) {
+    // Example values are data, not schemas: their own keys ("type", "example") must not be read as such.
+    if (key === 'example' || key === 'examples') continue;
+    walk(value, `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, visit);
+  }
+}
