@@ -195,7 +195,10 @@ export interface components {
             broker: string;
             /** @description It answered a Metadata request in this check */
             answered: boolean;
-            /** @description Round trip, when it answered */
+            /**
+             * Format: int32
+             * @description Round trip, when it answered
+             */
             latencyMs?: number;
             /** @description Why it did not answer */
             error?: string;
@@ -1034,9 +1037,15 @@ export interface components {
             failure: components["schemas"]["BrokerFailure"];
         } | {
             end: {
-                /** @description Group lines sent */
+                /**
+                 * Format: int32
+                 * @description Group lines sent
+                 */
                 groups: number;
-                /** @description Failure lines sent */
+                /**
+                 * Format: int32
+                 * @description Failure lines sent
+                 */
                 failures: number;
             };
         };

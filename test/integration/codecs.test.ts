@@ -24,6 +24,7 @@ import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/logger.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
 import { javaAdminOffsets } from '../kafka/java-admin.js';
+import { hasGroupType } from '../support/kafka-version.js';
 
 const run = uniqueName('codec');
 const topic = `${run}-data`;
@@ -94,7 +95,10 @@ beforeAll(async () => {
     topics: [{ name: topic, partitions: 2, records: RECORDS }],
     groups: [
       { type: 'classic', groupId: classicGroup, topics: [topic], instanceIdPrefix: instancePrefix },
-      { type: 'share', groupId: shareGroup, topics: [topic], offsetReset: 'earliest' },
+      // Share groups exist from Kafka 4.1: on older brokers their codecs' test skips.
+      ...(hasGroupType('share')
+        ? [{ type: 'share' as const, groupId: shareGroup, topics: [topic], offsetReset: 'earliest' as const }]
+        : []),
     ],
   });
 });
@@ -291,7 +295,7 @@ describe('on a live classic group with a static member', () => {
   });
 });
 
-describe('AlterShareGroupOffsets and DeleteShareGroupOffsets', () => {
+describe.runIf(hasGroupType('share'))('AlterShareGroupOffsets and DeleteShareGroupOffsets', () => {
   it('refuse a live share group, then set and delete the start offsets once it is empty', async () => {
     const connection = await coordinator(shareGroup);
     const alter = () =>

@@ -35,7 +35,7 @@ let output: string[] = [];
 beforeAll(async () => {
   const bootstrap = inject('kafkaBrokers');
   const started = await startServerProcess(['--import', 'tsx', 'src/runtime/node.ts'], {
-    env: { KAFKA_BROKERS: bootstrap },
+    env: { KAFKA_BROKERS: bootstrap, AUTH: 'none', RATE_LIMIT_PER_MINUTE: '0' },
   });
   server = started.child;
   base = started.url;

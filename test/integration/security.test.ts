@@ -72,7 +72,10 @@ async function expectServed(app: App, bootstrap: string): Promise<void> {
 
   const ready = await get<{ status: string }>(app, '/readyz');
   expect(ready.status).toBe(200);
-  expect(ready.body).toEqual({ status: 'ok' });
+  expect(ready.body).toMatchObject({
+    status: 'ok',
+    brokers: expect.arrayContaining([expect.objectContaining({ answered: true })]),
+  });
 
   // Metadata answers with the address advertised for the listener asked: discovery stays on it.
   const cluster = await get<ClusterInfo>(app, '/cluster');
