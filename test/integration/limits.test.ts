@@ -125,9 +125,21 @@ describe('the Node server process', () => {
         })
         .catch(() => {});
     }, 50);
+    // After a 413 the HTTP layer drains the rest of a body for 500 ms (64 MB at most), then resets
+    // the connection. A client whose event loop is busy past that window (this test's, when other
+    // test files run beside it) can see the reset before it has read the answer: such a request
+    // is sent once more, and every request must end with the 413.
+    let resets = 0;
     const answers = await Promise.all(
-      Array.from({ length: CONCURRENT }, (_, i) => postHuge(BODY_BYTES, i % 2 === 0)),
+      Array.from({ length: CONCURRENT }, (_, i) =>
+        postHuge(BODY_BYTES, i % 2 === 0).catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') throw error;
+          resets++;
+          return postHuge(BODY_BYTES, i % 2 === 0);
+        }),
+      ),
     );
+    expect(resets).toBeLessThan(CONCURRENT);
     clearInterval(sampler);
     for (const answer of answers) {
       expect(answer.status).toBe(413);
@@ -136,7 +148,7 @@ describe('the Node server process', () => {
     }
     const after = await memoryOf(pid);
     console.log(
-      `RSS: ${(before.now / MB).toFixed(1)} MB before, ${(samplesMax / MB).toFixed(1)} MB at most while sampled, peak (VmHWM) ${(after.peak / MB).toFixed(1)} MB; client sent ${(answers.reduce((n, a) => n + a.sent, 0) / MB).toFixed(0)} MB in all`,
+      `RSS: ${(before.now / MB).toFixed(1)} MB before, ${(samplesMax / MB).toFixed(1)} MB at most while sampled, peak (VmHWM) ${(after.peak / MB).toFixed(1)} MB; client sent ${(answers.reduce((n, a) => n + a.sent, 0) / MB).toFixed(0)} MB in all, ${resets} reset before the answer and sent again`,
     );
     expect(after.peak).toBeLessThan(RSS_LIMIT_BYTES);
     expect(server.exitCode).toBeNull();
