@@ -16,6 +16,7 @@ import { errorResponse } from './routes/errors.js';
 import { groupRoutes } from './routes/groups.js';
 import { healthRoutes } from './routes/health.js';
 import { offsetRoutes } from './routes/offsets.js';
+import { type TokenSigner, tokenSigner } from './tokens/signed.js';
 
 export interface AppDeps {
   service: GroupService;
@@ -26,6 +27,8 @@ export interface AppDeps {
   docsAssetsUrl?: string;
   /** The public base URL the document lists in `servers` (API_PUBLIC_URL); default: the request's origin. */
   publicUrl?: string;
+  /** Signs the tokens callers hand back (plans, snapshots); default: a key of this process only. */
+  tokens?: TokenSigner;
   /** Runtime-specific extra routes (the Node server's docs assets). */
   extend?: (app: Hono) => void;
 }
@@ -39,6 +42,7 @@ export function createApp({
   logger = silentLogger,
   docsAssetsUrl = PUBLIC_SWAGGER_UI_ASSETS,
   publicUrl,
+  tokens = tokenSigner(),
   extend,
 }: AppDeps) {
   const app = new OpenAPIHono({ defaultHook: validationHook });

@@ -30,6 +30,8 @@ export interface Config {
   limits: HttpLimits;
   /** The API's public base URL for the document's `servers`; unset: each request's own origin. */
   publicUrl?: string;
+  /** HMAC keys of the tokens handed to callers (first signs, all verify); empty: one per process. */
+  tokenKeys: string[];
 }
 
 /** What one request may cost, and who may call from a browser. */
@@ -85,6 +87,8 @@ export const ENV_VARIABLES = {
     'requests per minute per principal, or per client address when open (default 600; 0: off)',
   RATE_LIMIT_BURST: 'requests allowed at once above the steady rate (default 100)',
   CORS_ORIGINS: 'comma-separated origins allowed to call from a browser, or * (default: CORS off)',
+  TOKEN_SIGNING_KEYS:
+    'comma-separated secrets (32+ characters each) signing the tokens callers hand back: reset plans, lag snapshots; the first signs, all verify (secret; default: a random key per process, so tokens do not survive a restart or reach another instance)',
   API_PUBLIC_URL:
     "the API's public base URL (http or https, path allowed) the OpenAPI document lists in `servers`, for clients behind a proxy (default: the origin each request came to)",
 } as const;
@@ -347,6 +351,19 @@ function limits(env: Env): HttpLimits {
   };
 }
 
+function tokenKeys(env: Env): string[] {
+  const raw = text(env, 'TOKEN_SIGNING_KEYS');
+  if (raw === undefined) return [];
+  const keys = raw.split(',').map((k) => k.trim());
+  keys.forEach((key, i) => {
+    // Only the position is named: the value is a secret.
+    if (key.length < 32) {
+      throw new ConfigError('TOKEN_SIGNING_KEYS', `key ${i + 1}: expected at least 32 characters`);
+    }
+  });
+  return keys;
+}
+
 export function loadConfig(env: Env): Config {
   const sasl_ = sasl(env);
   const publicUrl_ = publicUrl(env);
@@ -364,5 +381,6 @@ export function loadConfig(env: Env): Config {
       requestTimeoutMs: integer(env, 'KAFKA_REQUEST_TIMEOUT_MS', 10_000, 1, 600_000),
     },
     ...(publicUrl_ !== undefined && { publicUrl: publicUrl_ }),
+    tokenKeys: tokenKeys(env),
   };
 }

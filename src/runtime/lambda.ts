@@ -11,6 +11,7 @@ import { loadConfig } from '../config.js';
 import { securityFrom } from '../http/security.js';
 import { createLogger } from '../logger.js';
 import { createService, type Service } from '../service.js';
+import { tokenSigner } from '../tokens/signed.js';
 
 interface Instance {
   service: Service;
@@ -29,7 +30,15 @@ function build(): Instance {
   const security = securityFrom(config, { clientAddress: (c) => getConnInfo(c).remote.address });
   return {
     service,
-    handle: handle(createApp({ service: service.groups, security, logger, publicUrl: config.publicUrl })),
+    handle: handle(
+      createApp({
+        service: service.groups,
+        security,
+        tokens: tokenSigner(config.tokenKeys),
+        logger,
+        publicUrl: config.publicUrl,
+      }),
+    ),
   };
 }
 

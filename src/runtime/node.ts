@@ -19,6 +19,7 @@ import { securityFrom } from '../http/security.js';
 import { createLogger, type Logger } from '../logger.js';
 import { PROBLEM_CONTENT_TYPE, type ProblemSlug, problemBody } from '../openapi/problems.js';
 import { createService } from '../service.js';
+import { tokenSigner } from '../tokens/signed.js';
 
 const DOCS_ASSETS = {
   'swagger-ui.css': 'text/css; charset=utf-8',
@@ -83,6 +84,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const app = createApp({
     service: service.groups,
     security,
+    tokens: tokenSigner(config.tokenKeys),
     logger,
     ...(config.publicUrl !== undefined && { publicUrl: config.publicUrl }),
     docsAssetsUrl: '/docs/assets',

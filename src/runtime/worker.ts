@@ -16,6 +16,7 @@ import { securityFrom } from '../http/security.js';
 import { createLogger } from '../logger.js';
 import { PROBLEM_CONTENT_TYPE, problemBody } from '../openapi/problems.js';
 import { createService } from '../service.js';
+import { type TokenSigner, tokenSigner } from '../tokens/signed.js';
 import { cloudflareSocketFactory, unsupportedTlsOption } from './cloudflare-socket.js';
 
 // A module export other than the handler would be read as an entry point by workerd.
@@ -28,22 +29,18 @@ const RATE_LIMIT_BINDING = 'RATE_LIMITER';
  * Kept for the isolate's life, unlike the Kafka connections: the JWKS cache and the token buckets
  * would be useless if rebuilt per request. Rebuilt only when the configuration changes.
  */
-let kept: { config: Config; security: Security } | undefined;
+let kept: { config: Config; security: Security; tokens: TokenSigner } | undefined;
 
-function securityOf(config: Config, env: Record<string, unknown>): Security {
-  if (
-    kept &&
-    JSON.stringify([kept.config.auth, kept.config.limits]) === JSON.stringify([config.auth, config.limits])
-  ) {
-    return kept.security;
-  }
+function keptFor(config: Config, env: Record<string, unknown>): { security: Security; tokens: TokenSigner } {
+  const shape = (c: Config) => JSON.stringify([c.auth, c.limits, c.tokenKeys]);
+  if (kept && shape(kept.config) === shape(config)) return kept;
   const binding = env[RATE_LIMIT_BINDING];
   const security = securityFrom(config, {
     clientAddress: (c) => c.req.header('cf-connecting-ip'),
     ...(isRateLimitBinding(binding) && { rateLimiter: bindingLimiter(binding) }),
   });
-  kept = { config, security };
-  return security;
+  kept = { config, security, tokens: tokenSigner(config.tokenKeys) };
+  return kept;
 }
 
 interface ExecutionContext {
@@ -92,7 +89,7 @@ export default {
     try {
       response = await createApp({
         service: service.groups,
-        security: securityOf(config, env),
+        ...keptFor(config, env),
         logger,
         publicUrl: config.publicUrl,
       }).fetch(request);

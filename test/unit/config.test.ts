@@ -12,6 +12,7 @@ type Variable = keyof typeof ENV_VARIABLES;
 
 const DEFAULTS: Config = {
   port: 8080,
+  tokenKeys: [],
   logLevel: 'info',
   auth: { mode: 'none' },
   limits: {
@@ -357,6 +358,15 @@ describe('loadConfig', () => {
       ],
       ['*', { CORS_ORIGINS: '*' }, (c) => c.limits.corsOrigins, ['*']],
     ],
+    TOKEN_SIGNING_KEYS: [
+      ['unset: none (a key per process)', {}, (c) => c.tokenKeys, []],
+      [
+        'two keys, the first signing',
+        { TOKEN_SIGNING_KEYS: ` ${'n'.repeat(32)} ,${'o'.repeat(40)}` },
+        (c) => c.tokenKeys,
+        ['n'.repeat(32), 'o'.repeat(40)],
+      ],
+    ],
     API_PUBLIC_URL: [
       ['unset: none (the request origin serves)', {}, (c) => c.publicUrl, undefined],
       [
@@ -455,6 +465,8 @@ describe('loadConfig', () => {
     ['RATE_LIMIT_BURST', { RATE_LIMIT_BURST: '0' }],
     ['CORS_ORIGINS', { CORS_ORIGINS: 'https://a.example.com/app' }],
     ['CORS_ORIGINS', { CORS_ORIGINS: 'a.example.com' }],
+    ['TOKEN_SIGNING_KEYS', { TOKEN_SIGNING_KEYS: 'short-secret' }],
+    ['TOKEN_SIGNING_KEYS', { TOKEN_SIGNING_KEYS: `${'k'.repeat(32)},` }],
     ['API_PUBLIC_URL', { API_PUBLIC_URL: 'groups.example.net' }],
     ['API_PUBLIC_URL', { API_PUBLIC_URL: 'ftp://groups.example.net' }],
     ['API_PUBLIC_URL', { API_PUBLIC_URL: 'https://groups.example.net/?a=1' }],
@@ -506,6 +518,7 @@ describe('loadConfig', () => {
       ['key with TLS switched on wrongly', { KAFKA_SSL: 'ja', KAFKA_SSL_KEY: KEY, KAFKA_SSL_CERT: 'C' }],
       ['key with a bad reject-unauthorized', { ...secrets, KAFKA_SSL_REJECT_UNAUTHORIZED: 'nope' }],
       ['secrets and bad brokers', { ...secrets, KAFKA_BROKERS: 'not a broker' }],
+      ['a token key too short', { ...secrets, TOKEN_SIGNING_KEYS: `${'x'.repeat(40)},TOKEN-sekr1t` }],
     ];
 
     it.each(failing)('keeps the SASL password and the TLS key out of the ConfigError: %s', (_label, env) => {
