@@ -28,7 +28,9 @@ export interface Principal {
 export type AuthOutcome =
   | { ok: true; principal: Principal }
   /** `invalidToken`: credentials came but were refused (RFC 6750 error="invalid_token"). */
-  | { ok: false; reason: string; invalidToken: boolean };
+  | { ok: false; reason: string; invalidToken: boolean }
+  /** The credentials could not be checked (the JWT issuer's key set is unreachable): not the caller's fault. */
+  | { ok: false; reason: string; unavailable: true };
 
 export interface Authenticator {
   readonly enforced: boolean;
@@ -80,7 +82,11 @@ export function createAuthenticator(config: AuthConfig): Authenticator {
         return { ok: false, reason: 'the key or token is not recognised', invalidToken: true };
       }
       const verified = await verifyJwt(token);
-      if (!verified.ok) return { ok: false, reason: verified.reason, invalidToken: true };
+      if (!verified.ok) {
+        return verified.unavailable
+          ? { ok: false, reason: verified.reason, unavailable: true }
+          : { ok: false, reason: verified.reason, invalidToken: true };
+      }
       // A claim that is not a valid grant list gives no permission rather than a guess at one.
       let grants: Grant[] = [];
       const claim = grantsClaim === undefined ? undefined : verified.payload[grantsClaim];

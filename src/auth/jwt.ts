@@ -37,7 +37,13 @@ const JWKS_COOLDOWN_MS = 30_000;
 /** Keys are refetched after this even when every kid is known, to see revocations. */
 const JWKS_MAX_AGE_MS = 10 * 60_000;
 
-export type JwtOutcome = { ok: true; payload: JWTPayload } | { ok: false; reason: string };
+/**
+ * `unavailable`: the token could not be checked because the issuer's key set could not be read
+ * (timeout, refused connection, an error page); the caller is not at fault, so this is no 401.
+ */
+export type JwtOutcome =
+  | { ok: true; payload: JWTPayload }
+  | { ok: false; reason: string; unavailable: boolean };
 
 export function createJwtVerifier(config: JwtConfig): (token: string) => Promise<JwtOutcome> {
   const keys = createRemoteJWKSet(new URL(config.jwksUrl), {
@@ -56,9 +62,19 @@ export function createJwtVerifier(config: JwtConfig): (token: string) => Promise
       });
       return { ok: true, payload };
     } catch (error) {
-      return { ok: false, reason: reasonOf(error) };
+      return { ok: false, reason: reasonOf(error), unavailable: keySetUnreadable(error) };
     }
   };
+}
+
+/** Whether the failure lies with the issuer's key set rather than with the token. */
+function keySetUnreadable(error: unknown): boolean {
+  if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid) return true;
+  // jose reports an answer other than 200 as a bare JOSEError; a refused connection is no
+  // JOSEError at all (fetch's own TypeError).
+  if (error instanceof errors.JOSEError)
+    return error.code === 'ERR_JOSE_GENERIC' && /200 OK/.test(error.message);
+  return true;
 }
 
 /** A short reason for the 401, naming the failed check and never the token. */
@@ -75,6 +91,6 @@ function reasonOf(error: unknown): string {
   if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid) {
     return "the issuer's key set could not be read";
   }
-  if (error instanceof errors.JOSEError) return 'the token cannot be verified';
+  if (error instanceof errors.JOSEError && !keySetUnreadable(error)) return 'the token cannot be verified';
   return "the issuer's key set could not be read";
 }

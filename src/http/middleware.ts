@@ -32,6 +32,8 @@ export interface Security {
 }
 
 const REALM = 'kafka-groups-rest';
+/** jose asks the issuer again on the next token after a failed read: a short wait is enough. */
+const AUTH_RETRY_AFTER_SECONDS = 5;
 const NO_PERMISSIONS = new Permissions([]);
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -99,6 +101,19 @@ function guard(security: Security, routes: RouteTable, logger: Logger): Middlewa
           { 'retry-after': String(decision.retryAfterSeconds) },
         );
       }
+    }
+    if (!outcome.ok && 'unavailable' in outcome) {
+      logger.warn('credentials not checked: the issuer key set is unreachable', {
+        path,
+        reason: outcome.reason,
+      });
+      return problemResponse(
+        c,
+        'auth-unavailable',
+        `the credentials cannot be checked now: ${outcome.reason}`,
+        {},
+        { 'retry-after': String(AUTH_RETRY_AFTER_SECONDS) },
+      );
     }
     if (!outcome.ok) {
       logger.debug('request refused: credentials', { path, reason: outcome.reason });

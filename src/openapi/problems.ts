@@ -58,6 +58,7 @@ export const PROBLEMS = {
   'rate-limited': { status: 429, title: 'Too many requests' },
   'headers-too-large': { status: 431, title: 'Request URI or headers too large' },
   'request-timeout': { status: 504, title: 'Request took longer than its deadline' },
+  'auth-unavailable': { status: 503, title: 'Credentials cannot be checked now' },
 } as const;
 
 export type ProblemSlug = keyof typeof PROBLEMS;
@@ -151,6 +152,11 @@ const SECURITY_EXAMPLES = {
   'rate-limited': problemBody('rate-limited', 'too many requests from key:reporting; retry after 2 s', {
     instance: '/groups',
   }),
+  'auth-unavailable': problemBody(
+    'auth-unavailable',
+    "the credentials cannot be checked now: the issuer's key set could not be read",
+    { instance: '/groups' },
+  ),
   'headers-too-large': problemBody(
     'headers-too-large',
     'the request line and headers are larger than 262144 bytes, the most this server reads',

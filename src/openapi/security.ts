@@ -87,7 +87,13 @@ export function addSecurity<T extends object>(document: T): T {
         addProblems(operation, ['request-timeout']);
         continue;
       }
-      addProblems(operation, ['unauthorized', 'forbidden', 'rate-limited', 'request-timeout']);
+      addProblems(operation, [
+        'unauthorized',
+        'auth-unavailable',
+        'forbidden',
+        'rate-limited',
+        'request-timeout',
+      ]);
       if (operation.requestBody) addProblems(operation, ['payload-too-large', 'unsupported-media-type']);
     }
   }

@@ -366,6 +366,39 @@ describe('JWTs', () => {
     expect(answer.status).toBe(403);
   });
 
+  it('answers 503 auth-unavailable, not 401, while the key set cannot be read; API keys still work', async () => {
+    // An issuer answering with an error page, then one that is not listening at all.
+    const broken = createServer((_req, res) => {
+      res.statusCode = 502;
+      res.end('bad gateway');
+    });
+    await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', resolve));
+    const brokenUrl = `http://127.0.0.1:${(broken.address() as AddressInfo).port}/jwks.json`;
+    try {
+      for (const url of [brokenUrl, 'http://127.0.0.1:1/jwks.json']) {
+        const outage = appFrom({
+          AUTH_API_KEYS: `ops:${hashOf(KEYS.ops)}`,
+          AUTH_GRANTS: JSON.stringify({ ops: { groups: '*', actions: ['read'] } }),
+          AUTH_JWKS_URL: url,
+          AUTH_JWT_ISSUER: ISSUER,
+          AUTH_JWT_AUDIENCE: AUDIENCE,
+          RATE_LIMIT_PER_MINUTE: '0',
+        });
+        const token = await jwt({ sub: 'alice', ...teamAClaim });
+        const answer = await call(outage, TEAM_LIST, token);
+        expect(answer.status, url).toBe(503);
+        expect(answer.body.type).toBe('/problems/auth-unavailable');
+        expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+        expect(answer.headers.get('www-authenticate')).toBeNull();
+        expect(JSON.stringify(answer.body)).not.toContain(token);
+        // API keys need no issuer: they keep working through its outage.
+        expect((await call(outage, TEAM_LIST, KEYS.ops)).status).toBe(200);
+      }
+    } finally {
+      await new Promise((resolve) => broken.close(resolve));
+    }
+  });
+
   it("one principal's grants never widen another's", async () => {
     // Same subject name as an API key, other grants: each keeps its own.
     const token = await jwt({ sub: 'ops', ...teamAClaim });

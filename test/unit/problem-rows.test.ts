@@ -345,6 +345,7 @@ describe('the problem rows', () => {
       'internal-error',
       'malformed-request',
       'unauthorized',
+      'auth-unavailable',
       'forbidden',
       'method-not-allowed',
       'client-timeout',
