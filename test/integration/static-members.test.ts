@@ -61,5 +61,6 @@ describe('a static member that restarts', () => {
     } finally {
       await second.stop();
     }
-  });
+    // Two rounds of Java clients (start, join, stop): a loaded machine needs more than the default.
+  }, 180_000);
 });
