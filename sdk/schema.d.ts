@@ -210,7 +210,7 @@ export interface components {
              * @example /problems/group-not-found
              * @enum {string}
              */
-            type: "/problems/invalid-input" | "/problems/group-not-found" | "/problems/route-not-found" | "/problems/group-type-mismatch" | "/problems/internal-error" | "/problems/configuration-error" | "/problems/group-type-unavailable" | "/problems/broker-response-unreadable" | "/problems/unsupported-broker-api" | "/problems/kafka-error" | "/problems/broker-unavailable" | "/problems/coordinator-unavailable" | "/problems/broker-timeout" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/forbidden" | "/problems/method-not-allowed" | "/problems/client-timeout" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/headers-too-large" | "/problems/request-timeout";
+            type: "/problems/invalid-input" | "/problems/group-not-found" | "/problems/route-not-found" | "/problems/group-type-mismatch" | "/problems/internal-error" | "/problems/configuration-error" | "/problems/group-type-unavailable" | "/problems/broker-response-unreadable" | "/problems/unsupported-broker-api" | "/problems/kafka-error" | "/problems/broker-unavailable" | "/problems/coordinator-unavailable" | "/problems/broker-timeout" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/forbidden" | "/problems/method-not-allowed" | "/problems/client-timeout" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/headers-too-large" | "/problems/request-timeout" | "/problems/writes-disabled" | "/problems/group-not-empty" | "/problems/group-subscribed-to-topic" | "/problems/member-removal-unsupported" | "/problems/member-not-found";
             title: string;
             /** Format: int32 */
             status: number;
@@ -232,6 +232,17 @@ export interface components {
              * @enum {string}
              */
             actualType?: "classic" | "consumer" | "share" | "streams";
+            /**
+             * @description The grant action a refused write needs
+             * @example delete
+             */
+            action?: string;
+            /** @description The members that keep the group from being written (group-not-empty) */
+            members?: components["schemas"]["ProblemMember"][];
+            /** @description The partitions the problem is about (group-subscribed-to-topic) */
+            partitions?: components["schemas"]["ProblemPartition"][];
+            /** @description The group.instance.id the request named */
+            instanceId?: string;
         };
         KafkaError: {
             /**
@@ -261,6 +272,18 @@ export interface components {
             /** @description What came (shortened when long), null when absent */
             received: string | null;
             message: string;
+        };
+        ProblemMember: {
+            memberId: string;
+            /** @description group.instance.id of a static member */
+            instanceId: string | null;
+            clientId: string;
+            clientHost: string;
+        };
+        ProblemPartition: {
+            topic: string;
+            /** Format: int32 */
+            partition: number;
         };
         /**
          * @example {
