@@ -87,6 +87,9 @@ export interface GroupWrites {
   atCoordinator<T>(groupId: string, call: (connection: BrokerConnection) => Promise<T>): Promise<T>;
 }
 
+const byPartition = (a: TopicPartitionRef, b: TopicPartitionRef) =>
+  a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition;
+
 /** The members a problem names, from a describe. */
 export function memberRefs(group: Pick<Group, 'members'>): MemberRef[] {
   return group.members.map((m) => ({
@@ -123,14 +126,15 @@ export class KafkaGroupWrites implements GroupWrites {
     return result.value;
   }
 
-  committedOffsets(groupId: string, type: GroupType): Promise<CommittedOffsets> {
-    return this.atCoordinator(groupId, async (connection) => {
+  async committedOffsets(groupId: string, type: GroupType): Promise<CommittedOffsets> {
+    const offsets = await this.atCoordinator(groupId, async (connection) => {
       const read = type === 'share' ? fetchShareStartOffsets : fetchCommitted;
       const result = (await read(connection, [groupId])).get(groupId);
       if (!result) throw new Error(`no offsets for group ${groupId}`);
       if (!result.ok) throw result.error;
       return result.value;
     });
+    return [...offsets].sort(byPartition);
   }
 
   async deleteGroup(groupId: string): Promise<void> {
@@ -224,7 +228,7 @@ export class KafkaGroupWrites implements GroupWrites {
           .kafkaError,
       );
     }
-    return deleted;
+    return deleted.sort(byPartition);
   }
 
   private async deleteShareOffsets(
@@ -286,7 +290,7 @@ export class KafkaGroupWrites implements GroupWrites {
         ).kafkaError,
       );
     }
-    return deleted;
+    return deleted.sort(byPartition);
   }
 
   async removeMembers(
