@@ -264,6 +264,23 @@ describe('deleting committed offsets', () => {
     expect(await committedKeys(gone.consumer)).toEqual([`${t1}:0`]);
   });
 
+  it.skipIf(!hasGroupType('share'))(
+    "deletes a share group's start offsets of a whole topic (DeleteShareGroupOffsets)",
+    async () => {
+      const shareKeys = async () =>
+        [
+          ...(
+            await javaAdminOffsets({ bootstrap: t.bootstrap, groupId: gone.share, share: true })
+          ).share.keys(),
+        ].sort();
+      expect(await shareKeys()).toEqual([`${t1}:0`, `${t1}:1`]);
+      const answer = await deleteOffsets(writer, gone.share, 'share', `topic=${t1}`);
+      expect(answer.status).toBe(200);
+      expect(answer.body.deleted.map((d: { partition: number }) => d.partition)).toEqual([0, 1]);
+      expect(await shareKeys()).toEqual([]);
+    },
+  );
+
   it('refuses partitions for a share group (whole topics only)', async () => {
     const answer = await deleteOffsets(writer, gone.share, 'share', `topic=${t1}&partition=0`);
     expect(answer.status).toBe(400);
