@@ -13,8 +13,10 @@ import { problemResponse } from './openapi/problems.js';
 import { validationHook } from './openapi/validation.js';
 import { clusterRoutes } from './routes/cluster.js';
 import { errorResponse } from './routes/errors.js';
+import { groupHealthRoutes } from './routes/group-health.js';
 import { groupRoutes } from './routes/groups.js';
 import { healthRoutes } from './routes/health.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { offsetRoutes } from './routes/offsets.js';
 import { type TokenSigner, tokenSigner } from './tokens/signed.js';
 
@@ -52,6 +54,8 @@ export function createApp({
   groupRoutes(app, service, logger);
   offsetRoutes(app, service);
   clusterRoutes(app, service);
+  groupHealthRoutes(app, service, tokens);
+  metricsRoutes(app, service);
 
   app.doc31('/openapi.json', (c) => ({
     openapi: '3.1.0',

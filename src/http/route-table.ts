@@ -27,6 +27,8 @@ const ACTIONS: Record<string, Action> = {
   'POST /groups/describe': 'read',
   'GET /groups/:groupId/offsets': 'offsets',
   'GET /cluster': 'read',
+  'GET /groups/:groupId/health': 'offsets',
+  'GET /metrics': 'offsets',
 };
 
 /** Paths served to everyone, whatever the authentication: liveness and readiness probes. */

@@ -41,6 +41,8 @@ describe('the OpenAPI document', () => {
       'post /groups/describe': 'describeGroups',
       'get /groups/{groupId}/offsets': 'getGroupOffsets',
       'get /cluster': 'getCluster',
+      'get /groups/{groupId}/health': 'getGroupHealth',
+      'get /metrics': 'getMetrics',
     });
     const tags = new Set((doc.tags as Json[]).map((t) => t.name));
     for (const { op } of operations) {
