@@ -23,10 +23,18 @@ import { tpKey } from './end-offsets.js';
 /** Fetch v13 names topics by id; this probe names them, as every other call here does. */
 const FETCH_MAX_BY_NAME = 12;
 /**
- * Bytes asked per partition: a batch header is 61 bytes, and the broker cuts a batch at this size
- * for every partition but the first non-empty one, which it sends whole (KIP-74).
+ * Bytes asked per partition, round after round. A broker sends no part of a batch larger than a
+ * partition's budget (it answers empty records instead: ReplicaManager drops an incomplete first
+ * batch), except for the first non-empty partition of a Fetch, whose first batch it sends whole
+ * (KIP-74). So the budget must hold the whole batch: first the producer's default batch.size, then
+ * the broker's default message.max.bytes for what did not fit; partitions still empty after that
+ * are asked one per Fetch, where each is first.
  */
-const PARTITION_BUDGET = 128;
+const PARTITION_BUDGETS = [16_384, 1_048_588] as const;
+/** Partitions asked one per Fetch after the budgets, at most, per leader. */
+const ALONE_MAX = 16;
+/** The budget of a Fetch that names one partition: its first batch comes whole whatever this is. */
+const ALONE_BUDGET = 128;
 /** ListOffsets accepts the max-timestamp spec (-3) from v7 (Kafka 3.0). */
 const MAX_TIMESTAMP_MIN_VERSION = 7;
 
@@ -121,7 +129,7 @@ async function probeLeader(
   const hasMaxTimestamp =
     (await connection.versionFor(ListOffsets, { min: MAX_TIMESTAMP_MIN_VERSION })) !== undefined;
   await Promise.all([
-    fetchBatches(
+    fetchWholeBatches(
       connection,
       toFetch.map((r) => ({ topic: r.topic, partition: r.partition, offset: r.fetchAt as number })),
       isolation,
@@ -155,7 +163,7 @@ async function probeLeader(
           })
           .catch(failAll)
       : // Before ListOffsets v7: the last batch's MaxTimestamp, read by a Fetch at end - 1.
-        fetchBatches(
+        fetchWholeBatches(
           connection,
           asked.flatMap((r) =>
             r.endOffset !== null && r.endOffset > 0
@@ -181,11 +189,40 @@ interface FetchedBatch {
   logStartOffset: number | null;
 }
 
+type FetchAt = { topic: string; partition: number; offset: number };
+
+/** The first batch at each offset, with growing budgets until each came whole (see PARTITION_BUDGETS). */
+async function fetchWholeBatches(
+  connection: BrokerConnection,
+  at: readonly FetchAt[],
+  isolation: Isolation,
+): Promise<Map<string, FetchedBatch>> {
+  const out = new Map<string, FetchedBatch>();
+  let pending = [...at];
+  const keep = (answers: Map<string, FetchedBatch>) => {
+    const empty = new Set<string>();
+    for (const [key, answer] of answers) {
+      out.set(key, answer);
+      if (!answer.batch && !answer.error) empty.add(key);
+    }
+    pending = pending.filter((p) => empty.has(tpKey(p.topic, p.partition)));
+  };
+  for (const budget of PARTITION_BUDGETS) {
+    if (pending.length === 0) break;
+    keep(await fetchBatches(connection, pending, isolation, budget));
+  }
+  for (const one of pending.slice(0, ALONE_MAX)) {
+    keep(await fetchBatches(connection, [one], isolation, ALONE_BUDGET));
+  }
+  return out;
+}
+
 /** One Fetch for all `at` (one leader), MaxWait 0: what is there now, never a wait for more. */
 async function fetchBatches(
   connection: BrokerConnection,
-  at: readonly { topic: string; partition: number; offset: number }[],
+  at: readonly FetchAt[],
   isolation: Isolation,
+  budget = ALONE_BUDGET,
 ): Promise<Map<string, FetchedBatch>> {
   const out = new Map<string, FetchedBatch>();
   if (at.length === 0) return out;
@@ -206,7 +243,7 @@ async function fetchBatches(
         partitions: list.map(({ partition, offset }) => ({
           partition,
           fetchOffset: BigInt(offset),
-          partitionMaxBytes: PARTITION_BUDGET,
+          partitionMaxBytes: budget,
         })),
       })),
     },
