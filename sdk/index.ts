@@ -41,6 +41,7 @@ export type StreamsTasksByKind = components['schemas']['StreamsTasksByKind'];
 export type StreamsTasks = components['schemas']['StreamsTasks'];
 export type LagTotals = components['schemas']['LagTotals'];
 export type MaxLag = components['schemas']['MaxLag'];
+export type TimeLagBounds = components['schemas']['TimeLagBounds'];
 export type GroupListing = components['schemas']['GroupListing'];
 export type BrokerFailure = components['schemas']['BrokerFailure'];
 export type GroupListingLine = components['schemas']['GroupListingLine'];
@@ -55,6 +56,12 @@ export type PartitionOffsets = components['schemas']['PartitionOffsets'];
 export type PartitionOwner = components['schemas']['PartitionOwner'];
 export type Cluster = components['schemas']['Cluster'];
 export type ClusterBroker = components['schemas']['ClusterBroker'];
+export type GroupHealth = components['schemas']['GroupHealth'];
+export type Verdict = components['schemas']['Verdict'];
+export type HealthThresholds = components['schemas']['HealthThresholds'];
+export type HealthTotals = components['schemas']['HealthTotals'];
+export type PartitionHealth = components['schemas']['PartitionHealth'];
+export type HealthInterval = components['schemas']['HealthInterval'];
 
 /** The group of one type: `GroupOf<'share'>` is `ShareGroup`. */
 export type GroupOf<T extends Group['type']> = Extract<Group, { type: T }>;
