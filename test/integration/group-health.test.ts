@@ -7,6 +7,7 @@
  * with the same values as the JSON answers.
  */
 
+import { createHash } from 'node:crypto';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/app.js';
@@ -58,12 +59,12 @@ let producedTo = 0;
 let singleFrom = 0;
 let singleTo = 0;
 
-function appWith(keys: string[]) {
+function appWith(keys: string[], env: Record<string, string> = { AUTH: 'none' }) {
   const config = loadConfig({
     KAFKA_BROKERS: bootstrap,
-    AUTH: 'none',
     RATE_LIMIT_PER_MINUTE: '0',
     TOKEN_SIGNING_KEYS: keys.join(','),
+    ...env,
   });
   const service = createService(config);
   services.push(service);
@@ -384,4 +385,48 @@ describe('/metrics', () => {
     const problem = (await checker.check('get', '/metrics', bad)) as { errors: { name: string }[] };
     expect(problem.errors[0]?.name).toBe('allow');
   }, 60_000);
+});
+
+describe('access control', () => {
+  const TEAM_KEY = 'team-key-0123456789abcdef0123456789';
+  const READER_KEY = 'reader-key-0123456789abcdef01234567';
+  const hashOf = (key: string) => createHash('sha256').update(key).digest('hex');
+  const as = (key: string) => ({ headers: { authorization: `Bearer ${key}` } });
+  let guarded: ReturnType<typeof createApp>;
+
+  beforeAll(() => {
+    guarded = appWith([KEY_A], {
+      AUTH_API_KEYS: `team:${hashOf(TEAM_KEY)},reader:${hashOf(READER_KEY)}`,
+      AUTH_GRANTS: JSON.stringify({
+        team: { groups: [ids.stopped, `${run}-l*`], actions: ['offsets'] },
+        reader: { groups: '*', actions: ['read'] },
+      }),
+    });
+  });
+
+  it('/metrics lists only the groups whose offsets the caller may read; a read-only caller gets 403', async () => {
+    const res = await guarded.request(`/metrics?allow=${encodeURIComponent(`${run}-.*`)}`, as(TEAM_KEY));
+    expect(res.status).toBe(200);
+    const families = parsePrometheusTextFormat(await res.text());
+    const groups = families
+      .find((f) => f.name === 'kafka_group_members')
+      ?.metrics.map((m) => m.labels?.group)
+      .sort();
+    expect(groups).toEqual([ids.live, ids.loss, ids.stopped].sort());
+    const refused = await guarded.request('/metrics', as(READER_KEY));
+    expect(refused.status).toBe(403);
+    expect((await guarded.request('/metrics')).status).toBe(401);
+  });
+
+  it('/groups/{groupId}/health answers a group outside the grants like a missing one', async () => {
+    const seen = await guarded.request(healthPath(ids.stopped), as(TEAM_KEY));
+    expect(seen.status).toBe(200);
+    const hidden = await guarded.request(healthPath(ids.idle), as(TEAM_KEY));
+    const missing = await guarded.request(healthPath(`${run}-nobody`), as(TEAM_KEY));
+    expect(hidden.status).toBe(404);
+    expect(missing.status).toBe(404);
+    const body = (r: unknown) =>
+      JSON.stringify(r).replaceAll(ids.idle, '<id>').replaceAll(`${run}-nobody`, '<id>');
+    expect(body(await hidden.json())).toBe(body(await missing.json()));
+  });
 });
