@@ -88,7 +88,7 @@ async function main(): Promise<void> {
     const server = await startServer(config, createLogger(process.env.LOG_LEVEL ? config.logLevel : 'warn'));
     stops.push(() => server.close());
     console.log(
-      `kafka-groups-rest demo ready: ${server.url} (${config.auth.mode === 'none' ? 'AUTH=none: open to every caller on this machine, no credentials' : 'authentication on'}; try ${server.url}/groups, /groups/demo-classic, /docs; Ctrl-C stops)`,
+      `kafka-groups-rest demo ready: ${server.url} (${config.auth.mode === 'none' ? 'AUTH=none: open to every caller on this machine, no credentials' : 'authentication on'}; try ${server.url}/groups, /groups/demo-classic, /groups/demo-classic/health, /metrics, /docs; Ctrl-C stops)`,
     );
   } catch (error) {
     progress(`demo failed: ${error instanceof Error ? error.message : String(error)}`);
