@@ -1572,10 +1572,10 @@ export interface components {
             /** @description How long ago the first record not yet consumed was written, bounds from its batch header; 0 when nothing is behind; null when unknown (always present) */
             timeLagMs?: components["schemas"]["TimeLagBounds"] | null;
             /**
-             * @description Why timeLagMs is null
+             * @description Why timeLagMs is null; null when it is known (always present)
              * @enum {string|null}
              */
-            timeLagReason: "no-offset" | "below-log-start" | "offset-out-of-range" | "not-authorized" | "no-record" | "no-timestamp" | "unreadable" | null;
+            timeLagReason?: "no-offset" | "below-log-start" | "offset-out-of-range" | "not-authorized" | "no-record" | "no-timestamp" | "unreadable" | null;
             /**
              * Format: int64
              * @description ms since the newest record; null for an empty log

@@ -106,7 +106,11 @@ export const PartitionHealthSchema = z
     timeLagMs: nullableTimeLag(
       'How long ago the first record not yet consumed was written, bounds from its batch header; 0 when nothing is behind; null when unknown',
     ),
-    timeLagReason: z.enum(TIME_LAG_REASONS).nullable().openapi({ description: 'Why timeLagMs is null' }),
+    timeLagReason: z
+      .enum(TIME_LAG_REASONS)
+      .nullable()
+      .optional()
+      .openapi({ description: 'Why timeLagMs is null; null when it is known (always present)' }),
     headAgeMs: Int64()
       .nullable()
       .openapi({ description: 'ms since the newest record; null for an empty log' }),
