@@ -59,7 +59,8 @@ public class AdminOps {
   public static void main(String[] argv) {
     if (argv.length < 3 || !argv[0].equals("--bootstrap")) {
       ERR.println("ERROR usage: AdminOps --bootstrap HOST:PORT "
-          + "create-partitions TOPIC COUNT | delete-topic TOPIC | list-groups");
+          + "create-partitions TOPIC COUNT | delete-topic TOPIC | list-groups | delete-records TOPIC PARTITION OFFSET"
+          + " | alter-offsets GROUP TOPIC PARTITION OFFSET | produce TOPIC PARTITION COUNT");
       System.exit(2);
       return;
     }
