@@ -99,7 +99,7 @@ async function main(): Promise<void> {
             : 'writes off (WRITES not enabled)'
           : 'writes by grant';
     console.log(
-      `kafka-groups-rest demo ready: ${server.url} (${config.auth.mode === 'none' ? 'AUTH=none: open to every caller on this machine, no credentials' : 'authentication on'}; ${writes}; try ${server.url}/groups, /groups/demo-classic, /docs, DELETE /groups/demo-empty?type=classic; Ctrl-C stops)`,
+      `kafka-groups-rest demo ready: ${server.url} (${config.auth.mode === 'none' ? 'AUTH=none: open to every caller on this machine, no credentials' : 'authentication on'}; ${writes}; try ${server.url}/groups, /groups/demo-classic, /groups/demo-classic/health, /metrics, /docs, DELETE /groups/demo-empty?type=classic; Ctrl-C stops)`,
     );
   } catch (error) {
     progress(`demo failed: ${error instanceof Error ? error.message : String(error)}`);

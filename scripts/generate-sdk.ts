@@ -34,6 +34,8 @@ const service: GroupService = {
   describeGroups: neverCalled,
   groupOffsets: neverCalled,
   lagSummaries: neverCalled,
+  offsetsOfGroups: neverCalled,
+  groupHealth: neverCalled,
   describeCluster: neverCalled,
   ping: neverCalled,
   close: neverCalled,

@@ -43,6 +43,7 @@ export type StreamsTasksByKind = components['schemas']['StreamsTasksByKind'];
 export type StreamsTasks = components['schemas']['StreamsTasks'];
 export type LagTotals = components['schemas']['LagTotals'];
 export type MaxLag = components['schemas']['MaxLag'];
+export type TimeLagBounds = components['schemas']['TimeLagBounds'];
 export type GroupListing = components['schemas']['GroupListing'];
 export type BrokerFailure = components['schemas']['BrokerFailure'];
 export type GroupListingLine = components['schemas']['GroupListingLine'];
@@ -66,6 +67,12 @@ export type MemberRemovalOutcome = components['schemas']['MemberRemovalOutcome']
 export type MemberRemoved = components['schemas']['MemberRemoved'];
 export type MemberRemovalFailed = components['schemas']['MemberRemovalFailed'];
 export type MemberRemovalRequest = components['schemas']['MemberRemovalRequest'];
+export type GroupHealth = components['schemas']['GroupHealth'];
+export type Verdict = components['schemas']['Verdict'];
+export type HealthThresholds = components['schemas']['HealthThresholds'];
+export type HealthTotals = components['schemas']['HealthTotals'];
+export type PartitionHealth = components['schemas']['PartitionHealth'];
+export type HealthInterval = components['schemas']['HealthInterval'];
 
 /** The group of one type: `GroupOf<'share'>` is `ShareGroup`. */
 export type GroupOf<T extends Group['type']> = Extract<Group, { type: T }>;

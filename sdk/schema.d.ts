@@ -186,6 +186,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/groups/{groupId}/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Is the group healthy? A verdict per partition and for the group, lag in records and in time
+         * @description Reads the committed and end offsets, then per partition leader one Fetch at the committed offsets (MaxWait 0, a few bytes: only the first record batch header is read) and ListOffsets for the log start and the newest record time. Each partition gets a verdict by the rules of the README (first match wins), the group its worst partition’s. The answer carries a signed `snapshot` of its offsets: passed back as `since`, the next answer adds STALLED and REWOUND and the consumption and production rates over the interval. A since token that was altered, issued by another deployment (another TOKEN_SIGNING_KEYS), for another group, or more than 24 h ago is a 400. Read-only.
+         */
+        get: operations["getGroupHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lag, time lag, members, state and verdict of every visible group, in the Prometheus text format
+         * @description Prometheus text format 0.0.4. One listing, one describe and one OffsetFetch per coordinator, and per partition leader one ListOffsets for the end offsets, one Fetch and two ListOffsets for the time lag (as include=lag). Only groups the caller may read offsets of are exported; `allow` and `deny` narrow them by id. Series stop at `maxSeries`, whole groups at a time, and kafka_group_series_limit_reached says so. Verdicts use the thresholds given here (defaults as /groups/{groupId}/health); STALLED and REWOUND need a snapshot and do not appear here.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1067,6 +1107,8 @@ export interface components {
              * @description Partitions whose offsets could not be read: no lag counted
              */
             partitionsWithErrors: number;
+            /** @description With include=timeLag: bounds on the group's largest time lag (largest min, largest max); null when no partition's is known */
+            maxTimeLagMs?: components["schemas"]["TimeLagBounds"] | null;
         };
         MaxLag: {
             /** Format: int64 */
@@ -1074,6 +1116,24 @@ export interface components {
             topic: string;
             /** Format: int32 */
             partition: number;
+        };
+        /**
+         * @example {
+         *       "min": 41200,
+         *       "max": 41950
+         *     }
+         */
+        TimeLagBounds: {
+            /**
+             * Format: int64
+             * @description At least this many ms behind
+             */
+            min: number;
+            /**
+             * Format: int64
+             * @description At most this many ms behind (equal to min when exact)
+             */
+            max: number;
         };
         GroupListing: {
             groupId: string;
@@ -1381,6 +1441,25 @@ export interface components {
             owners: components["schemas"]["PartitionOwner"][];
             /** @description Why this partition could not be read fully (deleted topic, moving leader) (always present) */
             error?: components["schemas"]["KafkaError"] | null;
+            /**
+             * Format: int64
+             * @description With include=timeLag: the first offset still in the log; null when unknown
+             */
+            logStartOffset?: number | null;
+            /** @description With include=timeLag: the offset is below the log start: records were deleted before the group read them */
+            belowLogStart?: boolean;
+            /** @description With include=timeLag: how long ago the first record not yet consumed was written, as bounds read from its record batch header; 0 when nothing is behind; null when unknown (see timeLagReason) */
+            timeLagMs?: components["schemas"]["TimeLagBounds"] | null;
+            /**
+             * @description With include=timeLag: why timeLagMs is null; null when it is known
+             * @enum {string|null}
+             */
+            timeLagReason?: "no-offset" | "below-log-start" | "offset-out-of-range" | "not-authorized" | "no-record" | "no-timestamp" | "unreadable" | null;
+            /**
+             * Format: int64
+             * @description With include=timeLag: ms since the newest record of the partition (ListOffsets max timestamp); null for an empty log or when unknown
+             */
+            headAgeMs?: number | null;
         };
         PartitionOwner: {
             memberId: string;
@@ -1593,6 +1672,187 @@ export interface components {
             /** @description The group.instance.id of each static member to remove */
             instanceIds: string[];
         };
+        /**
+         * @example {
+         *       "groupId": "demo-classic",
+         *       "type": "classic",
+         *       "state": "Stable",
+         *       "members": 2,
+         *       "isolation": "read_uncommitted",
+         *       "verdict": "LAGGING",
+         *       "checkedAt": "2026-11-30T22:40:00.000Z",
+         *       "thresholds": {
+         *         "maxLag": 1000,
+         *         "maxTimeLagSeconds": 60,
+         *         "idleAfterSeconds": 3600
+         *       },
+         *       "totals": {
+         *         "lag": 1240,
+         *         "maxTimeLagMs": {
+         *           "min": 95200,
+         *           "max": 95950
+         *         },
+         *         "partitions": 2
+         *       },
+         *       "partitions": [
+         *         {
+         *           "topic": "demo-events",
+         *           "partition": 0,
+         *           "verdict": "LAGGING",
+         *           "offset": 60,
+         *           "endOffset": 1260,
+         *           "logStartOffset": 0,
+         *           "lag": 1200,
+         *           "timeLagMs": {
+         *             "min": 95200,
+         *             "max": 95950
+         *           },
+         *           "timeLagReason": null,
+         *           "headAgeMs": 120,
+         *           "error": null,
+         *           "previousOffset": 40,
+         *           "consumptionRate": 0.667,
+         *           "productionRate": 40
+         *         },
+         *         {
+         *           "topic": "demo-events",
+         *           "partition": 1,
+         *           "verdict": "OK",
+         *           "offset": 1180,
+         *           "endOffset": 1220,
+         *           "logStartOffset": 0,
+         *           "lag": 40,
+         *           "timeLagMs": {
+         *             "min": 1010,
+         *             "max": 1010
+         *           },
+         *           "timeLagReason": null,
+         *           "headAgeMs": 80,
+         *           "error": null,
+         *           "previousOffset": 1000,
+         *           "consumptionRate": 6,
+         *           "productionRate": 6.333
+         *         }
+         *       ],
+         *       "since": {
+         *         "issuedAt": "2026-11-30T22:39:30.000Z",
+         *         "intervalMs": 30000,
+         *         "consumptionRate": 6.667,
+         *         "productionRate": 46.333,
+         *         "partitionsCompared": 2
+         *       },
+         *       "snapshot": "eyJwIjoibGFnLXNuYXBzaG90IiwidCI6MTc2NDU0MjQwMDAwMCwiZCI6eyJnIjoiZGVtby1jbGFzc2ljIn19.c2lnbmF0dXJlLW9mLXRoZS10b2tlbi1pbi1iYXNlNjR1cmw"
+         *     }
+         */
+        GroupHealth: {
+            groupId: string;
+            /** @enum {string} */
+            type: "classic" | "consumer" | "share" | "streams";
+            state: string;
+            /** Format: int32 */
+            members: number;
+            /** @enum {string} */
+            isolation: "read_uncommitted" | "read_committed";
+            verdict: components["schemas"]["Verdict"];
+            /**
+             * Format: date-time
+             * @description When the offsets were read
+             */
+            checkedAt: string;
+            thresholds: components["schemas"]["HealthThresholds"];
+            totals: components["schemas"]["HealthTotals"];
+            partitions: components["schemas"]["PartitionHealth"][];
+            /** @description With since: the interval since the snapshot (always present; null without since) */
+            since?: components["schemas"]["HealthInterval"] | null;
+            /** @description Signed, opaque token of this answer’s offsets: pass it back as `since` for STALLED, REWOUND and rates. Null when the group has more partitions than a token holds (2000). */
+            snapshot: string | null;
+        };
+        /**
+         * @description OK; IDLE (nothing to consume, newest record older than idleAfterSeconds); NO_OFFSET (nothing committed); UNKNOWN (the partition's offsets could not be read); LAGGING (lag above maxLag or time lag above maxTimeLagSeconds); STALLED (since: members present, offset not moving, lag not falling); STOPPED (no members, lag above zero); REWOUND (since: the committed offset went backwards); DATA_LOSS (committed offset below the log start). Listed from best to worst: a group takes its worst partition’s.
+         * @example LAGGING
+         * @enum {string}
+         */
+        Verdict: "OK" | "IDLE" | "NO_OFFSET" | "UNKNOWN" | "LAGGING" | "STALLED" | "STOPPED" | "REWOUND" | "DATA_LOSS";
+        HealthThresholds: {
+            /**
+             * Format: int64
+             * @description Records behind above which a partition is LAGGING
+             */
+            maxLag: number;
+            /**
+             * Format: int64
+             * @description Seconds behind (the lower bound of the time lag) above which a partition is LAGGING
+             */
+            maxTimeLagSeconds: number;
+            /**
+             * Format: int64
+             * @description A partition with nothing to consume whose newest record is older than this is IDLE
+             */
+            idleAfterSeconds: number;
+        };
+        HealthTotals: {
+            /** Format: int64 */
+            lag: number;
+            /** @description Bounds on the group's largest time lag (always present) */
+            maxTimeLagMs?: components["schemas"]["TimeLagBounds"] | null;
+            /** Format: int32 */
+            partitions: number;
+        };
+        PartitionHealth: {
+            topic: string;
+            /** Format: int32 */
+            partition: number;
+            verdict: components["schemas"]["Verdict"];
+            /**
+             * Format: int64
+             * @description Committed (share: start) offset; null when none
+             */
+            offset: number | null;
+            /** Format: int64 */
+            endOffset: number | null;
+            /** Format: int64 */
+            logStartOffset: number | null;
+            /** Format: int64 */
+            lag: number | null;
+            /** @description How long ago the first record not yet consumed was written, bounds from its batch header; 0 when nothing is behind; null when unknown (always present) */
+            timeLagMs?: components["schemas"]["TimeLagBounds"] | null;
+            /**
+             * @description Why timeLagMs is null; null when it is known (always present)
+             * @enum {string|null}
+             */
+            timeLagReason?: "no-offset" | "below-log-start" | "offset-out-of-range" | "not-authorized" | "no-record" | "no-timestamp" | "unreadable" | null;
+            /**
+             * Format: int64
+             * @description ms since the newest record; null for an empty log
+             */
+            headAgeMs: number | null;
+            /** @description Why the partition could not be read (always present) */
+            error?: components["schemas"]["KafkaError"] | null;
+            /**
+             * Format: int64
+             * @description With since: the committed offset in the snapshot; null without since or when it had none
+             */
+            previousOffset: number | null;
+            /** @description With since: records committed per second over the interval (negative when rewound) */
+            consumptionRate: number | null;
+            /** @description With since: records appended per second over the interval */
+            productionRate: number | null;
+        };
+        HealthInterval: {
+            /**
+             * Format: date-time
+             * @description When the snapshot was taken
+             */
+            issuedAt: string;
+            /** Format: int64 */
+            intervalMs: number;
+            /** @description Records committed per second */
+            consumptionRate: number | null;
+            /** @description Records appended per second */
+            productionRate: number | null;
+            /** Format: int32 */
+            partitionsCompared: number;
+        };
     };
     responses: {
         /** @description Method not allowed */
@@ -1734,8 +1994,8 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque: a previous page's `nextCursor` */
                 cursor?: string;
-                /** @description Extra data per group of the page: one or more of details, lag (repeated or comma-separated, any case) */
-                include?: ("details" | "lag")[];
+                /** @description Extra data per group of the page (timeLag: lag with the group's largest time lag, one Fetch and two ListOffsets more per partition leader): one or more of details, lag, timeLag (repeated or comma-separated, any case) */
+                include?: ("details" | "lag" | "timeLag")[];
                 /** @description With include=lag: read_uncommitted (default) or read_committed */
                 isolation?: "read_uncommitted" | "read_committed";
             };
@@ -2226,6 +2486,8 @@ export interface operations {
                 isolation?: "read_uncommitted" | "read_committed";
                 /** @description The type the group must have; another type answers 409 */
                 type?: "classic" | "consumer" | "share" | "streams";
+                /** @description timeLag: per partition also the log start, the time lag (bounds from the record batch header at the committed offset) and the age of the newest record; per group the largest time lag. Costs one Fetch and two ListOffsets per partition leader. */
+                include?: "timeLag";
             };
             header?: never;
             path: {
@@ -2852,6 +3114,260 @@ export interface operations {
                 };
             };
             /** @description Group coordinator unavailable; Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getGroupHealth: {
+        parameters: {
+            query?: {
+                /** @description read_uncommitted (default): lag against the high watermark; read_committed: against the last stable offset, as a transactional consumer sees it */
+                isolation?: "read_uncommitted" | "read_committed";
+                /** @description The type the group must have; another type answers 409 */
+                type?: "classic" | "consumer" | "share" | "streams";
+                /** @description Records behind above which a partition is LAGGING (default 1000) */
+                maxLag?: number;
+                /** @description Seconds behind (lower bound of the time lag) above which a partition is LAGGING (default 60) */
+                maxTimeLagSeconds?: number;
+                /** @description A partition with nothing to consume whose newest record is older than this is IDLE (default 3600) */
+                idleAfterSeconds?: number;
+                /** @description The `snapshot` of an earlier answer for this group (at most 24 h old) */
+                since?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Verdicts and lag */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupHealth"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group is of another type */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group type not served by this cluster */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group coordinator unavailable; Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: {
+                /** @description Lag and time lag per group (default), per topic, or per partition */
+                granularity?: "group" | "topic" | "partition";
+                /** @description Only group ids matching this regular expression (anchored) */
+                allow?: string;
+                /** @description Leave out group ids matching this regular expression (anchored) */
+                deny?: string;
+                /** @description Most group series in the answer (default 10000); the scrape's own series are not counted */
+                maxSeries?: number;
+                /** @description Records behind above which a partition is LAGGING (default 1000) */
+                maxLag?: number;
+                /** @description Seconds behind (lower bound of the time lag) above which a partition is LAGGING (default 60) */
+                maxTimeLagSeconds?: number;
+                /** @description A partition with nothing to consume whose newest record is older than this is IDLE (default 3600) */
+                idleAfterSeconds?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker unavailable; Credentials cannot be checked now */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */

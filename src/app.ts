@@ -14,9 +14,11 @@ import { problemResponse } from './openapi/problems.js';
 import { validationHook } from './openapi/validation.js';
 import { clusterRoutes } from './routes/cluster.js';
 import { errorResponse } from './routes/errors.js';
+import { groupHealthRoutes } from './routes/group-health.js';
 import { groupRoutes } from './routes/groups.js';
 import { healthRoutes } from './routes/health.js';
 import { memberRoutes } from './routes/members.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { offsetRoutes } from './routes/offsets.js';
 import { writeRoutes } from './routes/writes.js';
 import { type TokenSigner, tokenSigner } from './tokens/signed.js';
@@ -58,6 +60,8 @@ export function createApp({
   const writes: WriteDeps = { service, writes: security.writes ?? 'unset', logger };
   writeRoutes(app, writes);
   memberRoutes(app, writes);
+  groupHealthRoutes(app, service, tokens);
+  metricsRoutes(app, service);
 
   app.doc31('/openapi.json', (c) => ({
     openapi: '3.1.0',

@@ -38,7 +38,9 @@ import {
 } from './model.js';
 import { type CommittedOffsets, fetchCommitted, fetchShareStartOffsets } from './offsets/committed.js';
 import { endOffsets, type Isolation } from './offsets/end-offsets.js';
+import { type PartitionProbe, type ProbeRequest, probeLog } from './offsets/log-probe.js';
 import { offsetTable, ownership } from './offsets/report.js';
+import { withTimeLag } from './offsets/time-lag.js';
 import { failed, type Outcome, ok } from './outcome.js';
 import { type GroupWrites, KafkaGroupWrites } from './writes/service.js';
 
@@ -81,7 +83,25 @@ export interface GroupService {
     groups: readonly { groupId: string; type: GroupType | null }[],
     isolation?: Isolation,
     described?: Promise<ReadonlyMap<string, Outcome<Group>>>,
+    options?: { timeLag?: boolean },
   ): Promise<Map<string, Outcome<LagTotals>>>;
+  /**
+   * The offsets tables of many groups (what `groupOffsets` gives each), batched like
+   * `lagSummaries`; with `timeLag`, one Fetch and two ListOffsets more per partition leader.
+   */
+  offsetsOfGroups(
+    groups: readonly { groupId: string; type: GroupType | null }[],
+    options?: {
+      isolation?: Isolation;
+      timeLag?: boolean;
+      described?: Promise<ReadonlyMap<string, Outcome<Group>>>;
+    },
+  ): Promise<Map<string, Outcome<OffsetTable>>>;
+  /** One group as described and its offsets with time lag, read at `at` (ms): what a verdict needs. */
+  groupHealth(
+    groupId: string,
+    options?: OffsetsOptions,
+  ): Promise<{ group: Group; offsets: GroupOffsets; at: number }>;
   describeCluster(): Promise<ClusterInfo>;
   /** Which brokers answer a Metadata request now (shared for a second); `ready` when one does. */
   ping(): Promise<Readiness>;
@@ -92,7 +112,12 @@ export interface GroupService {
 
 export interface OffsetsOptions extends DescribeOptions {
   isolation?: Isolation;
+  /** Add each partition's log start, time lag and head age (include=timeLag). */
+  timeLag?: boolean;
 }
+
+/** A group's offsets per topic and its totals (the body of GroupOffsets). */
+export type OffsetTable = Pick<GroupOffsets, 'topics' | 'totals'>;
 
 export interface GroupServiceOptions {
   retry?: RetryPolicy;
@@ -370,10 +395,21 @@ export class KafkaGroupService implements GroupService {
     );
   }
 
-  async groupOffsets(
+  async groupOffsets(groupId: string, options: OffsetsOptions = {}): Promise<GroupOffsets> {
+    return (await this.offsetsWithGroup(groupId, options)).offsets;
+  }
+
+  async groupHealth(
     groupId: string,
-    { isolation = 'read_uncommitted', ...describe }: OffsetsOptions = {},
-  ): Promise<GroupOffsets> {
+    options: OffsetsOptions = {},
+  ): Promise<{ group: Group; offsets: GroupOffsets; at: number }> {
+    return this.offsetsWithGroup(groupId, { ...options, timeLag: true });
+  }
+
+  private async offsetsWithGroup(
+    groupId: string,
+    { isolation = 'read_uncommitted', timeLag = false, ...describe }: OffsetsOptions,
+  ): Promise<{ group: Group; offsets: GroupOffsets; at: number }> {
     const group = await this.describeGroup(groupId, describe);
     const committed = (await this.committedOffsets([{ groupId, type: group.type }])).get(groupId);
     if (!committed) throw new Error(`no offsets for group ${groupId}`);
@@ -384,13 +420,24 @@ export class KafkaGroupService implements GroupService {
       ...[...owners.keys()].map(fromKey),
     ];
     const ends = await endOffsets(this.cluster, partitions, isolation);
+    let table = offsetTable(committed.value, owners, ends);
+    let at = Date.now();
+    if (timeLag) {
+      const probes = await probeLog(this.cluster, probeRequests([table]), isolation);
+      at = Date.now();
+      table = withTimeLag(table, probes, at);
+    }
     return {
-      groupId,
-      type: group.type,
-      state: group.state,
-      offsetKind: group.type === 'share' ? 'start' : 'committed',
-      isolation,
-      ...offsetTable(committed.value, owners, ends),
+      group,
+      at,
+      offsets: {
+        groupId,
+        type: group.type,
+        state: group.state,
+        offsetKind: group.type === 'share' ? 'start' : 'committed',
+        isolation,
+        ...table,
+      },
     };
   }
 
@@ -398,7 +445,30 @@ export class KafkaGroupService implements GroupService {
     groups: readonly { groupId: string; type: GroupType | null }[],
     isolation: Isolation = 'read_uncommitted',
     described?: Promise<ReadonlyMap<string, Outcome<Group>>>,
+    options: { timeLag?: boolean } = {},
   ): Promise<Map<string, Outcome<LagTotals>>> {
+    const tables = await this.offsetsOfGroups(groups, {
+      isolation,
+      ...(described && { described }),
+      ...(options.timeLag && { timeLag: true }),
+    });
+    const out = new Map<string, Outcome<LagTotals>>();
+    for (const [groupId, table] of tables) out.set(groupId, table.ok ? ok(table.value.totals) : table);
+    return out;
+  }
+
+  async offsetsOfGroups(
+    groups: readonly { groupId: string; type: GroupType | null }[],
+    {
+      isolation = 'read_uncommitted',
+      timeLag = false,
+      described,
+    }: {
+      isolation?: Isolation;
+      timeLag?: boolean;
+      described?: Promise<ReadonlyMap<string, Outcome<Group>>>;
+    } = {},
+  ): Promise<Map<string, Outcome<OffsetTable>>> {
     const hints = new Map(groups.flatMap((g) => (g.type ? [[g.groupId, g.type] as const] : [])));
     const [committed, results] = await Promise.all([
       this.committedOffsets(groups),
@@ -417,19 +487,28 @@ export class KafkaGroupService implements GroupService {
       ...[...owners.values()].flatMap((held) => [...held.keys()].map(fromKey)),
     ];
     const ends = await endOffsets(this.cluster, partitions, isolation);
-    const out = new Map<string, Outcome<LagTotals>>();
+    const tables = new Map<string, Outcome<OffsetTable>>();
     for (const [groupId, result] of committed) {
       if (!result.ok) {
-        out.set(groupId, result);
+        tables.set(groupId, result);
         continue;
       }
       // /offsets fails when the describe does; so does the listing's lag, with the same problem.
       const outcome = results.get(groupId);
       if (outcome && !outcome.ok) {
-        out.set(groupId, outcome);
+        tables.set(groupId, outcome);
         continue;
       }
-      out.set(groupId, ok(offsetTable(result.value, owners.get(groupId) ?? new Map(), ends).totals));
+      tables.set(groupId, ok(offsetTable(result.value, owners.get(groupId) ?? new Map(), ends)));
+    }
+    if (!timeLag) return tables;
+    // One probe for every group's partitions: a partition two groups read is asked once per offset.
+    const okTables = [...tables.values()].flatMap((t) => (t.ok ? [t.value] : []));
+    const probesByOffset = await probeEveryOffset(this.cluster, okTables, isolation);
+    const at = Date.now();
+    const out = new Map<string, Outcome<OffsetTable>>();
+    for (const [groupId, t] of tables) {
+      out.set(groupId, t.ok ? ok(withTimeLag(t.value, probesFor(t.value, probesByOffset), at)) : t);
     }
     return out;
   }
@@ -523,4 +602,74 @@ function failureOf(broker: BrokerFailure['broker'], error: unknown): BrokerFailu
 function fromKey(key: string): { topic: string; partition: number } {
   const at = key.indexOf(':');
   return { partition: Number(key.slice(0, at)), topic: key.slice(at + 1) };
+}
+
+/** What to probe for these tables: the batch at each offset behind its end, the head of every partition. */
+function probeRequests(tables: readonly OffsetTable[]): ProbeRequest[] {
+  return tables.flatMap((table) =>
+    table.topics.flatMap((t) =>
+      t.partitions.map((p) => ({
+        topic: t.topic,
+        partition: p.partition,
+        fetchAt: fetchAtOf(p),
+        endOffset: p.endOffset,
+      })),
+    ),
+  );
+}
+
+const fetchAtOf = (p: { offset: number | null; lag: number | null }) =>
+  p.offset !== null && p.lag !== null && p.lag > 0 ? p.offset : null;
+
+/**
+ * Probes for many groups' tables. A Fetch names a partition once, so a partition is probed once
+ * per distinct offset the groups hold on it: one round per leader covers the first offset of every
+ * partition, further rounds only the partitions where groups are at different offsets.
+ */
+async function probeEveryOffset(
+  cluster: KafkaCluster,
+  tables: readonly OffsetTable[],
+  isolation: Isolation,
+): Promise<Map<string, PartitionProbe>> {
+  const rounds: Map<string, ProbeRequest>[] = [];
+  for (const request of probeRequests(tables)) {
+    const key = `${request.partition}:${request.topic}`;
+    const round = rounds.find((r) => {
+      const there = r.get(key);
+      return (
+        !there || there.fetchAt === request.fetchAt || request.fetchAt === null || there.fetchAt === null
+      );
+    });
+    if (!round) rounds.push(new Map([[key, request]]));
+    else if (round.get(key)?.fetchAt == null) round.set(key, request);
+  }
+  const out = new Map<string, PartitionProbe>();
+  for (const round of rounds) {
+    const probes = await probeLog(cluster, [...round.values()], isolation);
+    for (const [key, request] of round) {
+      const probe = probes.get(key);
+      if (!probe) continue;
+      out.set(`${key}@${request.fetchAt ?? ''}`, probe);
+      // The head and the log start do not depend on the offset: any round's answer serves.
+      if (!out.has(`${key}@`)) out.set(`${key}@`, probe);
+    }
+  }
+  return out;
+}
+
+/** One table's probes out of `probeEveryOffset`'s answer, keyed as `withTimeLag` reads them. */
+function probesFor(
+  table: OffsetTable,
+  probes: ReadonlyMap<string, PartitionProbe>,
+): Map<string, PartitionProbe> {
+  const out = new Map<string, PartitionProbe>();
+  for (const t of table.topics) {
+    for (const p of t.partitions) {
+      const key = `${p.partition}:${t.topic}`;
+      const fetchAt = fetchAtOf(p);
+      const probe = probes.get(`${key}@${fetchAt ?? ''}`) ?? probes.get(`${key}@`);
+      if (probe) out.set(key, probe);
+    }
+  }
+  return out;
 }

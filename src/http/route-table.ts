@@ -33,6 +33,8 @@ const ACTIONS: Record<string, Action> = {
   'POST /groups/:groupId/offsets/reset': 'reset-offsets',
   'DELETE /groups/:groupId/members/:instanceId': 'remove-members',
   'POST /groups/:groupId/members/remove': 'remove-members',
+  'GET /groups/:groupId/health': 'offsets',
+  'GET /metrics': 'offsets',
 };
 
 /** Paths served to everyone, whatever the authentication: liveness and readiness probes. */

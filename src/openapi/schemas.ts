@@ -513,6 +513,24 @@ export const GroupSchema = z
     example: CLASSIC_GROUP_EXAMPLE,
   });
 
+/** Bounds on how long ago the first record not yet consumed was written (see README, Health). */
+export const TimeLagBoundsSchema = z
+  .object({
+    min: Int64().openapi({ description: 'At least this many ms behind' }),
+    max: Int64().openapi({ description: 'At most this many ms behind (equal to min when exact)' }),
+  })
+  .openapi('TimeLagBounds', { example: { min: 41_200, max: 41_950 } });
+
+export const TIME_LAG_REASONS = [
+  'no-offset',
+  'below-log-start',
+  'offset-out-of-range',
+  'not-authorized',
+  'no-record',
+  'no-timestamp',
+  'unreadable',
+] as const;
+
 export const LagTotalsSchema = z
   .object({
     lag: Int64().openapi({ description: 'Sum of the known partition lags' }),
@@ -528,6 +546,10 @@ export const LagTotalsSchema = z
     }),
     partitionsWithErrors: Int32().openapi({
       description: 'Partitions whose offsets could not be read: no lag counted',
+    }),
+    maxTimeLagMs: z.union([TimeLagBoundsSchema, z.null()]).optional().openapi({
+      description:
+        "With include=timeLag: bounds on the group's largest time lag (largest min, largest max); null when no partition's is known",
     }),
   })
   .openapi('LagTotals', {
@@ -627,6 +649,24 @@ export const GroupOffsetsSchema = z
                   KafkaErrorSchema,
                   'Why this partition could not be read fully (deleted topic, moving leader)',
                 ),
+                logStartOffset: Int64().nullable().optional().openapi({
+                  description: 'With include=timeLag: the first offset still in the log; null when unknown',
+                }),
+                belowLogStart: z.boolean().optional().openapi({
+                  description:
+                    'With include=timeLag: the offset is below the log start: records were deleted before the group read them',
+                }),
+                timeLagMs: z.union([TimeLagBoundsSchema, z.null()]).optional().openapi({
+                  description:
+                    'With include=timeLag: how long ago the first record not yet consumed was written, as bounds read from its record batch header; 0 when nothing is behind; null when unknown (see timeLagReason)',
+                }),
+                timeLagReason: z.enum(TIME_LAG_REASONS).nullable().optional().openapi({
+                  description: 'With include=timeLag: why timeLagMs is null; null when it is known',
+                }),
+                headAgeMs: Int64().nullable().optional().openapi({
+                  description:
+                    'With include=timeLag: ms since the newest record of the partition (ListOffsets max timestamp); null for an empty log or when unknown',
+                }),
               })
               .openapi('PartitionOffsets'),
           ),

@@ -59,7 +59,7 @@ function listParam<T extends string>(
 const typeOf = (value: string) => GROUP_TYPES.find((t) => t === value.toLowerCase());
 const LIMIT_RULE = 'an integer from 1 to 1000';
 const DEFAULT_LIMIT = 100;
-const INCLUDES = ['details', 'lag'] as const;
+const INCLUDES = ['details', 'lag', 'timeLag'] as const;
 
 const ListQuery = strictQuery({
   type: listParam(GROUP_TYPES, typeOf, 'Only groups of these types').openapi({
@@ -123,8 +123,8 @@ const ListQuery = strictQuery({
     }),
   include: listParam(
     INCLUDES,
-    (v) => INCLUDES.find((i) => i === v.toLowerCase()),
-    'Extra data per group of the page',
+    (v) => INCLUDES.find((i) => i.toLowerCase() === v.toLowerCase()),
+    "Extra data per group of the page (timeLag: lag with the group's largest time lag, one Fetch and two ListOffsets more per partition leader)",
   ).openapi({
     param: { name: 'include', in: 'query', style: 'form', explode: true },
     example: ['details', 'lag'],
@@ -288,7 +288,8 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
     const { page, more } = pageAfter(listed.groups, query.cursor, limit);
     const nextCursor = more ? encodeCursor((page.at(-1) as { groupId: string }).groupId) : null;
     const wantDetails = query.include?.includes('details') ?? false;
-    const wantLag = query.include?.includes('lag') ?? false;
+    const wantTimeLag = query.include?.includes('timeLag') ?? false;
+    const wantLag = (query.include?.includes('lag') ?? false) || wantTimeLag;
     if (!wantDetails && !wantLag) return c.json({ groups: page, failures, nextCursor }, 200);
 
     const hints = new Map(page.flatMap((g) => (g.type ? [[g.groupId, g.type] as const] : [])));
@@ -299,7 +300,9 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
     );
     const [details, lags] = await Promise.all([
       wantDetails ? describing : undefined,
-      wantLag ? service.lagSummaries(page, query.isolation, describing) : undefined,
+      wantLag
+        ? service.lagSummaries(page, query.isolation, describing, wantTimeLag ? { timeLag: true } : {})
+        : undefined,
     ]);
     const entries = page.map((listing) => {
       const described = details?.get(listing.groupId);

@@ -3,7 +3,7 @@ import { readVisible } from '../auth/visibility.js';
 import type { GroupService } from '../groups/service.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { GroupOffsetsSchema } from '../openapi/schemas.js';
-import { strictQuery } from '../openapi/validation.js';
+import { expect, strictQuery } from '../openapi/validation.js';
 import { GroupIdParam, IsolationParam, TypeAssertionParam } from './params.js';
 
 const groupOffsets = createRoute({
@@ -23,6 +23,15 @@ const groupOffsets = createRoute({
     query: strictQuery({
       isolation: IsolationParam,
       type: TypeAssertionParam,
+      include: z
+        .enum(['timeLag'], expect('timeLag'))
+        .optional()
+        .openapi({
+          param: { name: 'include', in: 'query' },
+          description:
+            'timeLag: per partition also the log start, the time lag (bounds from the record batch header at the committed offset) and the age of the newest record; per group the largest time lag. Costs one Fetch and two ListOffsets per partition leader.',
+          example: 'timeLag',
+        }),
     }),
   },
   responses: {
@@ -41,11 +50,12 @@ const groupOffsets = createRoute({
 export function offsetRoutes(app: OpenAPIHono, service: GroupService): void {
   app.openapi(groupOffsets, async (c) => {
     const { groupId } = c.req.valid('param');
-    const { isolation, type } = c.req.valid('query');
+    const { isolation, type, include } = c.req.valid('query');
     const offsets = await readVisible(c, 'offsets', groupId, () =>
       service.groupOffsets(groupId, {
         ...(isolation && { isolation }),
         ...(type && { expected: type }),
+        ...(include === 'timeLag' && { timeLag: true }),
       }),
     );
     return c.json(offsets, 200);

@@ -15,6 +15,13 @@
  *                                     TOPIC <name, UTF-8 then base64>
  *   describe-members GROUP          a classic or consumer group (Admin.describeConsumerGroups):
  *                                     MEMBER <group.instance.id or '', UTF-8 then base64>, one a member
+ *   delete-records TOPIC PARTITION OFFSET
+ *                                   moves the log start of TOPIC-PARTITION to OFFSET (Admin.deleteRecords)
+ *   alter-offsets GROUP TOPIC PARTITION OFFSET
+ *                                   commits OFFSET for GROUP on TOPIC-PARTITION (Admin.alterConsumerGroupOffsets;
+ *                                   the group must have no members)
+ *   produce TOPIC PARTITION COUNT   appends COUNT records to TOPIC-PARTITION (KafkaProducer, acks=all), one batch
+ *                                   per record, and prints their offsets: OFFSET <offset>
  *
  * Standard output ends with DONE once the operation has completed. Errors: "ERROR ..." on standard error,
  * exit 1 (2 on bad arguments). The client logs into -Dkafka.test.log.file.
@@ -39,6 +46,14 @@ import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.NewPartitions;
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringSerializer;
 
 public class AdminOps {
   static final PrintStream OUT =
@@ -50,7 +65,9 @@ public class AdminOps {
   public static void main(String[] argv) {
     if (argv.length < 3 || !argv[0].equals("--bootstrap")) {
       ERR.println("ERROR usage: AdminOps --bootstrap HOST:PORT "
-          + "create-partitions TOPIC COUNT | delete-topic TOPIC | list-groups | list-topics | describe-members GROUP");
+          + "create-partitions TOPIC COUNT | delete-topic TOPIC | list-groups | list-topics | describe-members GROUP"
+          + " | delete-records TOPIC PARTITION OFFSET"
+          + " | alter-offsets GROUP TOPIC PARTITION OFFSET | produce TOPIC PARTITION COUNT");
       System.exit(2);
       return;
     }
@@ -112,6 +129,41 @@ public class AdminOps {
               .get(WAIT_MS, TimeUnit.MILLISECONDS);
           for (MemberDescription m : d.members()) {
             lines.add("MEMBER " + base64(m.groupInstanceId().orElse("")));
+          }
+        }
+        case "delete-records" -> {
+          if (args.size() != 3) throw new IllegalArgumentException("delete-records TOPIC PARTITION OFFSET");
+          TopicPartition tp = new TopicPartition(args.get(0), Integer.parseInt(args.get(1)));
+          admin.deleteRecords(Map.of(tp, RecordsToDelete.beforeOffset(Long.parseLong(args.get(2)))))
+              .all()
+              .get(WAIT_MS, TimeUnit.MILLISECONDS);
+        }
+        case "alter-offsets" -> {
+          if (args.size() != 4) throw new IllegalArgumentException("alter-offsets GROUP TOPIC PARTITION OFFSET");
+          TopicPartition tp = new TopicPartition(args.get(1), Integer.parseInt(args.get(2)));
+          admin.alterConsumerGroupOffsets(args.get(0), Map.of(tp, new OffsetAndMetadata(Long.parseLong(args.get(3)))))
+              .all()
+              .get(WAIT_MS, TimeUnit.MILLISECONDS);
+        }
+        case "produce" -> {
+          if (args.size() != 3) throw new IllegalArgumentException("produce TOPIC PARTITION COUNT");
+          Properties pp = new Properties();
+          pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+          pp.put(ProducerConfig.CLIENT_ID_CONFIG, "admin-ops-producer");
+          pp.put(ProducerConfig.ACKS_CONFIG, "all");
+          pp.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+          pp.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+          pp.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+          int partition = Integer.parseInt(args.get(1));
+          int count = Integer.parseInt(args.get(2));
+          try (KafkaProducer<String, String> producer = new KafkaProducer<>(pp)) {
+            // One send at a time: each record is its own batch, with its own timestamp.
+            for (int i = 0; i < count; i++) {
+              RecordMetadata m = producer
+                  .send(new ProducerRecord<>(args.get(0), partition, "key-" + i, "value-" + i))
+                  .get(WAIT_MS, TimeUnit.MILLISECONDS);
+              lines.add("OFFSET " + m.offset());
+            }
           }
         }
         default -> throw new IllegalArgumentException("unknown operation " + operation);

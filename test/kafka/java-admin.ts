@@ -215,3 +215,39 @@ export async function javaAdminMemberInstances(bootstrap: string, groupId: strin
   }
   return instanceIds.sort();
 }
+
+/** Moves the log start of `topic`-`partition` to `offset` (Admin.deleteRecords), as retention would. */
+export async function javaAdminDeleteRecords(
+  bootstrap: string,
+  topic: string,
+  partition: number,
+  offset: number,
+): Promise<void> {
+  await adminOps(bootstrap, ['delete-records', topic, String(partition), String(offset)]);
+}
+
+/** Commits `offset` for an empty group (Admin.alterConsumerGroupOffsets). */
+export async function javaAdminAlterOffsets(
+  bootstrap: string,
+  groupId: string,
+  topic: string,
+  partition: number,
+  offset: number,
+): Promise<void> {
+  await adminOps(bootstrap, ['alter-offsets', groupId, topic, String(partition), String(offset)]);
+}
+
+/** Appends `count` records to `topic`-`partition`, one batch each (KafkaProducer); their offsets. */
+export async function javaProduce(
+  bootstrap: string,
+  topic: string,
+  partition: number,
+  count: number,
+): Promise<number[]> {
+  const lines = await adminOps(bootstrap, ['produce', topic, String(partition), String(count)]);
+  return lines.map((line) => {
+    const m = /^OFFSET (\d+)$/.exec(line);
+    if (!m) throw new Error(`unexpected line ${JSON.stringify(line)}`);
+    return Number(m[1]);
+  });
+}

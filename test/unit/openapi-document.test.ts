@@ -45,6 +45,8 @@ describe('the OpenAPI document', () => {
       'delete /groups/{groupId}/offsets': 'deleteGroupOffsets',
       'delete /groups/{groupId}/members/{instanceId}': 'removeGroupMember',
       'post /groups/{groupId}/members/remove': 'removeGroupMembers',
+      'get /groups/{groupId}/health': 'getGroupHealth',
+      'get /metrics': 'getMetrics',
     });
     const tags = new Set((doc.tags as Json[]).map((t) => t.name));
     for (const { op } of operations) {

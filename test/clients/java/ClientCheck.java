@@ -86,7 +86,7 @@ public class ClientCheck {
       for (String line : members(group)) System.out.println(line);
     }
 
-    GroupOffsets offsets = offsetsApi.getGroupOffsets(big, null, null);
+    GroupOffsets offsets = offsetsApi.getGroupOffsets(big, null, null, null);
     for (TopicOffsets topic : offsets.getTopics()) {
       for (PartitionOffsets p : topic.getPartitions()) {
         Long offset = p.getOffset();
