@@ -66,10 +66,9 @@ export class MemberRemovalUnsupportedError extends Error {
   constructor(
     readonly groupId: string,
     readonly type: GroupType,
+    reason = `Kafka removes members only from classic and consumer groups (LeaveGroup); a ${type} member leaves when its client stops`,
   ) {
-    super(
-      `group ${quoteId(groupId)} is a ${type} group: Kafka removes members only from classic and consumer groups (LeaveGroup); a ${type} member leaves when its client stops`,
-    );
+    super(`group ${quoteId(groupId)} is a ${type} group: ${reason}`);
   }
 }
 

@@ -349,6 +349,26 @@ export class KafkaGroupWrites implements GroupWrites {
         out.set(instanceId, failed(new KafkaResponseError(response.broker, 'LeaveGroup', answer.errorCode)));
       }
     }
+    // Kafka 3.9 answers UNKNOWN_MEMBER_ID for every static member of a consumer group, listed or
+    // not: a member the group still lists was not removed because the broker cannot, not because
+    // it is missing.
+    const notFound = [...out].filter(([, o]) => !o.ok && o.error instanceof MemberNotFoundError);
+    if (type === 'consumer' && notFound.length > 0) {
+      const listed = new Set((await this.currentMembers(groupId)).map((m) => m.instanceId));
+      for (const [instanceId] of notFound) {
+        if (!listed.has(instanceId)) continue;
+        out.set(
+          instanceId,
+          failed(
+            new MemberRemovalUnsupportedError(
+              groupId,
+              type,
+              `the broker refused to remove member ${JSON.stringify(instanceId)}, which the group lists (UNKNOWN_MEMBER_ID): Kafka removes consumer-group members by LeaveGroup from 4.0 on`,
+            ),
+          ),
+        );
+      }
+    }
     return out;
   }
 
