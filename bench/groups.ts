@@ -5,7 +5,8 @@
  *   npm run bench                         sizes 1,000, 10,000 and 100,000
  *   npm run bench -- 1000 10000           chosen sizes (ascending)
  *
- * It starts its own broker, creates the groups cheaply (one Admin offset commit each makes an
+ * It starts its own broker (or, with BENCH_KAFKA_BROKERS, uses one that bench/broker.ts holds, and
+ * creates only the groups it lacks), creates the groups cheaply (one Admin offset commit each makes an
  * Empty classic group), builds dist/node/server.mjs, then for each size starts a fresh server and
  * measures both on the same work. HTTP load comes from autocannon. Prints a table per size and
  * writes them all to docs/BENCHMARKS.md. Not part of `npm test`: on a shared machine the figures
@@ -22,7 +23,7 @@ import autocannon from 'autocannon';
 import { buildNode } from '../scripts/build.js';
 import { encodeCursor } from '../src/routes/paging.js';
 import { startBroker } from '../test/kafka/broker.js';
-import { javaCommand } from '../test/kafka/fetch.js';
+import { javaCommand, resolveKafkaVersion } from '../test/kafka/fetch.js';
 import { startServerProcess } from '../test/support/server-process.js';
 import { type AdminBench, startAdminBench } from './admin-bench.js';
 
@@ -226,17 +227,25 @@ async function main() {
   const about = machine();
   console.log('building dist/node/server.mjs …');
   await buildNode();
-  const broker = await startBroker({ readyTimeoutMs: 300_000 });
+  const reused = process.env.BENCH_KAFKA_BROKERS;
+  const broker = reused
+    ? { bootstrap: reused, version: resolveKafkaVersion(), stop: async () => undefined }
+    : await startBroker({ readyTimeoutMs: 300_000 });
   const admin = await startAdminBench(broker.bootstrap);
   const sections: string[] = [];
   const summary: { size: number; java: number; product: number; page: number; rss: number }[] = [];
   try {
-    let made = 0;
+    // A reused broker holds the groups of an earlier run: bench-0000000 up, so only the rest are made.
+    let made = reused ? (await admin.command<{ count: number }>('list 1')).count : 0;
+    if (made > (sizes[0] as number))
+      throw new Error(`the broker holds ${made} groups, more than the first size ${sizes[0]}`);
     for (const size of sizes) {
-      console.log(`creating groups ${made}..${size - 1} …`);
-      const created = await admin.command<{ ms: number }>(`create ${PREFIX} ${made} ${size} ${TOPIC}`);
-      console.log(`  ${size - made} groups in ${(created.ms / 1000).toFixed(1)} s`);
-      made = size;
+      if (size > made) {
+        console.log(`creating groups ${made}..${size - 1} …`);
+        const created = await admin.command<{ ms: number }>(`create ${PREFIX} ${made} ${size} ${TOPIC}`);
+        console.log(`  ${size - made} groups in ${(created.ms / 1000).toFixed(1)} s`);
+        made = size;
+      }
       const server = await startServerProcess([join(ROOT, 'dist/node/server.mjs')], {
         env: { KAFKA_BROKERS: broker.bootstrap, AUTH: 'none', RATE_LIMIT_PER_MINUTE: '0' },
       });

@@ -11,6 +11,7 @@
  *   delete-topic TOPIC              deletes TOPIC (Admin.deleteTopics)
  *   list-groups                     every group the cluster lists (Admin.listGroups), one line each:
  *                                     GROUP <group id, UTF-8 then base64> <protocol type, UTF-8 then base64>
+ *   delete-groups GROUP...          deletes the groups, which must have no members (Admin.deleteConsumerGroups)
  *
  * Standard output ends with DONE once the operation has completed. Errors: "ERROR ..." on standard error,
  * exit 1 (2 on bad arguments). The client logs into -Dkafka.test.log.file.
@@ -91,6 +92,10 @@ public class AdminOps {
           for (GroupListing g : admin.listGroups().all().get(WAIT_MS, TimeUnit.MILLISECONDS)) {
             lines.add("GROUP " + base64(g.groupId()) + " " + base64(g.protocol()));
           }
+        }
+        case "delete-groups" -> {
+          if (args.isEmpty()) throw new IllegalArgumentException("delete-groups GROUP...");
+          admin.deleteConsumerGroups(args).all().get(WAIT_MS, TimeUnit.MILLISECONDS);
         }
         default -> throw new IllegalArgumentException("unknown operation " + operation);
       }
