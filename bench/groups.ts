@@ -225,6 +225,10 @@ function machine(): string {
 async function main() {
   const started = new Date();
   const about = machine();
+  // The machine may be shared: what else ran shows in the load average, sampled through the run.
+  const loads: number[] = [];
+  const sampler = setInterval(() => loads.push(os.loadavg()[0] as number), 5_000);
+  sampler.unref();
   console.log('building dist/node/server.mjs …');
   await buildNode();
   const reused = process.env.BENCH_KAFKA_BROKERS;
@@ -265,6 +269,11 @@ async function main() {
     await broker.stop();
   }
 
+  clearInterval(sampler);
+  const loadLine =
+    loads.length > 0
+      ? `- load average (1 min) during the run: ${Math.min(...loads).toFixed(1)} to ${Math.max(...loads).toFixed(1)}, mean ${(loads.reduce((a, b) => a + b, 0) / loads.length).toFixed(1)}, on ${os.cpus().length} cores`
+      : '';
   const first = summary[0];
   const growth = summary
     .map(
@@ -287,6 +296,7 @@ threads on one Admin. Ratios are this product ÷ Java (rates: above 1 is faster;
 Machine:
 
 ${about}
+${loadLine}
 
 ## How cost grows
 
@@ -295,6 +305,23 @@ ${about}
 ${growth}
 
 ${sections.join('\n')}
+## Reading the rows
+
+- _one page of 1,000 from the middle_ is a page whose cursor names no snapshot (a cursor of an
+  earlier version, or one whose snapshot this process no longer holds): a fresh ListGroups on
+  every broker, then the page picked in one pass. It is what any page costs without the
+  snapshot, and what a first page costs.
+- _follow all pages_ starts without a cursor and follows \`nextCursor\`: the first page lists every
+  broker and keeps the listing as a snapshot, the next pages are cut from it (sorted once).
+- _lag of a page of 100_ includes listing every group to find the page (a cursor without a
+  snapshot); Java's lag row is given the 100 group ids and only reads their offsets, so the two
+  rows are not the same work at 100,000 groups.
+- _describe random groups_: Java's \`describeClassicGroups\` is told the type. The product is
+  measured without the type (a group's first describe asks all four describe RPCs to find it,
+  then the type is remembered) and with \`?type=classic\` (one RPC, like Java). Most groups are
+  described for the first time in the run: each needs its coordinator, and the coordinator
+  lookups of concurrent requests go out as one FindCoordinator.
+- Describes of different groups on one coordinator are coalesced: 64 callers share few RPCs.
 `;
   writeFileSync(join(ROOT, 'docs/BENCHMARKS.md'), doc);
   // Laid out as the linter wants it (aligned tables), so the file can be committed as written.

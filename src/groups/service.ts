@@ -508,10 +508,18 @@ function brokerStates(filter: ListFilter): string[] {
   return [...filter.states];
 }
 
+// A listing names a handful of types a hundred thousand times: each spelling is looked at once.
+const typeSpellings = new Map<string, GroupType | null>();
+
 function groupType(type: string | undefined): GroupType | null {
   if (type === undefined) return null;
-  const lower = type.toLowerCase();
-  return (GROUP_TYPES as readonly string[]).includes(lower) ? (lower as GroupType) : null;
+  let known = typeSpellings.get(type);
+  if (known === undefined) {
+    const lower = type.toLowerCase();
+    known = (GROUP_TYPES as readonly string[]).includes(lower) ? (lower as GroupType) : null;
+    if (typeSpellings.size < 64) typeSpellings.set(type, known);
+  }
+  return known;
 }
 
 function failureOf(broker: BrokerFailure['broker'], error: unknown): BrokerFailure {
