@@ -41,11 +41,9 @@ export interface CutPage {
 
 interface Snapshot {
   readonly key: string;
-  /** Unsorted until a second page is cut: a first page needs only a bounded selection. */
+  /** Unsorted until a page is cut from it: the first page (see `cutPage`) needs no sort. */
   groups: GroupListing[];
   sorted: boolean;
-  /** Pages cut from it so far. */
-  pages: number;
   readonly failures: BrokerFailure[];
   readonly takenAt: number;
   usedAt: number;
@@ -145,7 +143,6 @@ export class ListingSnapshots {
       key,
       groups,
       sorted: false,
-      pages: 0,
       failures: [...failures],
       takenAt: at,
       usedAt: at,
@@ -171,9 +168,7 @@ export class ListingSnapshots {
     this.snapshots.delete(id);
     this.snapshots.set(id, snapshot);
     snapshot.usedAt = this.now();
-    snapshot.pages += 1;
-    if (snapshot.pages === 1) return cutPage(snapshot.groups, snapshot.failures, after, limit, visible);
-    // A second page: sorted once, then every page is a binary search and a walk of `limit`.
+    // Sorted once, at the first page cut from it: then every page is a binary search and a walk.
     if (!snapshot.sorted) {
       sortById(snapshot.groups);
       snapshot.sorted = true;
