@@ -98,6 +98,19 @@ describe('ListingSnapshots', () => {
     expect(ids(second?.groups ?? [])).toEqual(['g005', 'g006', 'g007', 'g008', 'g009']);
   });
 
+  it('drops a snapshot once its last page has been cut', () => {
+    const cache = new ListingSnapshots();
+    const id = cache.take('k', shuffled(10), []) as string;
+    expect(cache.page(id, 'k', undefined, 6)?.more).toBe(true);
+    expect(cache.groupsHeld).toBe(10);
+    const last = cache.page(id, 'k', 'g005', 6);
+    expect(ids(last?.groups ?? [])).toEqual(['g006', 'g007', 'g008', 'g009']);
+    expect(last?.more).toBe(false);
+    expect(cache.size).toBe(0);
+    expect(cache.groupsHeld).toBe(0);
+    expect(cache.page(id, 'k', 'g005', 6)).toBeUndefined();
+  });
+
   it('is found only with the filter it was taken for', () => {
     const cache = new ListingSnapshots();
     const key = snapshotKey({ types: ['classic'], prefix: 'g' });

@@ -12,7 +12,8 @@
  * caller may see. The failures of the listing travel with the snapshot to every page.
  *
  * Bounded: at most `maxSnapshots` snapshots and `maxGroups` groups in all (the least recently
- * used go first), each dropped `idleMs` after its last page and `maxAgeMs` after it was taken.
+ * used go first), each dropped once its last page has been cut, `idleMs` after its last read
+ * and `maxAgeMs` after it was taken.
  * Nothing runs in the background: expiry is checked whenever the cache is used, which suits the
  * Worker and Lambda runtimes as well as Node.
  */
@@ -185,6 +186,8 @@ export class ListingSnapshots {
       }
       page.push(group);
     }
+    // The last page: whoever followed the cursors is done, and the memory goes back at once.
+    if (!more) this.drop(id, snapshot);
     return { groups: page, failures: snapshot.failures, more };
   }
 
