@@ -5,7 +5,8 @@
  *   npm run bench                         sizes 1,000, 10,000 and 100,000
  *   npm run bench -- 1000 10000           chosen sizes (ascending)
  *
- * It starts its own broker, creates the groups cheaply (one Admin offset commit each makes an
+ * It starts its own broker (or, with BENCH_KAFKA_BROKERS, uses one that bench/broker.ts holds, and
+ * creates only the groups it lacks), creates the groups cheaply (one Admin offset commit each makes an
  * Empty classic group), builds dist/node/server.mjs, then for each size starts a fresh server and
  * measures both on the same work. HTTP load comes from autocannon. Prints a table per size and
  * writes them all to docs/BENCHMARKS.md. Not part of `npm test`: on a shared machine the figures
@@ -22,7 +23,7 @@ import autocannon from 'autocannon';
 import { buildNode } from '../scripts/build.js';
 import { encodeCursor } from '../src/routes/paging.js';
 import { startBroker } from '../test/kafka/broker.js';
-import { javaCommand } from '../test/kafka/fetch.js';
+import { javaCommand, resolveKafkaVersion } from '../test/kafka/fetch.js';
 import { startServerProcess } from '../test/support/server-process.js';
 import { type AdminBench, startAdminBench } from './admin-bench.js';
 
@@ -224,19 +225,31 @@ function machine(): string {
 async function main() {
   const started = new Date();
   const about = machine();
+  // The machine may be shared: what else ran shows in the load average, sampled through the run.
+  const loads: number[] = [];
+  const sampler = setInterval(() => loads.push(os.loadavg()[0] as number), 5_000);
+  sampler.unref();
   console.log('building dist/node/server.mjs …');
   await buildNode();
-  const broker = await startBroker({ readyTimeoutMs: 300_000 });
+  const reused = process.env.BENCH_KAFKA_BROKERS;
+  const broker = reused
+    ? { bootstrap: reused, version: resolveKafkaVersion(), stop: async () => undefined }
+    : await startBroker({ readyTimeoutMs: 300_000 });
   const admin = await startAdminBench(broker.bootstrap);
   const sections: string[] = [];
   const summary: { size: number; java: number; product: number; page: number; rss: number }[] = [];
   try {
-    let made = 0;
+    // A reused broker holds the groups of an earlier run: bench-0000000 up, so only the rest are made.
+    let made = reused ? (await admin.command<{ count: number }>('list 1')).count : 0;
+    if (made > (sizes[0] as number))
+      throw new Error(`the broker holds ${made} groups, more than the first size ${sizes[0]}`);
     for (const size of sizes) {
-      console.log(`creating groups ${made}..${size - 1} …`);
-      const created = await admin.command<{ ms: number }>(`create ${PREFIX} ${made} ${size} ${TOPIC}`);
-      console.log(`  ${size - made} groups in ${(created.ms / 1000).toFixed(1)} s`);
-      made = size;
+      if (size > made) {
+        console.log(`creating groups ${made}..${size - 1} …`);
+        const created = await admin.command<{ ms: number }>(`create ${PREFIX} ${made} ${size} ${TOPIC}`);
+        console.log(`  ${size - made} groups in ${(created.ms / 1000).toFixed(1)} s`);
+        made = size;
+      }
       const server = await startServerProcess([join(ROOT, 'dist/node/server.mjs')], {
         env: { KAFKA_BROKERS: broker.bootstrap, AUTH: 'none', RATE_LIMIT_PER_MINUTE: '0' },
       });
@@ -256,6 +269,11 @@ async function main() {
     await broker.stop();
   }
 
+  clearInterval(sampler);
+  const loadLine =
+    loads.length > 0
+      ? `- load average (1 min) during the run: ${Math.min(...loads).toFixed(1)} to ${Math.max(...loads).toFixed(1)}, mean ${(loads.reduce((a, b) => a + b, 0) / loads.length).toFixed(1)}, on ${os.cpus().length} cores`
+      : '';
   const first = summary[0];
   const growth = summary
     .map(
@@ -278,6 +296,7 @@ threads on one Admin. Ratios are this product ÷ Java (rates: above 1 is faster;
 Machine:
 
 ${about}
+${loadLine}
 
 ## How cost grows
 
@@ -286,6 +305,23 @@ ${about}
 ${growth}
 
 ${sections.join('\n')}
+## Reading the rows
+
+- _one page of 1,000 from the middle_ is a page whose cursor names no snapshot (a cursor of an
+  earlier version, or one whose snapshot this process no longer holds): a fresh ListGroups on
+  every broker, then the page picked in one pass. It is what any page costs without the
+  snapshot, and what a first page costs.
+- _follow all pages_ starts without a cursor and follows \`nextCursor\`: the first page lists every
+  broker and keeps the listing as a snapshot, the next pages are cut from it (sorted once).
+- _lag of a page of 100_ includes listing every group to find the page (a cursor without a
+  snapshot); Java's lag row is given the 100 group ids and only reads their offsets, so the two
+  rows are not the same work at 100,000 groups.
+- _describe random groups_: Java's \`describeClassicGroups\` is told the type. The product is
+  measured without the type (a group's first describe asks all four describe RPCs to find it,
+  then the type is remembered) and with \`?type=classic\` (one RPC, like Java). Most groups are
+  described for the first time in the run: each needs its coordinator, and the coordinator
+  lookups of concurrent requests go out as one FindCoordinator.
+- Describes of different groups on one coordinator are coalesced: 64 callers share few RPCs.
 `;
   writeFileSync(join(ROOT, 'docs/BENCHMARKS.md'), doc);
   // Laid out as the linter wants it (aligned tables), so the file can be committed as written.

@@ -30,6 +30,7 @@ const neverCalled = (): never => {
 
 const service: GroupService = {
   listGroups: neverCalled,
+  listUnsorted: neverCalled,
   describeGroup: neverCalled,
   describeGroups: neverCalled,
   groupOffsets: neverCalled,

@@ -1992,7 +1992,7 @@ export interface operations {
                 protocolType?: string;
                 /** @description Page size: an integer from 1 to 1000 (default 100) */
                 limit?: number;
-                /** @description Opaque: a previous page's `nextCursor` */
+                /** @description Opaque: a previous page's `nextCursor`. The next page is cut from the listing its first page was taken from (a snapshot this server keeps for a while: 60 s after its last page, 5 min at most), so following the cursors walks one listing, each group once, with the failures of that listing on every page. When the snapshot is gone (expired, or the request reached another instance) the page comes from a fresh listing past the last group id of the previous page, which is then kept for the pages after it: groups created or deleted meanwhile neither shift nor repeat the others. Cursors of earlier versions still work. */
                 cursor?: string;
                 /** @description Extra data per group of the page (timeLag: lag with the group's largest time lag, one Fetch and two ListOffsets more per partition leader): one or more of details, lag, timeLag (repeated or comma-separated, any case) */
                 include?: ("details" | "lag" | "timeLag")[];

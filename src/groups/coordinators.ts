@@ -29,6 +29,25 @@ const GROUP_KEY_TYPE = 0;
 /** FindCoordinator before v4 takes one key a request: so many go out at once. */
 const SINGLE_LOOKUP_CONCURRENCY = 16;
 
+/** Batching of the lookups of concurrent requests (see `Coordinators`). */
+export interface LookupBatching {
+  /** Longest a lookup waits for a batch to leave while others are out (ms). Default 5. */
+  windowMs?: number;
+  /** Lookups out at once before new ones start to wait. Default 2. */
+  maxInFlight?: number;
+  /** Most keys in one FindCoordinator. Default 1,000. */
+  maxKeys?: number;
+}
+
+interface Batch {
+  ids: Set<string>;
+  answers: Promise<Map<string, Outcome<BrokerRef>>>;
+  send: () => void;
+}
+
+const defer: (run: () => void) => void =
+  typeof setImmediate === 'function' ? (run) => setImmediate(run) : (run) => setTimeout(run, 0);
+
 export interface RetryPolicy {
   attempts: number;
   initialBackoffMs: number;
@@ -52,16 +71,35 @@ function coordinatorError(outcome: Outcome<unknown>): KafkaErrorInfo | undefined
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Lookups are batched like describes (coalesce.ts): the groups that concurrent requests need a
+ * coordinator for go out as one FindCoordinator (v4+ takes many keys), at the end of the
+ * event-loop turn they were asked in, or, while `maxInFlight` lookups are out, when one comes
+ * back or `windowMs` has passed. Sixty-four callers describing sixty-four groups never seen
+ * before ask one or two FindCoordinator, not sixty-four.
+ */
 export class Coordinators {
   // Bounded so a scan over many group ids cannot grow it without limit; Map keeps insertion order.
   private readonly cache = new Map<string, BrokerRef>();
   private readonly inflight = new Map<string, Promise<Map<string, Outcome<BrokerRef>>>>();
   private static readonly CACHE_SIZE = 10_000;
+  /** One object per coordinator, shared by the cache entries of all its groups. */
+  private readonly refs = new Map<string, BrokerRef>();
+  private readonly windowMs: number;
+  private readonly maxInFlight: number;
+  private readonly maxKeys: number;
+  private assembling: Batch | undefined;
+  private lookupsOut = 0;
 
   constructor(
     private readonly cluster: KafkaCluster,
     private readonly retry: RetryPolicy = DEFAULT_RETRY,
-  ) {}
+    batching: LookupBatching = {},
+  ) {
+    this.windowMs = batching.windowMs ?? 5;
+    this.maxInFlight = batching.maxInFlight ?? 2;
+    this.maxKeys = batching.maxKeys ?? 1_000;
+  }
 
   /**
    * Calls `call` once per coordinator with the groups it holds, until every group has a value or a
@@ -185,18 +223,70 @@ export class Coordinators {
       else if (pending) waiting.push(pending.then((answers) => void out.set(id, answerFor(answers, id))));
       else missing.push(id);
     }
-    if (missing.length > 0) {
-      const lookup = this.lookup(missing);
-      for (const id of missing) this.inflight.set(id, lookup);
-      try {
+    // Each id joins the batch being assembled; a full batch leaves and the next one starts.
+    const lookups = new Map<Promise<Map<string, Outcome<BrokerRef>>>, string[]>();
+    for (const id of missing) {
+      const lookup = this.join(id);
+      this.inflight.set(id, lookup);
+      const ids = lookups.get(lookup);
+      if (ids) ids.push(id);
+      else lookups.set(lookup, [id]);
+    }
+    try {
+      for (const [lookup, ids] of lookups) {
         const answers = await lookup;
-        for (const id of missing) out.set(id, answerFor(answers, id));
-      } finally {
-        for (const id of missing) if (this.inflight.get(id) === lookup) this.inflight.delete(id);
+        for (const id of ids) out.set(id, answerFor(answers, id));
       }
+    } finally {
+      for (const [lookup, ids] of lookups)
+        for (const id of ids) if (this.inflight.get(id) === lookup) this.inflight.delete(id);
     }
     await Promise.all(waiting);
     return out;
+  }
+
+  /** The lookup that will answer for `id`: the batch being assembled, which it joins. */
+  private join(id: string): Promise<Map<string, Outcome<BrokerRef>>> {
+    let batch = this.assembling;
+    if (!batch) {
+      let release!: () => void;
+      const ready = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const ids = new Set<string>();
+      let sent = false;
+      const created: Batch = {
+        ids,
+        // Starts once `send` releases it; until then more ids may join.
+        answers: ready.then(() => this.lookup([...ids])),
+        send: () => {
+          if (sent) return;
+          sent = true;
+          if (this.assembling === created) this.assembling = undefined;
+          this.lookupsOut += 1;
+          release();
+          created.answers
+            .finally(() => {
+              this.lookupsOut -= 1;
+              // A batch that waited for a free slot leaves now.
+              this.assembling?.send();
+            })
+            .catch(() => undefined);
+        },
+      };
+      this.assembling = batch = created;
+      defer(() => {
+        if (this.lookupsOut < this.maxInFlight) created.send();
+        else
+          setTimeout(() => {
+            created.send();
+          }, this.windowMs);
+      });
+    }
+    batch.ids.add(id);
+    const answers = batch.answers;
+    if (batch.ids.size >= this.maxKeys) batch.send();
+    return answers;
   }
 
   private async lookup(groupIds: string[]): Promise<Map<string, Outcome<BrokerRef>>> {
@@ -209,7 +299,7 @@ export class Coordinators {
     const out = new Map<string, Outcome<BrokerRef>>();
     for (const answer of answers) {
       if (answer.errorCode === ErrorCode.NONE) {
-        const coordinator = { nodeId: answer.nodeId, host: answer.host, port: answer.port };
+        const coordinator = this.ref(answer.nodeId, answer.host, answer.port);
         this.remember(answer.key, coordinator);
         out.set(answer.key, ok(coordinator));
       } else {
@@ -223,6 +313,17 @@ export class Coordinators {
       }
     }
     return out;
+  }
+
+  private ref(nodeId: number, host: string, port: number): BrokerRef {
+    const key = `${nodeId}@${host}:${port}`;
+    let ref = this.refs.get(key);
+    if (!ref) {
+      ref = { nodeId, host, port };
+      if (this.refs.size >= Coordinators.CACHE_SIZE) this.refs.clear();
+      this.refs.set(key, ref);
+    }
+    return ref;
   }
 
   private remember(groupId: string, coordinator: BrokerRef): void {

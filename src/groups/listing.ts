@@ -115,23 +115,28 @@ export function sortById<T extends { groupId: string }>(items: T[]): T[] {
 }
 
 /**
- * The `limit` smallest items whose id comes after `after` (all, without it), sorted: one pass with
- * a bounded max-heap, O(n log limit) rather than sorting all n items for one page.
+ * The `limit` smallest items whose id comes after `after` (all, without it) among those `keep`
+ * keeps (all, without it), sorted: one pass with a bounded max-heap, O(n log limit) rather than
+ * sorting all n items for one page.
  */
 export function smallestAfter<T extends { groupId: string }>(
   items: Iterable<T>,
   after: string | undefined,
   limit: number,
+  keep?: (item: T) => boolean,
 ): T[] {
   // heap[0] is the largest kept item; an item not below it cannot be on the page.
   const heap: T[] = [];
   if (limit <= 0) return heap;
   for (const item of items) {
     if (after !== undefined && compareIds(item.groupId, after) <= 0) continue;
+    // `keep` (a caller's grants) is asked only about items that would enter the heap.
     if (heap.length < limit) {
+      if (keep && !keep(item)) continue;
       heap.push(item);
       siftUp(heap, heap.length - 1);
     } else if (byId(item, heap[0] as T) < 0) {
+      if (keep && !keep(item)) continue;
       heap[0] = item;
       siftDown(heap, 0);
     }

@@ -61,6 +61,8 @@ export interface DescribeOptions {
 export interface GroupService {
   /** Every matching group, sorted by id; with `page`, only that page of them. */
   listGroups(filter?: ListFilter, page?: ListPage): Promise<GroupList>;
+  /** Every matching group in no particular order: for a caller that cuts its own pages (snapshots.ts). */
+  listUnsorted(filter?: ListFilter): Promise<GroupList>;
   /** One group; throws GroupNotFoundError, GroupTypeMismatchError, … */
   describeGroup(groupId: string, options?: DescribeOptions): Promise<Group>;
   /**
@@ -201,13 +203,17 @@ export class KafkaGroupService implements GroupService {
    * one request timeout lasts.
    */
   async listGroups(filter: ListFilter = {}, page?: ListPage): Promise<GroupList> {
+    const { groups, failures } = await this.listUnsorted(filter);
+    return { groups: page ? smallestAfter(groups, page.after, page.limit) : sortById(groups), failures };
+  }
+
+  async listUnsorted(filter: ListFilter = {}): Promise<GroupList> {
     const started = Date.now();
     for (let attempt = 0; ; attempt++) {
       const round = await this.listOnce(filter);
       const budgetLeft = this.cluster.requestTimeoutMs - (Date.now() - started);
       if (!round.unsettled || budgetLeft < LIST_RETRY_MS * 2 ** attempt) {
-        const groups = page ? smallestAfter(round.groups, page.after, page.limit) : sortById(round.groups);
-        return { groups, failures: round.failures };
+        return { groups: round.groups, failures: round.failures };
       }
       // What the brokers said disagrees with Metadata: learn the broker set anew too.
       this.brokerSet = undefined;
@@ -294,8 +300,12 @@ export class KafkaGroupService implements GroupService {
       // A group listed by a broker that does not lead its partition: the brokers disagree with
       // Metadata (a move in progress); the group's real coordinator may have answered without it.
       const numPartitions = after.partitions.size;
+      const leaders = new Set([...after.partitions.values()].map((p) => p.leader?.nodeId));
       for (const answer of answers) {
         if (answer.failure || numPartitions === 0) continue;
+        // A broker that leads every offsets partition (a single broker, say) leads every group it
+        // lists: no id needs hashing.
+        if (leaders.size === 1 && leaders.has(answer.ref.nodeId)) continue;
         for (const group of answer.groups) {
           const partition = offsetsPartitionFor(group.groupId, numPartitions);
           const leader = after.partitions.get(partition)?.leader?.nodeId;
@@ -582,10 +592,18 @@ function brokerStates(filter: ListFilter): string[] {
   return [...filter.states];
 }
 
+// A listing names a handful of types a hundred thousand times: each spelling is looked at once.
+const typeSpellings = new Map<string, GroupType | null>();
+
 function groupType(type: string | undefined): GroupType | null {
   if (type === undefined) return null;
-  const lower = type.toLowerCase();
-  return (GROUP_TYPES as readonly string[]).includes(lower) ? (lower as GroupType) : null;
+  let known = typeSpellings.get(type);
+  if (known === undefined) {
+    const lower = type.toLowerCase();
+    known = (GROUP_TYPES as readonly string[]).includes(lower) ? (lower as GroupType) : null;
+    if (typeSpellings.size < 64) typeSpellings.set(type, known);
+  }
+  return known;
 }
 
 function failureOf(broker: BrokerFailure['broker'], error: unknown): BrokerFailure {

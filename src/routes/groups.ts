@@ -3,6 +3,7 @@ import { describeVisible, listedVisible, readVisible } from '../auth/visibility.
 import { canonicalState, GROUP_STATES, type GroupState } from '../groups/listing.js';
 import { GROUP_TYPES, type GroupListing, type GroupType } from '../groups/model.js';
 import type { GroupService } from '../groups/service.js';
+import { cutPage, ListingSnapshots, snapshotKey } from '../groups/snapshots.js';
 import type { Logger } from '../logger.js';
 import { BROKER_PROBLEMS, problemResponse, problemResponses } from '../openapi/problems.js';
 import {
@@ -20,7 +21,7 @@ import {
 } from '../openapi/schemas.js';
 import { expect, strictQuery } from '../openapi/validation.js';
 import { problemOf } from './errors.js';
-import { decodeCursor, encodeCursor, NDJSON, ndjsonListing, pageAfter, wantsNdjson } from './paging.js';
+import { decodePageCursor, encodeCursor, NDJSON, ndjsonListing, wantsNdjson } from './paging.js';
 import { GroupIdParam, IsolationParam, TypeAssertionParam } from './params.js';
 
 /**
@@ -108,7 +109,7 @@ const ListQuery = strictQuery({
   cursor: z
     .string()
     .transform((raw, ctx) => {
-      const after = decodeCursor(raw);
+      const after = decodePageCursor(raw);
       if (after === undefined) {
         ctx.addIssue({ code: 'custom', message: 'the nextCursor of a previous page, as it was given' });
         return z.NEVER;
@@ -119,7 +120,13 @@ const ListQuery = strictQuery({
     .openapi({
       param: { name: 'cursor', in: 'query' },
       example: 'ZzE6ZGVtby1jb25zdW1lcg',
-      description: "Opaque: a previous page's `nextCursor`",
+      description:
+        "Opaque: a previous page's `nextCursor`. The next page is cut from the listing its first page was taken from " +
+        '(a snapshot this server keeps for a while: 60 s after its last page, 5 min at most), so following the ' +
+        'cursors walks one listing, each group once, with the failures of that listing on every page. When the ' +
+        'snapshot is gone (expired, or the request reached another instance) the page comes from a fresh listing ' +
+        'past the last group id of the previous page, which is then kept for the pages after it: groups created or ' +
+        'deleted meanwhile neither shift nor repeat the others. Cursors of earlier versions still work.',
     }),
   include: listParam(
     INCLUDES,
@@ -246,16 +253,19 @@ const batchDescribe = createRoute({
 });
 
 export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Logger): void {
+  // Per process (per isolate in a Worker): the listings that the next pages are cut from.
+  const snapshots = new ListingSnapshots();
   app.openapi(listGroups, async (c) => {
     const query = c.req.valid('query');
-    const filter = {
+    const brokerFilter = {
       ...(query.type && { types: query.type as GroupType[] }),
       ...(query.state && { states: query.state as GroupState[] }),
       ...(query.prefix !== undefined && { prefix: query.prefix }),
       ...(query.protocolType !== undefined && { protocolType: query.protocolType }),
-      // Before any page is cut, so that pages and cursors are the same for every caller with these grants.
-      visible: (g: GroupListing) => listedVisible(c, 'read', g.groupId, g.type),
     };
+    // Before any page is cut, so that pages and cursors are the same for every caller with these grants.
+    const visible = (g: GroupListing) => listedVisible(c, 'read', g.groupId, g.type);
+    const filter = { ...brokerFilter, visible };
     if (wantsNdjson(c.req.header('accept'))) {
       const pageOnly = (['limit', 'include'] as const).filter((name) => query[name] !== undefined);
       if (pageOnly.length > 0) {
@@ -275,18 +285,23 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
         ) as never;
       }
       const { groups, failures } = await service.listGroups(filter);
-      return ndjsonListing(groups, failures, query.cursor) as never;
+      return ndjsonListing(groups, failures, query.cursor?.after) as never;
     }
     const limit = query.limit ?? DEFAULT_LIMIT;
-    // One more than the page shows whether another page follows. The service selects the page;
-    // pageAfter keeps the answer right whatever the service handed back.
-    const listed = await service.listGroups(filter, {
-      ...(query.cursor !== undefined && { after: query.cursor }),
-      limit: limit + 1,
-    });
-    const { failures } = listed;
-    const { page, more } = pageAfter(listed.groups, query.cursor, limit);
-    const nextCursor = more ? encodeCursor((page.at(-1) as { groupId: string }).groupId) : null;
+    const key = snapshotKey(brokerFilter);
+    const after = query.cursor?.after;
+    let snapshot = query.cursor?.snapshot;
+    let cut = snapshot === undefined ? undefined : snapshots.page(snapshot, key, after, limit, visible);
+    if (!cut) {
+      // A first page, or a snapshot this process does not hold: a fresh listing, kept for the next pages.
+      const listed = await service.listUnsorted(brokerFilter);
+      snapshot = snapshots.take(key, listed.groups, listed.failures);
+      cut =
+        (snapshot !== undefined && snapshots.page(snapshot, key, after, limit, visible)) ||
+        cutPage(listed.groups, listed.failures, after, limit, visible);
+    }
+    const { groups: page, failures, more } = cut;
+    const nextCursor = more ? encodeCursor((page.at(-1) as { groupId: string }).groupId, snapshot) : null;
     const wantDetails = query.include?.includes('details') ?? false;
     const wantTimeLag = query.include?.includes('timeLag') ?? false;
     const wantLag = (query.include?.includes('lag') ?? false) || wantTimeLag;

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { BrokerFailure, GroupListing } from '../groups/model.js';
-import { decodeCursor, encodeCursor, ndjsonListing, pageAfter, wantsNdjson } from './paging.js';
+import {
+  decodeCursor,
+  decodePageCursor,
+  encodeCursor,
+  ndjsonListing,
+  pageAfter,
+  wantsNdjson,
+} from './paging.js';
 
+const b64 = (text: string) => btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 const groups = (...ids: string[]) => ids.map((groupId) => ({ groupId }));
 
 describe('cursors', () => {
@@ -13,6 +21,21 @@ describe('cursors', () => {
     }
   });
 
+  it('name the snapshot their page was cut from, beside the group id', () => {
+    for (const id of ['a', 'g2:x:y', 'ü 漢字 🎉', 'a:b']) {
+      const cursor = encodeCursor(id, 'Zm9vYmFyYmF6cXV4');
+      expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
+      expect(decodePageCursor(cursor)).toEqual({ after: id, snapshot: 'Zm9vYmFyYmF6cXV4' });
+      expect(decodeCursor(cursor)).toBe(id);
+    }
+  });
+
+  it('of earlier versions (the group id alone) still decode, without a snapshot', () => {
+    // 'g1:demo-consumer', as every earlier version wrote it (the example of the document).
+    expect(decodePageCursor('ZzE6ZGVtby1jb25zdW1lcg')).toEqual({ after: 'demo-consumer' });
+    expect(decodePageCursor(encodeCursor('x'))).toEqual({ after: 'x' });
+  });
+
   it('refuse anything that is not a cursor of ours', () => {
     for (const bad of [
       '',
@@ -22,6 +45,12 @@ describe('cursors', () => {
       encodeCursor('x').slice(0, 3),
       '_w',
       'ZzE6',
+      b64('g2:'),
+      b64('g2:abc'),
+      b64('g2:abc:'),
+      b64('g2::x'),
+      b64('g2:a+b:x'),
+      b64('g3:abc:x'),
     ]) {
       expect(decodeCursor(bad), bad).toBeUndefined();
     }

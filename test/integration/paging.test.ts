@@ -1,12 +1,15 @@
 /**
  * Paging over 2,000 real groups (Empty classic groups made by offset commits with Kafka's Admin
  * client): every group exactly once, in order, whatever the page size, with cursors that stay
- * valid when groups are added between pages.
+ * valid when groups are created and deleted between pages: pages are cut from the listing of the
+ * first page (a snapshot), or, where that snapshot is gone, from a fresh listing past the cursor.
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GroupListing } from '../../src/groups/model.js';
+import { decodePageCursor, encodeCursor } from '../../src/routes/paging.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
+import { javaAdminDeleteGroups, javaAdminListGroups } from '../kafka/java-admin.js';
 import { type TestApp, testApp } from '../support/app.js';
 
 const run = uniqueName('pg');
@@ -33,14 +36,24 @@ afterAll(async () => {
 
 type Page = { groups: GroupListing[]; nextCursor: string | null; failures: unknown[] };
 
+/**
+ * Follows every page. `withoutSnapshot`: each cursor is handed back as a cursor of earlier
+ * versions (the group id alone), as if the next page reached another instance.
+ */
 async function walk(
   limit: number,
   between?: (page: number) => Promise<void>,
+  withoutSnapshot = false,
 ): Promise<{ ids: string[]; pages: number }> {
   const ids: string[] = [];
   let cursor: string | null = null;
   let pages = 0;
   do {
+    if (cursor && withoutSnapshot) {
+      const decoded = decodePageCursor(cursor);
+      expect(decoded?.snapshot).toBeDefined();
+      cursor = encodeCursor(decoded?.after as string);
+    }
     const query: string = `/groups?prefix=${encodeURIComponent(run)}&limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`;
     const { status, body }: { status: number; body: Page } = await t.get<Page>(query, '/groups');
     expect(status).toBe(200);
@@ -90,28 +103,71 @@ describe('paging over 2,000 groups', () => {
     expect(a.body.groups[0]?.groupId).toBe(groupIds[7]);
   });
 
-  it('neither repeats nor skips existing groups when new ones appear between pages', async () => {
+  /**
+   * Groups made between pages (one before and one after the cursor) and groups deleted between
+   * pages (Admin.deleteConsumerGroups, before and after the cursor), read back with the Java
+   * Admin client so the test knows the changes were made before the next page.
+   */
+  async function changeBetweenPages(tag: string, doomed: readonly string[]) {
+    const late = [`${run}-0100${tag}`, `${run}-1999${tag}`];
+    const [added] = await Promise.all([
+      startFixtures({
+        bootstrap: t.bootstrap,
+        groups: late.map((groupId) => ({ type: 'empty' as const, groupId, topics: [`${run}-t`], commit: 1 })),
+      }),
+      javaAdminDeleteGroups(t.bootstrap, doomed),
+    ]);
+    const listed = await javaAdminListGroups(t.bootstrap);
+    for (const id of late) expect(listed.has(id), id).toBe(true);
+    for (const id of doomed) expect(listed.has(id), id).toBe(false);
+    return { late, added };
+  }
+
+  it('follows the listing of the first page while groups are created and deleted meanwhile: every group of it exactly once', async () => {
+    const doomed = [`${run}-0050d`, `${run}-1500d`];
+    const made = await startFixtures({
+      bootstrap: t.bootstrap,
+      groups: doomed.map((groupId) => ({ type: 'empty' as const, groupId, topics: [`${run}-t`], commit: 1 })),
+    });
+    await made.stop();
+    const before = [...groupIds, ...doomed].sort();
     let added: RunningFixtures | undefined;
-    const late = [`${run}-0500x`, `${run}-1999z`];
     try {
       const { ids } = await walk(400, async (page) => {
-        if (page !== 1) return;
-        added = await startFixtures({
-          bootstrap: t.bootstrap,
-          groups: late.map((groupId) => ({
-            type: 'empty' as const,
-            groupId,
-            topics: [`${run}-t`],
-            commit: 1,
-          })),
-        });
+        if (page === 1) ({ added } = await changeBetweenPages('s', doomed));
       });
-      // Every group that existed throughout appears once and in order; the late ones after the
-      // cursor appear in their place.
-      expect(ids.filter((id) => !late.includes(id))).toEqual(groupIds);
+      // The snapshot of the first page: the deleted groups are still in it, the new ones are not.
+      expect(ids).toEqual(before);
+    } finally {
+      await added?.stop();
+    }
+  });
+
+  it('without the snapshot (another instance, or expired) pages list afresh past the cursor: groups that existed throughout exactly once', async () => {
+    const doomed = [`${run}-0050e`, `${run}-1500e`];
+    const made = await startFixtures({
+      bootstrap: t.bootstrap,
+      groups: doomed.map((groupId) => ({ type: 'empty' as const, groupId, topics: [`${run}-t`], commit: 1 })),
+    });
+    await made.stop();
+    let added: RunningFixtures | undefined;
+    try {
+      const { ids } = await walk(
+        400,
+        async (page) => {
+          if (page === 1) ({ added } = await changeBetweenPages('f', doomed));
+        },
+        true,
+      );
+      // Every group that existed throughout appears once and in order; of those created or
+      // deleted meanwhile, the ones past the cursor are as the fresh listing has them.
+      const base = new Set(groupIds);
+      expect(ids.filter((id) => base.has(id))).toEqual(groupIds);
       expect(new Set(ids).size).toBe(ids.length);
-      expect(ids).toContain(`${run}-0500x`);
-      expect(ids).toContain(`${run}-1999z`);
+      expect(ids).toContain(`${run}-0050e`); // on the first page, before the deletion
+      expect(ids).not.toContain(`${run}-1500e`); // deleted before its page was listed
+      expect(ids).not.toContain(`${run}-0100f`); // created behind the cursor
+      expect(ids).toContain(`${run}-1999f`); // created ahead of it
     } finally {
       await added?.stop();
     }

@@ -22,6 +22,7 @@
  *                                   the group must have no members)
  *   produce TOPIC PARTITION COUNT   appends COUNT records to TOPIC-PARTITION (KafkaProducer, acks=all), one batch
  *                                   per record, and prints their offsets: OFFSET <offset>
+ *   delete-groups GROUP...          deletes the groups, which must have no members (Admin.deleteConsumerGroups)
  *
  * Standard output ends with DONE once the operation has completed. Errors: "ERROR ..." on standard error,
  * exit 1 (2 on bad arguments). The client logs into -Dkafka.test.log.file.
@@ -67,7 +68,7 @@ public class AdminOps {
       ERR.println("ERROR usage: AdminOps --bootstrap HOST:PORT "
           + "create-partitions TOPIC COUNT | delete-topic TOPIC | list-groups | list-topics | describe-members GROUP"
           + " | delete-records TOPIC PARTITION OFFSET"
-          + " | alter-offsets GROUP TOPIC PARTITION OFFSET | produce TOPIC PARTITION COUNT");
+          + " | alter-offsets GROUP TOPIC PARTITION OFFSET | produce TOPIC PARTITION COUNT | delete-groups GROUP...");
       System.exit(2);
       return;
     }
@@ -165,6 +166,10 @@ public class AdminOps {
               lines.add("OFFSET " + m.offset());
             }
           }
+        }
+        case "delete-groups" -> {
+          if (args.isEmpty()) throw new IllegalArgumentException("delete-groups GROUP...");
+          admin.deleteConsumerGroups(args).all().get(WAIT_MS, TimeUnit.MILLISECONDS);
         }
         default -> throw new IllegalArgumentException("unknown operation " + operation);
       }

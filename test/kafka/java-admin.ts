@@ -182,6 +182,11 @@ export async function javaAdminDeleteTopic(bootstrap: string, topic: string): Pr
   await adminOps(bootstrap, ['delete-topic', topic]);
 }
 
+/** Deletes the groups (Admin.deleteConsumerGroups: they must have no members). */
+export async function javaAdminDeleteGroups(bootstrap: string, groupIds: readonly string[]): Promise<void> {
+  await adminOps(bootstrap, ['delete-groups', ...groupIds]);
+}
+
 /** Every group the cluster lists: group id → protocol type ('' when none). */
 export async function javaAdminListGroups(bootstrap: string): Promise<Map<string, string>> {
   const decode = (s: string | undefined) => Buffer.from(s ?? '', 'base64').toString('utf8');

@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { ErrorCode } from '../broker/protocol/errors.js';
+import type { KafkaCluster } from '../broker/transport/cluster.js';
+import type { BrokerConnection } from '../broker/transport/connection.js';
+import { Coordinators } from './coordinators.js';
+import type { BrokerRef } from './model.js';
+import { ok } from './outcome.js';
+
+/**
+ * A link that answers FindCoordinator from a table after `delayMs` and records each request's
+ * keys: ids starting with 'x' have no coordinator yet (COORDINATOR_NOT_AVAILABLE).
+ */
+function fakeLink({ delayMs = 5, version = 6, slowKey = '', slowMs = 0 } = {}) {
+  const requests: string[][] = [];
+  const nodeOf = (id: string) => (id.charCodeAt(id.length - 1) % 2) + 1;
+  const connection = {
+    label: 'fake:9092',
+    versionFor: async () => version,
+    async send(_api: unknown, build: unknown) {
+      const request = (typeof build === 'function' ? build(version) : build) as {
+        coordinatorKeys?: string[];
+        key?: string;
+      };
+      const keys = request.coordinatorKeys ?? [request.key as string];
+      requests.push([...keys]);
+      await new Promise((resolve) => setTimeout(resolve, keys.includes(slowKey) ? slowMs : delayMs));
+      const answer = (key: string) => ({
+        key,
+        nodeId: key.startsWith('x') ? -1 : nodeOf(key),
+        host: key.startsWith('x') ? '' : 'broker',
+        port: key.startsWith('x') ? -1 : 9090 + nodeOf(key),
+        errorCode: key.startsWith('x') ? ErrorCode.COORDINATOR_NOT_AVAILABLE : ErrorCode.NONE,
+        errorMessage: null,
+      });
+      return version >= 4
+        ? { response: { coordinators: keys.map(answer) } }
+        : { response: answer(keys[0] as string) };
+    },
+  } as unknown as BrokerConnection;
+  const cluster = {
+    anyBroker: <T>(call: (c: BrokerConnection) => Promise<T>) => call(connection),
+  } as unknown as KafkaCluster;
+  return { cluster, requests, nodeOf };
+}
+
+const NO_RETRY = { attempts: 1, initialBackoffMs: 1, maxBackoffMs: 1 };
+
+/** Each group's coordinator, as forEachCoordinator hands it to the call. */
+async function coordinatorsOf(coordinators: Coordinators, ids: string[]) {
+  const seen = new Map<string, BrokerRef>();
+  const outcomes = await coordinators.forEachCoordinator(ids, async (coordinator, held) => {
+    for (const id of held) seen.set(id, coordinator);
+    return new Map(held.map((id) => [id, ok(id)]));
+  });
+  return { seen, outcomes };
+}
+
+describe('Coordinators: batched lookups', () => {
+  it('looks up the groups of 64 concurrent requests in one FindCoordinator, each answered for its own', async () => {
+    const { cluster, requests, nodeOf } = fakeLink();
+    const coordinators = new Coordinators(cluster, NO_RETRY);
+    const ids = Array.from({ length: 64 }, (_, i) => `g${i}`);
+    const results = await Promise.all(ids.map((id) => coordinatorsOf(coordinators, [id])));
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.sort()).toEqual([...ids].sort());
+    results.forEach(({ seen, outcomes }, i) => {
+      const id = ids[i] as string;
+      expect([...seen.keys()]).toEqual([id]);
+      expect(seen.get(id)).toEqual({ nodeId: nodeOf(id), host: 'broker', port: 9090 + nodeOf(id) });
+      expect(outcomes.get(id)).toEqual(ok(id));
+    });
+  });
+
+  it('remembers coordinators: a second describe of the same groups asks nothing', async () => {
+    const { cluster, requests } = fakeLink();
+    const coordinators = new Coordinators(cluster, NO_RETRY);
+    await coordinatorsOf(coordinators, ['a', 'b', 'c']);
+    await Promise.all(['a', 'b', 'c'].map((id) => coordinatorsOf(coordinators, [id])));
+    expect(requests).toEqual([['a', 'b', 'c']]);
+  });
+
+  it('gives each group its own error: one without a coordinator fails alone', async () => {
+    const { cluster } = fakeLink();
+    const coordinators = new Coordinators(cluster, NO_RETRY);
+    const [good, bad] = await Promise.all([
+      coordinatorsOf(coordinators, ['g1']),
+      coordinatorsOf(coordinators, ['x1']),
+    ]);
+    expect(good.outcomes.get('g1')).toEqual(ok('g1'));
+    const failure = bad.outcomes.get('x1');
+    expect(failure?.ok).toBe(false);
+    expect(failure && !failure.ok && failure.error.name).toBe('CoordinatorUnavailableError');
+  });
+
+  it('keeps at most maxInFlight lookups out: later ones wait and leave together', async () => {
+    const { cluster, requests } = fakeLink({ delayMs: 30 });
+    const coordinators = new Coordinators(cluster, NO_RETRY, { maxInFlight: 1, windowMs: 1_000 });
+    const first = coordinatorsOf(coordinators, ['a']);
+    await new Promise((resolve) => setTimeout(resolve, 5)); // 'a' is out
+    const later = ['b', 'c', 'd'].map(async (id, i) => {
+      await new Promise((resolve) => setTimeout(resolve, i * 3));
+      return coordinatorsOf(coordinators, [id]);
+    });
+    await Promise.all([first, ...later]);
+    // b, c and d came in different turns while 'a' was out: one request once it came back.
+    expect(requests).toEqual([['a'], ['b', 'c', 'd']]);
+  });
+
+  it('does not wait longer than the window for a free slot', async () => {
+    const { cluster, requests } = fakeLink({ slowKey: 'a', slowMs: 300 });
+    const coordinators = new Coordinators(cluster, NO_RETRY, { maxInFlight: 1, windowMs: 10 });
+    const first = coordinatorsOf(coordinators, ['a']);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const started = Date.now();
+    await coordinatorsOf(coordinators, ['b']);
+    expect(Date.now() - started).toBeLessThan(250);
+    await first;
+    expect(requests).toEqual([['a'], ['b']]);
+  });
+
+  it('splits a batch at maxKeys', async () => {
+    const { cluster, requests } = fakeLink();
+    const coordinators = new Coordinators(cluster, NO_RETRY, { maxKeys: 10 });
+    const ids = Array.from({ length: 25 }, (_, i) => `g${i}`);
+    const { seen } = await coordinatorsOf(coordinators, ids);
+    expect(requests.map((r) => r.length)).toEqual([10, 10, 5]);
+    expect([...seen.keys()].sort()).toEqual([...ids].sort());
+  });
+
+  it('batches before FindCoordinator v4 too: one request per key, but every key of the batch at once', async () => {
+    const { cluster, requests } = fakeLink({ version: 3 });
+    const coordinators = new Coordinators(cluster, NO_RETRY);
+    const ids = ['a', 'b', 'c', 'd'];
+    const results = await Promise.all(ids.map((id) => coordinatorsOf(coordinators, [id])));
+    expect(requests.map((r) => r.length)).toEqual([1, 1, 1, 1]);
+    results.forEach(({ seen }, i) => {
+      expect([...seen.keys()]).toEqual([ids[i]]);
+    });
+  });
+});
