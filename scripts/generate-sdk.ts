@@ -17,6 +17,7 @@ import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import type { GroupService } from '../src/groups/service.js';
+import type { GroupWrites } from '../src/groups/writes/service.js';
 import { securityFrom } from '../src/http/security.js';
 
 export const SDK_DIR = fileURLToPath(new URL('../sdk/', import.meta.url));
@@ -36,6 +37,8 @@ const service: GroupService = {
   describeCluster: neverCalled,
   ping: neverCalled,
   close: neverCalled,
+  // Never called either: a write route needs a request to run.
+  writes: {} as GroupWrites,
 };
 
 /** The document GET /openapi.json serves, pretty-printed in the order the app produces its keys. */

@@ -16,6 +16,8 @@ export type BrokerReadiness = components['schemas']['BrokerReadiness'];
 export type Problem = components['schemas']['Problem'];
 export type KafkaError = components['schemas']['KafkaError'];
 export type InvalidParameter = components['schemas']['InvalidParameter'];
+export type ProblemMember = components['schemas']['ProblemMember'];
+export type ProblemPartition = components['schemas']['ProblemPartition'];
 export type GroupPage = components['schemas']['GroupPage'];
 export type GroupPageEntry = components['schemas']['GroupPageEntry'];
 export type Group = components['schemas']['Group'];
@@ -55,6 +57,15 @@ export type PartitionOffsets = components['schemas']['PartitionOffsets'];
 export type PartitionOwner = components['schemas']['PartitionOwner'];
 export type Cluster = components['schemas']['Cluster'];
 export type ClusterBroker = components['schemas']['ClusterBroker'];
+export type GroupDeletion = components['schemas']['GroupDeletion'];
+export type DeletedOffset = components['schemas']['DeletedOffset'];
+export type OffsetsDeletion = components['schemas']['OffsetsDeletion'];
+export type MemberRemoval = components['schemas']['MemberRemoval'];
+export type MemberRemovals = components['schemas']['MemberRemovals'];
+export type MemberRemovalOutcome = components['schemas']['MemberRemovalOutcome'];
+export type MemberRemoved = components['schemas']['MemberRemoved'];
+export type MemberRemovalFailed = components['schemas']['MemberRemovalFailed'];
+export type MemberRemovalRequest = components['schemas']['MemberRemovalRequest'];
 
 /** The group of one type: `GroupOf<'share'>` is `ShareGroup`. */
 export type GroupOf<T extends Group['type']> = Extract<Group, { type: T }>;

@@ -75,7 +75,11 @@ export interface paths {
         get: operations["getGroup"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a group (DeleteGroups)
+         * @description Deletes a group of any type and its committed offsets, at once; `dryRun=true` answers what would be deleted and changes nothing. The group must exist, be of the `type` named, and have no members (409 `group-not-empty` names them). Deleting a streams group leaves its internal topics (repartition, changelog) alone. Needs the grant action 'delete'; every attempt is logged as an audit line.
+         */
+        delete: operations["deleteGroup"];
         options?: never;
         head?: never;
         patch?: never;
@@ -115,7 +119,11 @@ export interface paths {
         get: operations["getGroupOffsets"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a group's committed offsets on a topic (OffsetDelete)
+         * @description Deletes the group's committed offsets on one topic (all its partitions, or those named), so the group starts there by its auto.offset.reset next time. Share groups (DeleteShareGroupOffsets): whole topics only. A topic the live group still subscribes to answers 409 `group-subscribed-to-topic` listing the partitions, and nothing of it is deleted. Needs the grant action 'delete-offsets'; every attempt is logged as an audit line. `dryRun=true` answers what would be deleted.
+         */
+        delete: operations["deleteGroupOffsets"];
         options?: never;
         head?: never;
         patch?: never;
@@ -132,6 +140,46 @@ export interface paths {
         get: operations["getCluster"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{groupId}/members/{instanceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a static member (LeaveGroup)
+         * @description Makes the static member with this group.instance.id leave the group, as if it had left by itself: the group rebalances without waiting for its session to time out. Classic and consumer groups only. A live client may join again. Needs the grant action 'remove-members'; every attempt is logged as an audit line.
+         */
+        delete: operations["removeGroupMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{groupId}/members/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove static members, one outcome each (LeaveGroup)
+         * @description Removes several static members by group.instance.id in one LeaveGroup; each gets its own outcome (removed, or the problem, e.g. member-not-found). Classic and consumer groups only. Needs the grant action 'remove-members'; every attempt is logged as an audit line.
+         */
+        post: operations["removeGroupMembers"];
         delete?: never;
         options?: never;
         head?: never;
@@ -210,7 +258,7 @@ export interface components {
              * @example /problems/group-not-found
              * @enum {string}
              */
-            type: "/problems/invalid-input" | "/problems/group-not-found" | "/problems/route-not-found" | "/problems/group-type-mismatch" | "/problems/internal-error" | "/problems/configuration-error" | "/problems/group-type-unavailable" | "/problems/broker-response-unreadable" | "/problems/unsupported-broker-api" | "/problems/kafka-error" | "/problems/broker-unavailable" | "/problems/coordinator-unavailable" | "/problems/broker-timeout" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/forbidden" | "/problems/method-not-allowed" | "/problems/client-timeout" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/headers-too-large" | "/problems/request-timeout";
+            type: "/problems/invalid-input" | "/problems/group-not-found" | "/problems/route-not-found" | "/problems/group-type-mismatch" | "/problems/internal-error" | "/problems/configuration-error" | "/problems/group-type-unavailable" | "/problems/broker-response-unreadable" | "/problems/unsupported-broker-api" | "/problems/kafka-error" | "/problems/broker-unavailable" | "/problems/coordinator-unavailable" | "/problems/broker-timeout" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/forbidden" | "/problems/method-not-allowed" | "/problems/client-timeout" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/headers-too-large" | "/problems/request-timeout" | "/problems/writes-disabled" | "/problems/group-not-empty" | "/problems/group-subscribed-to-topic" | "/problems/member-removal-unsupported" | "/problems/member-not-found";
             title: string;
             /** Format: int32 */
             status: number;
@@ -232,6 +280,17 @@ export interface components {
              * @enum {string}
              */
             actualType?: "classic" | "consumer" | "share" | "streams";
+            /**
+             * @description The grant action a refused write needs
+             * @example delete
+             */
+            action?: string;
+            /** @description The members that keep the group from being written (group-not-empty) */
+            members?: components["schemas"]["ProblemMember"][];
+            /** @description The partitions the problem is about (group-subscribed-to-topic) */
+            partitions?: components["schemas"]["ProblemPartition"][];
+            /** @description The group.instance.id the request named */
+            instanceId?: string;
         };
         KafkaError: {
             /**
@@ -261,6 +320,18 @@ export interface components {
             /** @description What came (shortened when long), null when absent */
             received: string | null;
             message: string;
+        };
+        ProblemMember: {
+            memberId: string;
+            /** @description group.instance.id of a static member */
+            instanceId: string | null;
+            clientId: string;
+            clientHost: string;
+        };
+        ProblemPartition: {
+            topic: string;
+            /** Format: int32 */
+            partition: number;
         };
         /**
          * @example {
@@ -1348,6 +1419,180 @@ export interface components {
         ClusterBroker: components["schemas"]["BrokerRef"] & {
             rack: string | null;
         };
+        /**
+         * @example {
+         *       "groupId": "demo-empty",
+         *       "type": "classic",
+         *       "state": "Empty",
+         *       "dryRun": false,
+         *       "deleted": true,
+         *       "offsets": [
+         *         {
+         *           "topic": "demo-orders",
+         *           "partition": 0,
+         *           "offset": 40
+         *         },
+         *         {
+         *           "topic": "demo-orders",
+         *           "partition": 1,
+         *           "offset": 40
+         *         }
+         *       ]
+         *     }
+         */
+        GroupDeletion: {
+            groupId: string;
+            /**
+             * @description The type of the group
+             * @example classic
+             * @enum {string}
+             */
+            type: "classic" | "consumer" | "share" | "streams";
+            /** @description The state the group was in (Empty: no members) */
+            state: string;
+            /** @description true: nothing was deleted, this is what would be */
+            dryRun: boolean;
+            /** @description Whether the group is gone now (false on a dry run) */
+            deleted: boolean;
+            /** @description The committed offsets (share groups: start offsets) deleted with the group */
+            offsets: components["schemas"]["DeletedOffset"][];
+        };
+        /**
+         * @example {
+         *       "topic": "orders",
+         *       "partition": 0,
+         *       "offset": 1200
+         *     }
+         */
+        DeletedOffset: {
+            topic: string;
+            /** Format: int32 */
+            partition: number;
+            /**
+             * Format: int64
+             * @description The offset that was committed (share groups: the start offset); null where none was
+             */
+            offset: number | null;
+        };
+        /**
+         * @example {
+         *       "groupId": "demo-classic",
+         *       "type": "classic",
+         *       "topic": "demo-payments",
+         *       "deleted": [
+         *         {
+         *           "topic": "demo-payments",
+         *           "partition": 0,
+         *           "offset": 15
+         *         }
+         *       ]
+         *     }
+         */
+        OffsetsDeletion: {
+            groupId: string;
+            /**
+             * @description The type of the group
+             * @example classic
+             * @enum {string}
+             */
+            type: "classic" | "consumer" | "share" | "streams";
+            topic: string;
+            /** @description The partitions whose offset was deleted, with the offset that was there */
+            deleted: components["schemas"]["DeletedOffset"][];
+        };
+        /**
+         * @example {
+         *       "groupId": "demo-classic",
+         *       "type": "classic",
+         *       "instanceId": "demo-classic-1",
+         *       "memberId": "demo-classic-1-3f0c2a9e-5d7b-4b1e-8f61-2a9c0d4e7b13"
+         *     }
+         */
+        MemberRemoval: {
+            groupId: string;
+            /**
+             * @description The type of the group
+             * @example classic
+             * @enum {string}
+             */
+            type: "classic" | "consumer" | "share" | "streams";
+            /** @description The group.instance.id of the member removed */
+            instanceId: string;
+            /** @description The member id Kafka removed, where it said */
+            memberId: string | null;
+        };
+        /**
+         * @example {
+         *       "groupId": "demo-classic",
+         *       "type": "classic",
+         *       "results": [
+         *         {
+         *           "status": "removed",
+         *           "instanceId": "demo-classic-1",
+         *           "memberId": "demo-classic-1-3f0c2a9e-5d7b-4b1e-8f61-2a9c0d4e7b13"
+         *         },
+         *         {
+         *           "status": "failed",
+         *           "instanceId": "demo-classic-9",
+         *           "problem": {
+         *             "type": "/problems/member-not-found",
+         *             "title": "Member not found",
+         *             "status": 404,
+         *             "detail": "group 'demo-classic' has no member with group.instance.id 'demo-classic-9'",
+         *             "groupId": "demo-classic",
+         *             "instanceId": "demo-classic-9",
+         *             "kafkaError": {
+         *               "code": 25,
+         *               "name": "UNKNOWN_MEMBER_ID",
+         *               "message": null
+         *             }
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        MemberRemovals: {
+            groupId: string;
+            /**
+             * @description The type of the group
+             * @example classic
+             * @enum {string}
+             */
+            type: "classic" | "consumer" | "share" | "streams";
+            /** @description One outcome per instance id, in the order asked */
+            results: components["schemas"]["MemberRemovalOutcome"][];
+        };
+        MemberRemovalOutcome: components["schemas"]["MemberRemoved"] | components["schemas"]["MemberRemovalFailed"];
+        MemberRemoved: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "removed";
+            instanceId: string;
+            memberId: string | null;
+        };
+        MemberRemovalFailed: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "failed";
+            instanceId: string;
+            problem: components["schemas"]["Problem"];
+        };
+        /**
+         * @example {
+         *       "instanceIds": [
+         *         "demo-classic-1",
+         *         "demo-classic-9"
+         *       ]
+         *     }
+         */
+        MemberRemovalRequest: {
+            /** @description The group.instance.id of each static member to remove */
+            instanceIds: string[];
+        };
     };
     responses: {
         /** @description Method not allowed */
@@ -1721,6 +1966,139 @@ export interface operations {
             };
         };
     };
+    deleteGroup: {
+        parameters: {
+            query: {
+                /** @description The type the group must have (required on every write); a group of another type answers 409 */
+                type: "classic" | "consumer" | "share" | "streams";
+                /** @description true: answer what would be deleted, change nothing (default false) */
+                dryRun?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What was deleted (or, on a dry run, what would be) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupDeletion"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Writes are disabled; Not granted; Not granted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group is of another type; Group has members */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group type not served by this cluster */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group coordinator unavailable; Broker unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     describeGroups: {
         parameters: {
             query?: never;
@@ -1974,6 +2352,143 @@ export interface operations {
             };
         };
     };
+    deleteGroupOffsets: {
+        parameters: {
+            query: {
+                /** @description The type the group must have (required on every write); a group of another type answers 409 */
+                type: "classic" | "consumer" | "share" | "streams";
+                /** @description The topic */
+                topic: string;
+                /** @description Only these partitions of the topic: partition numbers from 0 to 2147483647 (repeated or comma-separated); default: every partition the group has an offset on. Not for share groups (whole topics only) */
+                partition?: number[];
+                /** @description true: answer what would be deleted, change nothing (default false) */
+                dryRun?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The offsets deleted (or, on a dry run, those that would be) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OffsetsDeletion"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Writes are disabled; Not granted; Not granted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group is of another type; Group has members; Group still subscribes to the topic */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group type not served by this cluster */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group coordinator unavailable; Broker unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getCluster: {
         parameters: {
             query?: never;
@@ -2051,6 +2566,292 @@ export interface operations {
                 };
             };
             /** @description Broker unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    removeGroupMember: {
+        parameters: {
+            query: {
+                /** @description The type the group must have (required on every write); a group of another type answers 409 */
+                type: "classic" | "consumer" | "share" | "streams";
+            };
+            header?: never;
+            path: {
+                /** @description The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips */
+                groupId: string;
+                /** @description The group.instance.id of the static member, percent-encoded */
+                instanceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberRemoval"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Writes are disabled; Not granted; Not granted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group not found; Member not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group is of another type; Members of this group type cannot be removed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group type not served by this cluster */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group coordinator unavailable; Broker unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    removeGroupMembers: {
+        parameters: {
+            query: {
+                /** @description The type the group must have (required on every write); a group of another type answers 409 */
+                type: "classic" | "consumer" | "share" | "streams";
+            };
+            header?: never;
+            path: {
+                /** @description The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemberRemovalRequest"];
+            };
+        };
+        responses: {
+            /** @description One outcome per instance id */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberRemovals"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Writes are disabled; Not granted; Not granted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group is of another type; Members of this group type cannot be removed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large; Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type; Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group type not served by this cluster */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group coordinator unavailable; Broker unavailable */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */

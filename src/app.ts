@@ -6,6 +6,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Hono } from 'hono';
 import type { GroupService } from './groups/service.js';
+import type { WriteDeps } from './http/audit.js';
 import { installGuards, methodNotAllowed, type Security } from './http/middleware.js';
 import { type Logger, silentLogger } from './logger.js';
 import { docsPage, PUBLIC_SWAGGER_UI_ASSETS } from './openapi/docs.js';
@@ -15,7 +16,9 @@ import { clusterRoutes } from './routes/cluster.js';
 import { errorResponse } from './routes/errors.js';
 import { groupRoutes } from './routes/groups.js';
 import { healthRoutes } from './routes/health.js';
+import { memberRoutes } from './routes/members.js';
 import { offsetRoutes } from './routes/offsets.js';
+import { writeRoutes } from './routes/writes.js';
 import { type TokenSigner, tokenSigner } from './tokens/signed.js';
 
 export interface AppDeps {
@@ -52,6 +55,9 @@ export function createApp({
   groupRoutes(app, service, logger);
   offsetRoutes(app, service);
   clusterRoutes(app, service);
+  const writes: WriteDeps = { service, writes: security.writes ?? 'unset', logger };
+  writeRoutes(app, writes);
+  memberRoutes(app, writes);
 
   app.doc31('/openapi.json', (c) => ({
     openapi: '3.1.0',
@@ -73,6 +79,10 @@ export function createApp({
       { name: 'groups', description: 'Groups of every type' },
       { name: 'offsets', description: 'Committed offsets and lag, read-only' },
       { name: 'cluster', description: 'The brokers behind the API' },
+      {
+        name: 'writes',
+        description: 'Delete groups and offsets, remove members: opt-in, granted per action, audited',
+      },
       { name: 'health', description: 'Liveness and readiness' },
     ],
   }));

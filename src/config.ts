@@ -32,7 +32,17 @@ export interface Config {
   publicUrl?: string;
   /** HMAC keys of the tokens handed to callers (first signs, all verify); empty: one per process. */
   tokenKeys: string[];
+  /** WRITES: whether the write routes may run at all (see WritesSetting). */
+  writes: WritesSetting;
 }
+
+/**
+ * WRITES. `unset`: with AUTH=none every write is refused, with authentication the grants decide.
+ * `enabled`: with AUTH=none anyone may write (the demo); with authentication the grants still
+ * decide (it grants nothing). `disabled`: every write is refused whatever the grants, the
+ * operator's kill switch.
+ */
+export type WritesSetting = 'enabled' | 'disabled' | 'unset';
 
 /** What one request may cost, and who may call from a browser. */
 export interface HttpLimits {
@@ -89,6 +99,8 @@ export const ENV_VARIABLES = {
   CORS_ORIGINS: 'comma-separated origins allowed to call from a browser, or * (default: CORS off)',
   TOKEN_SIGNING_KEYS:
     'comma-separated secrets (32+ characters each) signing the tokens callers hand back: reset plans, lag snapshots; the first signs, all verify (secret; default: a random key per process, so tokens do not survive a restart or reach another instance)',
+  WRITES:
+    'enabled | disabled (default unset): with AUTH=none writes are refused unless enabled; with authentication the grants decide, and disabled refuses every write whatever the grants',
   API_PUBLIC_URL:
     "the API's public base URL (http or https, path allowed) the OpenAPI document lists in `servers`, for clients behind a proxy (default: the origin each request came to)",
 } as const;
@@ -382,5 +394,6 @@ export function loadConfig(env: Env): Config {
     },
     ...(publicUrl_ !== undefined && { publicUrl: publicUrl_ }),
     tokenKeys: tokenKeys(env),
+    writes: oneOf(env, 'WRITES', ['enabled', 'disabled'] as const) ?? 'unset',
   };
 }

@@ -8,12 +8,19 @@
 import { GROUP_TYPES, type GroupType } from '../groups/model.js';
 
 /**
- * Every action a grant can name. Read-only today: `read` (list, describe, batch describe, cluster)
- * and `offsets` (committed offsets and lag). Writes join this list as their own actions
- * (reset-offsets, delete-offsets, delete, remove-members), so a read grant never implies a write.
+ * Every action a grant can name. Reads: `read` (list, describe, batch describe, cluster) and
+ * `offsets` (committed offsets and lag). Each write is an action of its own, named by no read
+ * grant, so a read grant never implies a write and one write never implies another.
  */
-export const ACTIONS = ['read', 'offsets'] as const;
+export const READ_ACTIONS = ['read', 'offsets'] as const;
+export const WRITE_ACTIONS = ['reset-offsets', 'delete-offsets', 'delete', 'remove-members'] as const;
+export const ACTIONS = [...READ_ACTIONS, ...WRITE_ACTIONS] as const;
 export type Action = (typeof ACTIONS)[number];
+export type WriteAction = (typeof WRITE_ACTIONS)[number];
+
+export function isWriteAction(action: Action): action is WriteAction {
+  return (WRITE_ACTIONS as readonly string[]).includes(action);
+}
 
 export interface Grant {
   /** Patterns over group ids: `*` matches any run of characters (none included). */
@@ -118,5 +125,8 @@ export class Permissions {
   }
 }
 
-/** Every group and action: the permissions of the anonymous caller when the server runs open. */
-export const OPEN_PERMISSIONS = new Permissions([{ groups: ['*'], actions: [...ACTIONS] }]);
+/**
+ * Every group, every read: the permissions of the anonymous caller when the server runs open.
+ * Writes are not among them: with AUTH=none only WRITES=enabled opens them (see auth/write-guard.ts).
+ */
+export const OPEN_PERMISSIONS = new Permissions([{ groups: ['*'], actions: [...READ_ACTIONS] }]);

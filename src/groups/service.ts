@@ -40,6 +40,7 @@ import { type CommittedOffsets, fetchCommitted, fetchShareStartOffsets } from '.
 import { endOffsets, type Isolation } from './offsets/end-offsets.js';
 import { offsetTable, ownership } from './offsets/report.js';
 import { failed, type Outcome, ok } from './outcome.js';
+import { type GroupWrites, KafkaGroupWrites } from './writes/service.js';
 
 export type { ListFilter } from './listing.js';
 export { compareIds } from './listing.js';
@@ -85,6 +86,8 @@ export interface GroupService {
   /** Which brokers answer a Metadata request now (shared for a second); `ready` when one does. */
   ping(): Promise<Readiness>;
   close(): Promise<void>;
+  /** The writes (delete group, delete offsets, remove members, reset): see groups/writes/. */
+  readonly writes: GroupWrites;
 }
 
 export interface OffsetsOptions extends DescribeOptions {
@@ -131,12 +134,14 @@ export class KafkaGroupService implements GroupService {
   private readonly offsetsLeadersSeen = new Map<number, number>();
   /** Leader and epoch per offsets partition, and when they last changed (0: before we looked). */
   private readonly offsetsMoves = new Map<number, { leader: number; epoch: number; since: number }>();
+  readonly writes: GroupWrites;
 
   constructor(
     private readonly cluster: KafkaCluster,
     options: GroupServiceOptions = {},
   ) {
     this.coordinators = new Coordinators(cluster, options.retry);
+    this.writes = new KafkaGroupWrites(cluster, this.coordinators, (groupId) => this.describeGroup(groupId));
     const describers: Record<GroupType, GroupDescriber> = {
       classic: classicDescriber,
       consumer: consumerDescriber,

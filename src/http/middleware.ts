@@ -8,8 +8,8 @@ import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import type { Authenticator, Principal } from '../auth/authenticate.js';
-import { Permissions } from '../auth/grants.js';
-import type { HttpLimits } from '../config.js';
+import { isWriteAction, Permissions } from '../auth/grants.js';
+import type { HttpLimits, WritesSetting } from '../config.js';
 import type { Logger } from '../logger.js';
 import { problemResponse } from '../openapi/problems.js';
 import { addSecurity } from '../openapi/security.js';
@@ -29,6 +29,8 @@ export interface Security {
   rateLimiter?: RateLimiter;
   /** The client's address, the rate limiter's key when nobody is authenticated. */
   clientAddress?: (c: Context) => string | undefined;
+  /** WRITES; undefined counts as `unset` (with AUTH=none: no writes). */
+  writes?: WritesSetting;
 }
 
 const REALM = 'kafka-groups-rest';
@@ -113,7 +115,12 @@ function guard(security: Security, routes: RouteTable, logger: Logger): Middlewa
     const action = routes.action(c.req.method, rawPath(c));
     // No route: the 404 or 405 that follows says so, to an authenticated caller only.
     if (action === undefined) return next();
-    if (action === 'unlisted' || !outcome.principal.permissions.hasAction(action)) {
+    // A write's grant is checked by its route, once the group's id and type are known: a group the
+    // caller cannot see answers 404 there, not 403 here (auth/write-guard.ts).
+    if (
+      action === 'unlisted' ||
+      (!isWriteAction(action) && !outcome.principal.permissions.hasAction(action))
+    ) {
       return problemResponse(
         c,
         'forbidden',
@@ -166,7 +173,7 @@ export function installGuards(app: Hono, security: Security, logger: Logger): Ro
       '*',
       cors({
         origin: origins.includes('*') ? '*' : origins,
-        allowMethods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
+        allowMethods: ['GET', 'HEAD', 'POST', 'DELETE', 'OPTIONS'],
         allowHeaders: ['authorization', 'content-type'],
         exposeHeaders: ['retry-after', 'www-authenticate'],
         maxAge: 600,

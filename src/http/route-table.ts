@@ -27,6 +27,12 @@ const ACTIONS: Record<string, Action> = {
   'POST /groups/describe': 'read',
   'GET /groups/:groupId/offsets': 'offsets',
   'GET /cluster': 'read',
+  // Writes: the route checks the grant itself, with the group's id and type (auth/write-guard.ts).
+  'DELETE /groups/:groupId': 'delete',
+  'DELETE /groups/:groupId/offsets': 'delete-offsets',
+  'POST /groups/:groupId/offsets/reset': 'reset-offsets',
+  'DELETE /groups/:groupId/members/:instanceId': 'remove-members',
+  'POST /groups/:groupId/members/remove': 'remove-members',
 };
 
 /** Paths served to everyone, whatever the authentication: liveness and readiness probes. */

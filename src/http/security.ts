@@ -17,7 +17,7 @@ export interface SecurityOptions {
 }
 
 export function securityFrom(
-  config: Pick<Config, 'auth' | 'limits'>,
+  config: Pick<Config, 'auth' | 'limits'> & Partial<Pick<Config, 'writes'>>,
   options: SecurityOptions = {},
 ): Security {
   const { rateLimit } = config.limits;
@@ -30,5 +30,6 @@ export function securityFrom(
     limits: config.limits,
     ...(rateLimiter && { rateLimiter }),
     ...(options.clientAddress && { clientAddress: options.clientAddress }),
+    ...(config.writes && { writes: config.writes }),
   };
 }

@@ -7,6 +7,7 @@
  */
 
 import { HTTPException } from 'hono/http-exception';
+import { WriteForbiddenError, WritesDisabledError } from '../auth/write-guard.js';
 import {
   BrokerResponseError,
   BrokerTimeoutError,
@@ -20,6 +21,12 @@ import {
   GroupTypeMismatchError,
   GroupTypeUnavailableError,
 } from '../groups/errors.js';
+import {
+  GroupNotEmptyError,
+  GroupSubscribedToTopicError,
+  MemberNotFoundError,
+  MemberRemovalUnsupportedError,
+} from '../groups/writes/errors.js';
 import { PROBLEMS, type ProblemExtensions, type ProblemSlug } from './problems.js';
 
 /** How long a client should wait before asking again, where the problem is worth a retry (503). */
@@ -132,6 +139,45 @@ export const PROBLEM_ROWS: readonly ProblemRow[] = [
     error: UnsupportedApiError,
     slug: 'unsupported-broker-api',
     extensions: (e) => ({ broker: e.broker }),
+  }),
+  // Writes.
+  row({ error: WritesDisabledError, slug: 'writes-disabled' }),
+  row({
+    error: WriteForbiddenError,
+    slug: 'forbidden',
+    extensions: (e) => ({ groupId: e.groupId, action: e.action }),
+  }),
+  row({
+    error: GroupNotEmptyError,
+    slug: 'group-not-empty',
+    extensions: (e) => ({
+      groupId: e.groupId,
+      members: [...e.members],
+      ...(e.kafkaError && { kafkaError: e.kafkaError }),
+    }),
+  }),
+  row({
+    error: GroupSubscribedToTopicError,
+    slug: 'group-subscribed-to-topic',
+    extensions: (e) => ({
+      groupId: e.groupId,
+      partitions: [...e.partitions],
+      ...(e.kafkaError && { kafkaError: e.kafkaError }),
+    }),
+  }),
+  row({
+    error: MemberRemovalUnsupportedError,
+    slug: 'member-removal-unsupported',
+    extensions: (e) => ({ groupId: e.groupId, actualType: e.type }),
+  }),
+  row({
+    error: MemberNotFoundError,
+    slug: 'member-not-found',
+    extensions: (e) => ({
+      groupId: e.groupId,
+      instanceId: e.instanceId,
+      ...(e.kafkaError && { kafkaError: e.kafkaError }),
+    }),
   }),
   row({
     error: KafkaResponseError,

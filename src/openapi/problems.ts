@@ -33,6 +33,22 @@ export const InvalidParameterSchema = z
   })
   .openapi('InvalidParameter');
 
+export const ProblemMemberSchema = z
+  .object({
+    memberId: z.string(),
+    instanceId: z.string().nullable().openapi({ description: 'group.instance.id of a static member' }),
+    clientId: z.string(),
+    clientHost: z.string(),
+  })
+  .openapi('ProblemMember');
+
+export const ProblemPartitionSchema = z
+  .object({
+    topic: z.string(),
+    partition: z.number().int().openapi({ format: 'int32' }),
+  })
+  .openapi('ProblemPartition');
+
 export const PROBLEMS = {
   'invalid-input': { status: 400, title: 'Invalid input' },
   'group-not-found': { status: 404, title: 'Group not found' },
@@ -58,6 +74,12 @@ export const PROBLEMS = {
   'rate-limited': { status: 429, title: 'Too many requests' },
   'headers-too-large': { status: 431, title: 'Request URI or headers too large' },
   'request-timeout': { status: 504, title: 'Request took longer than its deadline' },
+  // Writes.
+  'writes-disabled': { status: 403, title: 'Writes are disabled' },
+  'group-not-empty': { status: 409, title: 'Group has members' },
+  'group-subscribed-to-topic': { status: 409, title: 'Group still subscribes to the topic' },
+  'member-removal-unsupported': { status: 409, title: 'Members of this group type cannot be removed' },
+  'member-not-found': { status: 404, title: 'Member not found' },
 } as const;
 
 export type ProblemSlug = keyof typeof PROBLEMS;
@@ -85,6 +107,19 @@ export const ProblemSchema = z
       .optional()
       .openapi({ description: 'The group type the request asked for' }),
     actualType: z.enum(GROUP_TYPES).optional().openapi({ description: 'The type the group really has' }),
+    action: z
+      .string()
+      .optional()
+      .openapi({ description: 'The grant action a refused write needs', example: 'delete' }),
+    members: z
+      .array(ProblemMemberSchema)
+      .optional()
+      .openapi({ description: 'The members that keep the group from being written (group-not-empty)' }),
+    partitions: z
+      .array(ProblemPartitionSchema)
+      .optional()
+      .openapi({ description: 'The partitions the problem is about (group-subscribed-to-topic)' }),
+    instanceId: z.string().optional().openapi({ description: 'The group.instance.id the request named' }),
   })
   .openapi('Problem', { description: 'RFC 9457 problem details' });
 
@@ -263,6 +298,56 @@ const EXAMPLES: Record<ProblemSlug, Problem> = {
     },
   ),
   ...SECURITY_EXAMPLES,
+  'writes-disabled': problemBody(
+    'writes-disabled',
+    'writes are off: this server runs without authentication (AUTH=none) and WRITES is not enabled',
+    { instance: '/groups/orders-eu', groupId: 'orders-eu' },
+  ),
+  'group-not-empty': problemBody(
+    'group-not-empty',
+    "group 'orders-eu' has 1 member (orders-eu-1): stop them first",
+    {
+      instance: '/groups/orders-eu',
+      groupId: 'orders-eu',
+      members: [
+        {
+          memberId: 'orders-eu-1-5f1d0c3e-9a43-4f8e-b1a2-3c7d2e0f4b6a',
+          instanceId: 'orders-eu-1',
+          clientId: 'orders-service',
+          clientHost: '/10.0.3.7',
+        },
+      ],
+      kafkaError: { code: 68, name: 'NON_EMPTY_GROUP', message: null },
+    },
+  ),
+  'group-subscribed-to-topic': problemBody(
+    'group-subscribed-to-topic',
+    "group 'orders-eu' still subscribes to 'orders': its offsets there cannot be deleted while it does",
+    {
+      instance: '/groups/orders-eu/offsets',
+      groupId: 'orders-eu',
+      partitions: [
+        { topic: 'orders', partition: 0 },
+        { topic: 'orders', partition: 1 },
+      ],
+      kafkaError: { code: 86, name: 'GROUP_SUBSCRIBED_TO_TOPIC', message: null },
+    },
+  ),
+  'member-removal-unsupported': problemBody(
+    'member-removal-unsupported',
+    "group 'orders-eu' is a share group: Kafka removes members only from classic and consumer groups (LeaveGroup); a share member leaves when its client stops",
+    { instance: '/groups/orders-eu/members/orders-eu-1', groupId: 'orders-eu', actualType: 'share' },
+  ),
+  'member-not-found': problemBody(
+    'member-not-found',
+    "group 'orders-eu' has no member with group.instance.id 'orders-eu-9'",
+    {
+      instance: '/groups/orders-eu/members/orders-eu-9',
+      groupId: 'orders-eu',
+      instanceId: 'orders-eu-9',
+      kafkaError: { code: 25, name: 'UNKNOWN_MEMBER_ID', message: null },
+    },
+  ),
 };
 
 /** Headers that come with the access-control and limit problems. */

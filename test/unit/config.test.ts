@@ -28,6 +28,7 @@ const DEFAULTS: Config = {
     connectionTimeoutMs: 3000,
     requestTimeoutMs: 10_000,
   },
+  writes: 'unset',
 };
 
 const AUTH_CHOICES = ['AUTH', 'AUTH_API_KEYS', 'AUTH_JWKS_URL'];
@@ -382,6 +383,11 @@ describe('loadConfig', () => {
         'http://gateway:8443/kafka',
       ],
     ],
+    WRITES: [
+      ['unset', {}, (c) => c.writes, 'unset'],
+      ['enabled, any case', { WRITES: ' Enabled ' }, (c) => c.writes, 'enabled'],
+      ['disabled (the kill switch)', { WRITES: 'disabled' }, (c) => c.writes, 'disabled'],
+    ],
   };
 
   it('has parse cases for every variable it documents', () => {
@@ -471,6 +477,8 @@ describe('loadConfig', () => {
     ['API_PUBLIC_URL', { API_PUBLIC_URL: 'ftp://groups.example.net' }],
     ['API_PUBLIC_URL', { API_PUBLIC_URL: 'https://groups.example.net/?a=1' }],
     ['API_PUBLIC_URL', { API_PUBLIC_URL: 'https://user:pw@groups.example.net' }],
+    ['WRITES', { WRITES: 'true' }],
+    ['WRITES', { WRITES: 'on' }],
   ];
 
   it.each(bad)('rejects a bad %s (%o) with a ConfigError naming it', (variable, env) => {

@@ -41,6 +41,10 @@ describe('the OpenAPI document', () => {
       'post /groups/describe': 'describeGroups',
       'get /groups/{groupId}/offsets': 'getGroupOffsets',
       'get /cluster': 'getCluster',
+      'delete /groups/{groupId}': 'deleteGroup',
+      'delete /groups/{groupId}/offsets': 'deleteGroupOffsets',
+      'delete /groups/{groupId}/members/{instanceId}': 'removeGroupMember',
+      'post /groups/{groupId}/members/remove': 'removeGroupMembers',
     });
     const tags = new Set((doc.tags as Json[]).map((t) => t.name));
     for (const { op } of operations) {

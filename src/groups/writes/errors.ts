@@ -1,0 +1,86 @@
+/**
+ * What a write can run into besides the reads' errors (groups/errors.ts): a group still in use,
+ * a topic still subscribed, a member that is not there, a removal Kafka does not offer. Each maps
+ * to one problem type (openapi/problem-rows.ts); Kafka's own answer rides along where it gave one.
+ */
+
+import type { KafkaErrorInfo } from '../../broker/errors.js';
+import { quoteId } from '../errors.js';
+import type { GroupType } from '../model.js';
+
+/** A member as the write problems name it: enough to find the process that holds the group. */
+export interface MemberRef {
+  memberId: string;
+  /** group.instance.id of a static member; null for a dynamic one. */
+  instanceId: string | null;
+  clientId: string;
+  clientHost: string;
+}
+
+export interface TopicPartitionRef {
+  topic: string;
+  partition: number;
+}
+
+/**
+ * The group has members, so Kafka refuses the write (409): NON_EMPTY_GROUP from DeleteGroups,
+ * UNKNOWN_MEMBER_ID or similar from an admin commit. `members` are the members a describe just
+ * saw (empty when it saw none: the group filled up between the describe and the write).
+ */
+export class GroupNotEmptyError extends Error {
+  override readonly name = 'GroupNotEmptyError';
+  constructor(
+    readonly groupId: string,
+    readonly members: readonly MemberRef[],
+    readonly kafkaError?: KafkaErrorInfo,
+  ) {
+    super(
+      members.length === 0
+        ? `group ${quoteId(groupId)} has members: stop them first`
+        : `group ${quoteId(groupId)} has ${members.length} member${members.length === 1 ? '' : 's'} (${members
+            .slice(0, 5)
+            .map((m) => m.instanceId ?? m.memberId)
+            .join(', ')}${members.length > 5 ? ', …' : ''}): stop them first`,
+    );
+  }
+}
+
+/** The live group still subscribes to a topic whose offsets were to be deleted (409). */
+export class GroupSubscribedToTopicError extends Error {
+  override readonly name = 'GroupSubscribedToTopicError';
+  constructor(
+    readonly groupId: string,
+    readonly partitions: readonly TopicPartitionRef[],
+    readonly kafkaError?: KafkaErrorInfo,
+  ) {
+    const topics = [...new Set(partitions.map((p) => p.topic))];
+    super(
+      `group ${quoteId(groupId)} still subscribes to ${topics.map((t) => `'${t}'`).join(', ')}: its offsets there cannot be deleted while it does`,
+    );
+  }
+}
+
+/** Kafka offers no admin removal of members for this group type (409). */
+export class MemberRemovalUnsupportedError extends Error {
+  override readonly name = 'MemberRemovalUnsupportedError';
+  constructor(
+    readonly groupId: string,
+    readonly type: GroupType,
+  ) {
+    super(
+      `group ${quoteId(groupId)} is a ${type} group: Kafka removes members only from classic and consumer groups (LeaveGroup); a ${type} member leaves when its client stops`,
+    );
+  }
+}
+
+/** No member of the group has this group.instance.id (404). */
+export class MemberNotFoundError extends Error {
+  override readonly name = 'MemberNotFoundError';
+  constructor(
+    readonly groupId: string,
+    readonly instanceId: string,
+    readonly kafkaError?: KafkaErrorInfo,
+  ) {
+    super(`group ${quoteId(groupId)} has no member with group.instance.id ${quoteId(instanceId)}`);
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * The audit trail of the writes: one structured log line per write attempt, whatever its outcome,
+ * through the app's logger (a JSON object a line). `guardedWrite` is what every write route calls:
+ * it passes the write gate (auth/write-guard.ts), runs the write and logs the line, so no route can
+ * write without both.
+ *
+ * The line (message `audit`):
+ *   principal   `key:<name>`, `jwt:<sub>` or `anonymous`
+ *   operation   the route's operationId (deleteGroup, deleteGroupOffsets, resetGroupOffsets, …)
+ *   action      the grant action the write needs
+ *   method, route, path   e.g. DELETE, /groups/:groupId, /groups/orders%2Feu
+ *   groupId, type, dryRun
+ *   outcome     `done` (2xx), `refused` (4xx: not allowed, not found, not empty, …) or `failed` (5xx)
+ *   status, problem, detail   the HTTP status, and the problem's slug and detail when not done
+ *   …details    what the route noted: what was deleted or planned, offsets before and after
+ *
+ * Successful lines are `info`, the others `warn`: keep LOG_LEVEL at info or below to keep them all.
+ * Never a secret: credentials never reach the route, and a detail whose key looks like a token,
+ * password, secret or authorization is replaced by "[redacted]" (a reset plan's token is a bearer
+ * of the plan; the line says what the plan was instead).
+ */
+
+import type { Context } from 'hono';
+import type { WriteTarget } from '../auth/write-guard.js';
+import { authorizeWrite } from '../auth/write-guard.js';
+import type { WritesSetting } from '../config.js';
+import type { Group } from '../groups/model.js';
+import type { GroupService } from '../groups/service.js';
+import type { Logger } from '../logger.js';
+import { problemFor } from '../openapi/problem-rows.js';
+
+/** What a write route needs besides its request: the service, WRITES, the logger. */
+export interface WriteDeps {
+  service: GroupService;
+  writes: WritesSetting;
+  logger: Logger;
+}
+
+export interface WriteRequest extends WriteTarget {
+  /** The route's operationId. */
+  operation: string;
+  dryRun?: boolean;
+}
+
+export type AuditOutcome = 'done' | 'refused' | 'failed';
+
+/** Facts a route adds to its audit line (merged, later notes win): JSON-ready values only. */
+export type AuditDetails = Record<string, unknown>;
+
+export interface AuditNotes {
+  note(details: AuditDetails): void;
+}
+
+export interface AuditLine {
+  principal: string;
+  operation: string;
+  action: string;
+  method: string;
+  route: string;
+  path: string;
+  groupId: string;
+  type: string;
+  dryRun: boolean;
+  outcome: AuditOutcome;
+  status: number;
+  problem?: string;
+  detail?: string;
+  [detail: string]: unknown;
+}
+
+const SECRET_KEY = /token|secret|password|authorization|credential|api.?key/i;
+
+function redact(details: AuditDetails): AuditDetails {
+  const out: AuditDetails = {};
+  for (const [key, value] of Object.entries(details)) out[key] = SECRET_KEY.test(key) ? '[redacted]' : value;
+  return out;
+}
+
+/** The line for one attempt; exported for the unit tests. */
+export function auditLine(
+  c: Context,
+  request: WriteRequest,
+  result: { status: number; problem?: string; detail?: string },
+  details: AuditDetails,
+): AuditLine {
+  const outcome: AuditOutcome = result.status < 400 ? 'done' : result.status < 500 ? 'refused' : 'failed';
+  return {
+    ...redact(details),
+    principal: c.get('principal')?.id ?? 'unknown',
+    operation: request.operation,
+    action: request.action,
+    method: c.req.method,
+    route: c.req.routePath,
+    path: c.req.path,
+    groupId: request.groupId,
+    type: request.type,
+    dryRun: request.dryRun ?? false,
+    outcome,
+    status: result.status,
+    ...(result.problem !== undefined && { problem: result.problem }),
+    ...(result.detail !== undefined && { detail: result.detail }),
+  };
+}
+
+export function logAudit(logger: Logger, line: AuditLine): void {
+  if (line.outcome === 'done') logger.info('audit', line);
+  else logger.warn('audit', line);
+}
+
+/**
+ * Runs one write: the gate (WRITES, grants, the group exists and is of the type asked), then
+ * `run` with the described group, then the audit line. `run` notes what it plans or changes as
+ * it goes, so a write that fails half-way still logs what it had planned. Errors are rethrown
+ * for the app's error mapping; the line names the problem they become.
+ */
+export async function guardedWrite<T>(
+  c: Context,
+  deps: WriteDeps,
+  request: WriteRequest,
+  run: (group: Group, audit: AuditNotes) => Promise<T>,
+  /** The status of the answer when `run` returns (default 200). */
+  status = 200,
+): Promise<T> {
+  let details: AuditDetails = {};
+  const notes: AuditNotes = {
+    note(more) {
+      details = { ...details, ...more };
+    },
+  };
+  try {
+    const group = await authorizeWrite(c, deps.writes, deps.service, request);
+    const result = await run(group, notes);
+    logAudit(deps.logger, auditLine(c, request, { status }, details));
+    return result;
+  } catch (error) {
+    const problem = problemFor(error, c.req.path);
+    logAudit(
+      deps.logger,
+      auditLine(
+        c,
+        request,
+        { status: problem.status, problem: problem.slug, detail: problem.detail },
+        details,
+      ),
+    );
+    throw error;
+  }
+}
