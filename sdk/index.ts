@@ -66,6 +66,12 @@ export type MemberRemovalOutcome = components['schemas']['MemberRemovalOutcome']
 export type MemberRemoved = components['schemas']['MemberRemoved'];
 export type MemberRemovalFailed = components['schemas']['MemberRemovalFailed'];
 export type MemberRemovalRequest = components['schemas']['MemberRemovalRequest'];
+export type ResetOutcome = components['schemas']['ResetOutcome'];
+export type ResetPlanned = components['schemas']['ResetPlanned'];
+export type PlannedPartition = components['schemas']['PlannedPartition'];
+export type ResetExecuted = components['schemas']['ResetExecuted'];
+export type AppliedPartition = components['schemas']['AppliedPartition'];
+export type ResetOffsetsRequest = components['schemas']['ResetOffsetsRequest'];
 
 /** The group of one type: `GroupOf<'share'>` is `ShareGroup`. */
 export type GroupOf<T extends Group['type']> = Extract<Group, { type: T }>;

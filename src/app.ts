@@ -18,6 +18,7 @@ import { groupRoutes } from './routes/groups.js';
 import { healthRoutes } from './routes/health.js';
 import { memberRoutes } from './routes/members.js';
 import { offsetRoutes } from './routes/offsets.js';
+import { resetRoutes } from './routes/reset.js';
 import { writeRoutes } from './routes/writes.js';
 import { type TokenSigner, tokenSigner } from './tokens/signed.js';
 
@@ -58,6 +59,7 @@ export function createApp({
   const writes: WriteDeps = { service, writes: security.writes ?? 'unset', logger };
   writeRoutes(app, writes);
   memberRoutes(app, writes);
+  resetRoutes(app, writes, tokens);
 
   app.doc31('/openapi.json', (c) => ({
     openapi: '3.1.0',
@@ -81,7 +83,8 @@ export function createApp({
       { name: 'cluster', description: 'The brokers behind the API' },
       {
         name: 'writes',
-        description: 'Delete groups and offsets, remove members: opt-in, granted per action, audited',
+        description:
+          'Reset and delete offsets, delete groups, remove members: opt-in, granted per action, audited',
       },
       { name: 'health', description: 'Liveness and readiness' },
     ],

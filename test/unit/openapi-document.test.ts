@@ -45,6 +45,7 @@ describe('the OpenAPI document', () => {
       'delete /groups/{groupId}/offsets': 'deleteGroupOffsets',
       'delete /groups/{groupId}/members/{instanceId}': 'removeGroupMember',
       'post /groups/{groupId}/members/remove': 'removeGroupMembers',
+      'post /groups/{groupId}/offsets/reset': 'resetGroupOffsets',
     });
     const tags = new Set((doc.tags as Json[]).map((t) => t.name));
     for (const { op } of operations) {
