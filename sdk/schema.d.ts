@@ -1846,11 +1846,8 @@ export interface components {
                 /** Format: int64 */
                 offset: number;
             }[];
-            /**
-             * @description Scope: every partition the group has an offset for (Kafka's --all-topics)
-             * @enum {boolean}
-             */
-            allTopics?: true;
+            /** @description Scope: true, every partition the group has an offset for (Kafka's --all-topics) */
+            allTopics?: boolean;
             /** @description Scope: these topics, or some of their partitions (Kafka's --topic t[:p,p]) */
             topics?: {
                 topic: string;

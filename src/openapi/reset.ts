@@ -92,9 +92,12 @@ export const ResetOffsetsRequestSchema = z
         .max(MAX_RESET_PARTITIONS, expect(`at most ${MAX_RESET_PARTITIONS} entries`))
         .optional()
         .openapi({ description: "from-list: the target of each partition named (Kafka's --from-file)" }),
-      allTopics: z.literal(true, expect('true')).optional().openapi({
-        description: "Scope: every partition the group has an offset for (Kafka's --all-topics)",
-      }),
+      allTopics: z
+        .boolean(expect('true'))
+        .optional()
+        .openapi({
+          description: "Scope: true, every partition the group has an offset for (Kafka's --all-topics)",
+        }),
       topics: z
         .array(
           z.strictObject({
@@ -180,6 +183,8 @@ export const ResetOffsetsRequestSchema = z
           });
         seen.add(key);
       });
+    } else if (body.allTopics === false) {
+      issue('allTopics', 'true, or no allTopics and a topics scope');
     } else if ((body.allTopics === undefined) === (body.topics === undefined)) {
       issue(
         body.topics === undefined ? 'allTopics' : 'topics',

@@ -411,6 +411,7 @@ describe('plans', () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ type: 'classic', scenario: 'to-offset', allTopics: true }, 'offset'],
       [{ type: 'classic', scenario: 'to-earliest' }, 'allTopics'],
+      [{ type: 'classic', scenario: 'to-earliest', allTopics: false }, 'allTopics'],
       [{ type: 'classic', scenario: 'to-earliest', allTopics: true, topics: [{ topic }] }, 'topics'],
       [{ type: 'classic', scenario: 'to-earliest', allTopics: true, offset: 3 }, 'offset'],
       [{ type: 'classic', scenario: 'by-duration', duration: '1 hour', allTopics: true }, 'duration'],
