@@ -20,7 +20,7 @@ import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtur
 import { javaAdminListGroups, javaAdminOffsets } from '../kafka/java-admin.js';
 import { produceAt } from '../kafka/produce-at.js';
 import { type TestApp, testApp } from '../support/app.js';
-import { hasGroupType } from '../support/kafka-version.js';
+import { hasGroupType, kafkaAtLeast } from '../support/kafka-version.js';
 
 // Each test starts one or more JVMs (Kafka's Java Admin client reads every outcome back); on a
 // loaded 2-core machine a JVM start alone can pass half a minute.
@@ -209,6 +209,7 @@ async function planAndApply(groupId: string, body: Record<string, unknown>) {
   );
   expect(done.status, JSON.stringify(done.body)).toBe(200);
   expect(done.body.status).toBe('executed');
+  expect(done.body.partitions.filter((p) => p.error !== null)).toEqual([]);
   return { plan: plan.body, done: done.body };
 }
 
@@ -594,28 +595,34 @@ describe.runIf(hasGroupType('share'))('a share group', () => {
     return Object.fromEntries([...read.share].map(([key, s]) => [key, s.startOffset]));
   };
 
-  it('to-earliest, to-datetime and to-latest set the start offsets Kafka reads back', async () => {
-    const earliest = await planAndApply(ids.share, {
-      type: 'share',
-      scenario: 'to-earliest',
-      topics: [{ topic }],
-    });
-    expect(targets(earliest.plan)).toEqual(all(topic, 3, 0));
-    expect(await share()).toMatchObject(all(topic, 3, 0));
+  // Seen on Kafka 4.1.2: AlterShareGroupOffsets answers without error, yet the start offsets of
+  // partitions the group has consumed stay where they were (Kafka's Java Admin reads them back
+  // unchanged); 4.2.2 and 4.4.0 apply them.
+  it.runIf(kafkaAtLeast(4, 2))(
+    'to-earliest, to-datetime and to-latest set the start offsets Kafka reads back',
+    async () => {
+      const earliest = await planAndApply(ids.share, {
+        type: 'share',
+        scenario: 'to-earliest',
+        topics: [{ topic }],
+      });
+      expect(targets(earliest.plan)).toEqual(all(topic, 3, 0));
+      expect(await share()).toMatchObject(all(topic, 3, 0));
 
-    const datetime = await planAndApply(ids.share, {
-      type: 'share',
-      scenario: 'to-datetime',
-      datetime: new Date(NOW - 1.5 * DAY).toISOString(),
-      topics: [{ topic: timed }],
-    });
-    expect(targets(datetime.plan)).toEqual(all(timed, 2, 2 * BATCH));
-    expect(await share()).toMatchObject({ ...all(topic, 3, 0), ...all(timed, 2, 2 * BATCH) });
+      const datetime = await planAndApply(ids.share, {
+        type: 'share',
+        scenario: 'to-datetime',
+        datetime: new Date(NOW - 1.5 * DAY).toISOString(),
+        topics: [{ topic: timed }],
+      });
+      expect(targets(datetime.plan)).toEqual(all(timed, 2, 2 * BATCH));
+      expect(await share()).toMatchObject({ ...all(topic, 3, 0), ...all(timed, 2, 2 * BATCH) });
 
-    const latest = await planAndApply(ids.share, { type: 'share', scenario: 'to-latest', allTopics: true });
-    expect(targets(latest.plan)).toEqual({ ...all(topic, 3, RECORDS), ...all(timed, 2, TIMED_END) });
-    expect(await share()).toEqual({ ...all(topic, 3, RECORDS), ...all(timed, 2, TIMED_END) });
-  });
+      const latest = await planAndApply(ids.share, { type: 'share', scenario: 'to-latest', allTopics: true });
+      expect(targets(latest.plan)).toEqual({ ...all(topic, 3, RECORDS), ...all(timed, 2, TIMED_END) });
+      expect(await share()).toEqual({ ...all(topic, 3, RECORDS), ...all(timed, 2, TIMED_END) });
+    },
+  );
 
   it('other scenarios are a 400 naming why', async () => {
     const res = await post<Problem>(ids.share, {
