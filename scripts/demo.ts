@@ -4,8 +4,10 @@
  * the server, the fixtures and the broker.
  *
  * The demo serves on loopback without authentication (AUTH=none) unless the environment makes its
- * own choice (AUTH, AUTH_API_KEYS or AUTH_JWKS_URL), and says so in its ready line. Its rate limit
- * is generous (RATE_LIMIT_PER_MINUTE=60000 unless set), so that trying it out is not throttled.
+ * own choice (AUTH, AUTH_API_KEYS or AUTH_JWKS_URL), and says so in its ready line. Writes are on
+ * (WRITES=enabled unless set), so every write can be tried on the demo groups; the ready line says
+ * that too. Its rate limit is generous (RATE_LIMIT_PER_MINUTE=60000 unless set), so that trying it
+ * out is not throttled.
  */
 
 import { loadConfig } from '../src/config.js';
@@ -83,12 +85,21 @@ async function main(): Promise<void> {
       RATE_LIMIT_BURST: '1000',
       ...process.env,
       ...(!chosen && { AUTH: 'none' }),
+      ...(!process.env.WRITES?.trim() && { WRITES: 'enabled' }),
       KAFKA_BROKERS: broker.bootstrap,
     });
     const server = await startServer(config, createLogger(process.env.LOG_LEVEL ? config.logLevel : 'warn'));
     stops.push(() => server.close());
+    const writes =
+      config.writes === 'disabled'
+        ? 'WRITES=disabled: no writes'
+        : config.auth.mode === 'none'
+          ? config.writes === 'enabled'
+            ? 'WRITES=enabled: anyone here may delete groups, offsets and members'
+            : 'writes off (WRITES not enabled)'
+          : 'writes by grant';
     console.log(
-      `kafka-groups-rest demo ready: ${server.url} (${config.auth.mode === 'none' ? 'AUTH=none: open to every caller on this machine, no credentials' : 'authentication on'}; try ${server.url}/groups, /groups/demo-classic, /docs; Ctrl-C stops)`,
+      `kafka-groups-rest demo ready: ${server.url} (${config.auth.mode === 'none' ? 'AUTH=none: open to every caller on this machine, no credentials' : 'authentication on'}; ${writes}; try ${server.url}/groups, /groups/demo-classic, /docs, DELETE /groups/demo-empty?type=classic; Ctrl-C stops)`,
     );
   } catch (error) {
     progress(`demo failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -115,6 +115,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     url,
     brokers: config.kafka.brokers,
     auth: config.auth.mode === 'none' ? 'none' : describeAuth(config.auth),
+    writes: config.writes,
   });
 
   // Once stopping, answers not yet written say `Connection: close`, and a keep-alive connection is

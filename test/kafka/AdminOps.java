@@ -11,6 +11,10 @@
  *   delete-topic TOPIC              deletes TOPIC (Admin.deleteTopics)
  *   list-groups                     every group the cluster lists (Admin.listGroups), one line each:
  *                                     GROUP <group id, UTF-8 then base64> <protocol type, UTF-8 then base64>
+ *   list-topics                     every topic but Kafka's internal ones (Admin.listTopics), one line each:
+ *                                     TOPIC <name, UTF-8 then base64>
+ *   describe-members GROUP          a classic or consumer group (Admin.describeConsumerGroups):
+ *                                     MEMBER <group.instance.id or '', UTF-8 then base64>, one a member
  *
  * Standard output ends with DONE once the operation has completed. Errors: "ERROR ..." on standard error,
  * exit 1 (2 on bad arguments). The client logs into -Dkafka.test.log.file.
@@ -31,6 +35,8 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.NewPartitions;
 
@@ -44,7 +50,7 @@ public class AdminOps {
   public static void main(String[] argv) {
     if (argv.length < 3 || !argv[0].equals("--bootstrap")) {
       ERR.println("ERROR usage: AdminOps --bootstrap HOST:PORT "
-          + "create-partitions TOPIC COUNT | delete-topic TOPIC | list-groups");
+          + "create-partitions TOPIC COUNT | delete-topic TOPIC | list-groups | list-topics | describe-members GROUP");
       System.exit(2);
       return;
     }
@@ -90,6 +96,22 @@ public class AdminOps {
           if (!args.isEmpty()) throw new IllegalArgumentException("list-groups takes no arguments");
           for (GroupListing g : admin.listGroups().all().get(WAIT_MS, TimeUnit.MILLISECONDS)) {
             lines.add("GROUP " + base64(g.groupId()) + " " + base64(g.protocol()));
+          }
+        }
+        case "list-topics" -> {
+          if (!args.isEmpty()) throw new IllegalArgumentException("list-topics takes no arguments");
+          for (String name : admin.listTopics().names().get(WAIT_MS, TimeUnit.MILLISECONDS)) {
+            lines.add("TOPIC " + base64(name));
+          }
+        }
+        case "describe-members" -> {
+          if (args.size() != 1) throw new IllegalArgumentException("describe-members GROUP");
+          ConsumerGroupDescription d = admin.describeConsumerGroups(List.of(args.get(0)))
+              .describedGroups()
+              .get(args.get(0))
+              .get(WAIT_MS, TimeUnit.MILLISECONDS);
+          for (MemberDescription m : d.members()) {
+            lines.add("MEMBER " + base64(m.groupInstanceId().orElse("")));
           }
         }
         default -> throw new IllegalArgumentException("unknown operation " + operation);

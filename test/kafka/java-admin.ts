@@ -193,3 +193,25 @@ export async function javaAdminListGroups(bootstrap: string): Promise<Map<string
   }
   return groups;
 }
+
+/** Every topic but Kafka's internal ones. */
+export async function javaAdminListTopics(bootstrap: string): Promise<Set<string>> {
+  const topics = new Set<string>();
+  for (const line of await adminOps(bootstrap, ['list-topics'])) {
+    const [tag, name] = line.split(' ');
+    if (tag !== 'TOPIC' || name === undefined) throw new Error(`unexpected line ${JSON.stringify(line)}`);
+    topics.add(Buffer.from(name, 'base64').toString('utf8'));
+  }
+  return topics;
+}
+
+/** The group.instance.id of each member of a classic or consumer group ('' for a dynamic one), sorted. */
+export async function javaAdminMemberInstances(bootstrap: string, groupId: string): Promise<string[]> {
+  const instanceIds: string[] = [];
+  for (const line of await adminOps(bootstrap, ['describe-members', groupId])) {
+    const [tag, value = ''] = line.split(' ');
+    if (tag !== 'MEMBER') throw new Error(`unexpected line ${JSON.stringify(line)}`);
+    instanceIds.push(Buffer.from(value, 'base64').toString('utf8'));
+  }
+  return instanceIds.sort();
+}

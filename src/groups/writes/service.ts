@@ -101,6 +101,9 @@ export interface GroupWrites {
   applyReset(group: Group, plan: PlanToApply): Promise<AppliedPartition[]>;
 }
 
+const byPartition = (a: TopicPartitionRef, b: TopicPartitionRef) =>
+  a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition;
+
 /** The members a problem names, from a describe. */
 export function memberRefs(group: Pick<Group, 'members'>): MemberRef[] {
   return group.members.map((m) => ({
@@ -137,14 +140,15 @@ export class KafkaGroupWrites implements GroupWrites {
     return result.value;
   }
 
-  committedOffsets(groupId: string, type: GroupType): Promise<CommittedOffsets> {
-    return this.atCoordinator(groupId, async (connection) => {
+  async committedOffsets(groupId: string, type: GroupType): Promise<CommittedOffsets> {
+    const offsets = await this.atCoordinator(groupId, async (connection) => {
       const read = type === 'share' ? fetchShareStartOffsets : fetchCommitted;
       const result = (await read(connection, [groupId])).get(groupId);
       if (!result) throw new Error(`no offsets for group ${groupId}`);
       if (!result.ok) throw result.error;
       return result.value;
     });
+    return [...offsets].sort(byPartition);
   }
 
   async deleteGroup(groupId: string): Promise<void> {
@@ -238,7 +242,7 @@ export class KafkaGroupWrites implements GroupWrites {
           .kafkaError,
       );
     }
-    return deleted;
+    return deleted.sort(byPartition);
   }
 
   private async deleteShareOffsets(
@@ -300,7 +304,7 @@ export class KafkaGroupWrites implements GroupWrites {
         ).kafkaError,
       );
     }
-    return deleted;
+    return deleted.sort(byPartition);
   }
 
   async removeMembers(
