@@ -92,12 +92,9 @@ export const ResetOffsetsRequestSchema = z
         .max(MAX_RESET_PARTITIONS, expect(`at most ${MAX_RESET_PARTITIONS} entries`))
         .optional()
         .openapi({ description: "from-list: the target of each partition named (Kafka's --from-file)" }),
-      allTopics: z
-        .boolean(expect('true'))
-        .optional()
-        .openapi({
-          description: "Scope: true, every partition the group has an offset for (Kafka's --all-topics)",
-        }),
+      allTopics: z.boolean(expect('true')).optional().openapi({
+        description: "Scope: true, every partition the group has an offset for (Kafka's --all-topics)",
+      }),
       topics: z
         .array(
           z.strictObject({
