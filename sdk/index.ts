@@ -73,6 +73,12 @@ export type HealthThresholds = components['schemas']['HealthThresholds'];
 export type HealthTotals = components['schemas']['HealthTotals'];
 export type PartitionHealth = components['schemas']['PartitionHealth'];
 export type HealthInterval = components['schemas']['HealthInterval'];
+export type ResetOutcome = components['schemas']['ResetOutcome'];
+export type ResetPlanned = components['schemas']['ResetPlanned'];
+export type PlannedPartition = components['schemas']['PlannedPartition'];
+export type ResetExecuted = components['schemas']['ResetExecuted'];
+export type AppliedPartition = components['schemas']['AppliedPartition'];
+export type ResetOffsetsRequest = components['schemas']['ResetOffsetsRequest'];
 
 /** The group of one type: `GroupOf<'share'>` is `ShareGroup`. */
 export type GroupOf<T extends Group['type']> = Extract<Group, { type: T }>;

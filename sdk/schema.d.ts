@@ -226,6 +226,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/groups/{groupId}/offsets/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset a group's offsets: a plan first, then exactly that plan
+         * @description Classic, consumer and streams groups (OffsetCommit as an admin commit) and share groups (AlterShareGroupOffsets), with the scenarios of Kafka's kafka-consumer-groups.sh. A dry run (the default) answers the plan: per partition the current offset, the earliest and latest, what the scenario asked and the target, clamped into [earliest, latest] and marked when it was; and a signed `planToken` (also the ETag), valid 10 minutes, bound to the group, its type, state and epochs, the offsets the plan was made from and the targets. `execute=true` with that token (body `planToken` or `If-Match`) applies exactly the plan, or answers 409 `plan-stale` when the group changed since. The group must exist, be of `type` and have no members (409 `group-not-empty`); a reset never creates a group. Needs the `reset-offsets` grant. Every attempt is one audit log line.
+         */
+        post: operations["resetGroupOffsets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -298,7 +318,7 @@ export interface components {
              * @example /problems/group-not-found
              * @enum {string}
              */
-            type: "/problems/invalid-input" | "/problems/group-not-found" | "/problems/route-not-found" | "/problems/group-type-mismatch" | "/problems/internal-error" | "/problems/configuration-error" | "/problems/group-type-unavailable" | "/problems/broker-response-unreadable" | "/problems/unsupported-broker-api" | "/problems/kafka-error" | "/problems/broker-unavailable" | "/problems/coordinator-unavailable" | "/problems/broker-timeout" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/forbidden" | "/problems/method-not-allowed" | "/problems/client-timeout" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/headers-too-large" | "/problems/request-timeout" | "/problems/auth-unavailable" | "/problems/writes-disabled" | "/problems/group-not-empty" | "/problems/group-subscribed-to-topic" | "/problems/member-removal-unsupported" | "/problems/member-not-found";
+            type: "/problems/invalid-input" | "/problems/group-not-found" | "/problems/route-not-found" | "/problems/group-type-mismatch" | "/problems/internal-error" | "/problems/configuration-error" | "/problems/group-type-unavailable" | "/problems/broker-response-unreadable" | "/problems/unsupported-broker-api" | "/problems/kafka-error" | "/problems/broker-unavailable" | "/problems/coordinator-unavailable" | "/problems/broker-timeout" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/forbidden" | "/problems/method-not-allowed" | "/problems/client-timeout" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/headers-too-large" | "/problems/request-timeout" | "/problems/auth-unavailable" | "/problems/writes-disabled" | "/problems/group-not-empty" | "/problems/group-subscribed-to-topic" | "/problems/member-removal-unsupported" | "/problems/member-not-found" | "/problems/plan-stale";
             title: string;
             /** Format: int32 */
             status: number;
@@ -327,7 +347,7 @@ export interface components {
             action?: string;
             /** @description The members that keep the group from being written (group-not-empty) */
             members?: components["schemas"]["ProblemMember"][];
-            /** @description The partitions the problem is about (group-subscribed-to-topic) */
+            /** @description The partitions the problem is about (group-subscribed-to-topic; plan-stale: those whose offset moved) */
             partitions?: components["schemas"]["ProblemPartition"][];
             /** @description The group.instance.id the request named */
             instanceId?: string;
@@ -1853,6 +1873,250 @@ export interface components {
             /** Format: int32 */
             partitionsCompared: number;
         };
+        ResetOutcome: components["schemas"]["ResetPlanned"] | components["schemas"]["ResetExecuted"];
+        /**
+         * @description A dry run: the plan, nothing changed
+         * @example {
+         *       "status": "planned",
+         *       "groupId": "orders-eu",
+         *       "type": "classic",
+         *       "state": "Empty",
+         *       "groupEpoch": null,
+         *       "assignmentEpoch": null,
+         *       "scenario": "shift-by",
+         *       "timestamp": null,
+         *       "partitions": [
+         *         {
+         *           "topic": "orders",
+         *           "partition": 0,
+         *           "current": 1200,
+         *           "earliest": 0,
+         *           "latest": 1500,
+         *           "requested": 1100,
+         *           "target": 1100,
+         *           "clampedTo": null,
+         *           "reason": null
+         *         },
+         *         {
+         *           "topic": "orders",
+         *           "partition": 1,
+         *           "current": 40,
+         *           "earliest": 0,
+         *           "latest": 1480,
+         *           "requested": -60,
+         *           "target": 0,
+         *           "clampedTo": "earliest",
+         *           "reason": "-60 is below the earliest offset 0"
+         *         }
+         *       ],
+         *       "planToken": "eyJwIjoicmVzZXQtcGxhbiIsInQiOjE3OTY…",
+         *       "expiresAt": "2026-11-30T20:10:00.000Z"
+         *     }
+         */
+        ResetPlanned: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "planned";
+            groupId: string;
+            /** @enum {string} */
+            type: "classic" | "consumer" | "share" | "streams";
+            /** @description Kafka's state name when the plan was made (or applied) */
+            state: string;
+            /**
+             * Format: int32
+             * @description Group epoch (null for classic groups)
+             */
+            groupEpoch: number | null;
+            /**
+             * Format: int32
+             * @description Target assignment epoch (null for classic groups)
+             */
+            assignmentEpoch: number | null;
+            /** @enum {string} */
+            scenario: "to-earliest" | "to-latest" | "to-offset" | "shift-by" | "to-datetime" | "by-duration" | "to-current" | "from-list";
+            /**
+             * Format: date-time
+             * @description to-datetime and by-duration: the time looked for; null otherwise
+             */
+            timestamp: string | null;
+            partitions: components["schemas"]["PlannedPartition"][];
+            /** @description Opaque and signed: hand it back with execute=true (body or If-Match) to apply exactly this plan */
+            planToken: string;
+            /**
+             * Format: date-time
+             * @description After this the token is refused
+             */
+            expiresAt: string;
+        };
+        PlannedPartition: {
+            topic: string;
+            /** Format: int32 */
+            partition: number;
+            /**
+             * Format: int64
+             * @description The committed offset now (share: the start offset); null: none
+             */
+            current: number | null;
+            /**
+             * Format: int64
+             * @description Log start offset
+             */
+            earliest: number;
+            /**
+             * Format: int64
+             * @description Log end offset (high watermark)
+             */
+            latest: number;
+            /**
+             * Format: int64
+             * @description What the scenario asked for, before clamping
+             */
+            requested: number;
+            /**
+             * Format: int64
+             * @description What will be committed: requested clamped into [earliest, latest]
+             */
+            target: number;
+            /**
+             * @description The bound the target was clamped to; null when requested was in range
+             * @enum {string|null}
+             */
+            clampedTo: "earliest" | "latest" | null;
+            /** @description Why the target is not simply what was asked (clamped, or a fallback); null otherwise */
+            reason: string | null;
+        };
+        /**
+         * @description The plan, applied
+         * @example {
+         *       "status": "executed",
+         *       "groupId": "orders-eu",
+         *       "type": "classic",
+         *       "state": "Empty",
+         *       "groupEpoch": null,
+         *       "assignmentEpoch": null,
+         *       "partitions": [
+         *         {
+         *           "topic": "orders",
+         *           "partition": 0,
+         *           "before": 1200,
+         *           "after": 1100,
+         *           "error": null
+         *         },
+         *         {
+         *           "topic": "orders",
+         *           "partition": 1,
+         *           "before": 40,
+         *           "after": 0,
+         *           "error": null
+         *         }
+         *       ]
+         *     }
+         */
+        ResetExecuted: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "executed";
+            groupId: string;
+            /** @enum {string} */
+            type: "classic" | "consumer" | "share" | "streams";
+            /** @description Kafka's state name when the plan was made (or applied) */
+            state: string;
+            /**
+             * Format: int32
+             * @description Group epoch (null for classic groups)
+             */
+            groupEpoch: number | null;
+            /**
+             * Format: int32
+             * @description Target assignment epoch (null for classic groups)
+             */
+            assignmentEpoch: number | null;
+            partitions: components["schemas"]["AppliedPartition"][];
+        };
+        AppliedPartition: {
+            topic: string;
+            /** Format: int32 */
+            partition: number;
+            /**
+             * Format: int64
+             * @description The offset the plan was made from (null: none)
+             */
+            before: number | null;
+            /**
+             * Format: int64
+             * @description The offset committed
+             */
+            after: number;
+            /** @description What Kafka answered for this partition when it refused it; null: done (always present) */
+            error?: components["schemas"]["KafkaError"] | null;
+        };
+        /**
+         * @example {
+         *       "type": "classic",
+         *       "scenario": "shift-by",
+         *       "shiftBy": -100,
+         *       "topics": [
+         *         {
+         *           "topic": "orders",
+         *           "partitions": [
+         *             0,
+         *             1
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        ResetOffsetsRequest: {
+            /**
+             * @description The type the group must have (required on every write); another type answers 409
+             * @enum {string}
+             */
+            type: "classic" | "consumer" | "share" | "streams";
+            /**
+             * @description How targets are chosen, as Kafka's kafka-consumer-groups.sh: to-earliest, to-latest, to-offset (`offset`), shift-by (`shiftBy` from the committed offset), to-datetime (`datetime`: the first record at or after it, the end when none is that new), by-duration (`duration`: now minus it, then as to-datetime), to-current (the committed offset; the end where none), from-list (`offsets`). Share groups: to-earliest, to-latest, to-datetime. Required for a plan; with execute=true, optional and checked against the plan.
+             * @enum {string}
+             */
+            scenario?: "to-earliest" | "to-latest" | "to-offset" | "shift-by" | "to-datetime" | "by-duration" | "to-current" | "from-list";
+            /**
+             * Format: int64
+             * @description to-offset: the target of every partition
+             */
+            offset?: number;
+            /**
+             * Format: int64
+             * @description shift-by: added to each committed offset (negative: back)
+             */
+            shiftBy?: number;
+            /**
+             * Format: date-time
+             * @description to-datetime: the time to go back (or forward) to
+             */
+            datetime?: string;
+            /** @description by-duration: how far back from now (ISO 8601: PT15M, PT1H, P1D) */
+            duration?: string;
+            /** @description from-list: the target of each partition named (Kafka's --from-file) */
+            offsets?: {
+                topic: string;
+                /** Format: int32 */
+                partition: number;
+                /** Format: int64 */
+                offset: number;
+            }[];
+            /** @description Scope: true, every partition the group has an offset for (Kafka's --all-topics) */
+            allTopics?: boolean;
+            /** @description Scope: these topics, or some of their partitions (Kafka's --topic t[:p,p]) */
+            topics?: {
+                topic: string;
+                /** @description Some partitions only; omitted: every partition of the topic */
+                partitions?: number[];
+            }[];
+            /** @description With execute=true: the planToken of the dry run to apply (or send it as If-Match) */
+            planToken?: string;
+        };
     };
     responses: {
         /** @description Method not allowed */
@@ -3368,6 +3632,164 @@ export interface operations {
                 };
             };
             /** @description Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    resetGroupOffsets: {
+        parameters: {
+            query?: {
+                /** @description true: apply the plan of the token (body planToken or If-Match); default false: a dry run that returns a plan */
+                execute?: "true" | "false";
+            };
+            header?: {
+                /** @description With execute=true: the planToken (the ETag of the dry run), quoted or not */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResetOffsetsRequest"];
+            };
+        };
+        responses: {
+            /** @description The plan (dry run) or what was applied (execute=true) */
+            200: {
+                headers: {
+                    /** @description Dry run: the planToken, quoted, for If-Match */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResetOutcome"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted; Writes are disabled; Not granted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group is of another type; Group has members; The group changed since the plan */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group type not served by this cluster */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group coordinator unavailable; Broker unavailable; Credentials cannot be checked now */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */

@@ -20,6 +20,7 @@ import { healthRoutes } from './routes/health.js';
 import { memberRoutes } from './routes/members.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { offsetRoutes } from './routes/offsets.js';
+import { resetRoutes } from './routes/reset.js';
 import { writeRoutes } from './routes/writes.js';
 import { type TokenSigner, tokenSigner } from './tokens/signed.js';
 
@@ -62,6 +63,7 @@ export function createApp({
   memberRoutes(app, writes);
   groupHealthRoutes(app, service, tokens);
   metricsRoutes(app, service);
+  resetRoutes(app, writes, tokens);
 
   app.doc31('/openapi.json', (c) => ({
     openapi: '3.1.0',
@@ -85,7 +87,8 @@ export function createApp({
       { name: 'cluster', description: 'The brokers behind the API' },
       {
         name: 'writes',
-        description: 'Delete groups and offsets, remove members: opt-in, granted per action, audited',
+        description:
+          'Reset and delete offsets, delete groups, remove members: opt-in, granted per action, audited',
       },
       { name: 'health', description: 'Liveness and readiness' },
     ],

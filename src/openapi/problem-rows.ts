@@ -21,12 +21,14 @@ import {
   GroupTypeMismatchError,
   GroupTypeUnavailableError,
 } from '../groups/errors.js';
+import { ResetPlanError } from '../groups/reset/plan.js';
 import {
   GroupNotEmptyError,
   GroupSubscribedToTopicError,
   MemberNotFoundError,
   MemberRemovalUnsupportedError,
 } from '../groups/writes/errors.js';
+import { PlanStaleError } from '../groups/writes/reset.js';
 import { PROBLEMS, type ProblemExtensions, type ProblemSlug } from './problems.js';
 
 /** How long a client should wait before asking again, where the problem is worth a retry (503). */
@@ -177,6 +179,27 @@ export const PROBLEM_ROWS: readonly ProblemRow[] = [
       groupId: e.groupId,
       instanceId: e.instanceId,
       ...(e.kafkaError && { kafkaError: e.kafkaError }),
+    }),
+  }),
+  row({
+    error: PlanStaleError,
+    slug: 'plan-stale',
+    extensions: (e) => ({ groupId: e.groupId, partitions: [...e.partitions] }),
+  }),
+  // A reset that cannot be planned or executed as asked: the field at fault, as validation names it.
+  row({
+    error: ResetPlanError,
+    slug: 'invalid-input',
+    extensions: (e) => ({
+      errors: [
+        {
+          in: e.where,
+          name: e.field,
+          expected: e.expected,
+          received: e.received,
+          message: `${e.where === 'body' ? 'body field' : `${e.where} parameter`} '${e.field}' expected ${e.expected}: ${e.message}`,
+        },
+      ],
     }),
   }),
   row({

@@ -81,6 +81,7 @@ export const PROBLEMS = {
   'group-subscribed-to-topic': { status: 409, title: 'Group still subscribes to the topic' },
   'member-removal-unsupported': { status: 409, title: 'Members of this group type cannot be removed' },
   'member-not-found': { status: 404, title: 'Member not found' },
+  'plan-stale': { status: 409, title: 'The group changed since the plan' },
 } as const;
 
 export type ProblemSlug = keyof typeof PROBLEMS;
@@ -116,10 +117,10 @@ export const ProblemSchema = z
       .array(ProblemMemberSchema)
       .optional()
       .openapi({ description: 'The members that keep the group from being written (group-not-empty)' }),
-    partitions: z
-      .array(ProblemPartitionSchema)
-      .optional()
-      .openapi({ description: 'The partitions the problem is about (group-subscribed-to-topic)' }),
+    partitions: z.array(ProblemPartitionSchema).optional().openapi({
+      description:
+        'The partitions the problem is about (group-subscribed-to-topic; plan-stale: those whose offset moved)',
+    }),
     instanceId: z.string().optional().openapi({ description: 'The group.instance.id the request named' }),
   })
   .openapi('Problem', { description: 'RFC 9457 problem details' });
@@ -352,6 +353,15 @@ const EXAMPLES: Record<ProblemSlug, Problem> = {
       groupId: 'orders-eu',
       instanceId: 'orders-eu-9',
       kafkaError: { code: 25, name: 'UNKNOWN_MEMBER_ID', message: null },
+    },
+  ),
+  'plan-stale': problemBody(
+    'plan-stale',
+    'the group changed since the plan was made: orders:1 offset 1200 → 1350; plan again',
+    {
+      instance: '/groups/orders-eu/offsets/reset',
+      groupId: 'orders-eu',
+      partitions: [{ topic: 'orders', partition: 1 }],
     },
   ),
 };

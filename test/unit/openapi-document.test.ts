@@ -47,6 +47,7 @@ describe('the OpenAPI document', () => {
       'post /groups/{groupId}/members/remove': 'removeGroupMembers',
       'get /groups/{groupId}/health': 'getGroupHealth',
       'get /metrics': 'getMetrics',
+      'post /groups/{groupId}/offsets/reset': 'resetGroupOffsets',
     });
     const tags = new Set((doc.tags as Json[]).map((t) => t.name));
     for (const { op } of operations) {

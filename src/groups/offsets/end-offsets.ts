@@ -2,6 +2,7 @@
  * Log-end offsets (or last stable offsets, read_committed) of partitions, asked of each
  * partition's leader: one ListOffsets per leader for all its partitions. A leader that moved is
  * looked up once more; what still fails is that partition's error, never the whole answer.
+ * The same path answers the log start offset and the offset at a time (resets plan with them).
  */
 
 import { BrokerError, describeKafkaError, type KafkaErrorInfo } from '../../broker/errors.js';
@@ -35,10 +36,29 @@ const LEADER_MOVED: ReadonlySet<number> = new Set([
   ErrorCode.UNKNOWN_LEADER_EPOCH,
 ]);
 
-export async function endOffsets(
+/**
+ * Which offset ListOffsets is asked for: the end (high watermark, or last stable offset), the log
+ * start, or the first offset whose record time is at or after `timestamp` (epoch ms; the answer is
+ * -1 when no record is that new).
+ */
+export type OffsetSpec =
+  | { kind: 'latest'; isolation: Isolation }
+  | { kind: 'earliest' }
+  | { kind: 'timestamp'; timestamp: number };
+
+export function endOffsets(
   cluster: KafkaCluster,
   partitions: readonly TopicPartitionRef[],
   isolation: Isolation,
+): Promise<Map<string, EndOffset>> {
+  return logOffsets(cluster, partitions, { kind: 'latest', isolation });
+}
+
+/** Offsets of `spec` per partition (keyed by tpKey), each asked of the partition's leader. */
+export async function logOffsets(
+  cluster: KafkaCluster,
+  partitions: readonly TopicPartitionRef[],
+  spec: OffsetSpec,
 ): Promise<Map<string, EndOffset>> {
   const out = new Map<string, EndOffset>();
   let pending = dedupe(partitions);
@@ -69,7 +89,7 @@ export async function endOffsets(
     }
     await Promise.all(
       [...byLeader.values()].map(async ({ leader, partitions: asked }) => {
-        for (const [key, result] of await askLeader(cluster, leader, asked, isolation)) {
+        for (const [key, result] of await askLeader(cluster, leader, asked, spec)) {
           const [partition, ...topic] = key.split(':');
           if (!result.ok && LEADER_MOVED.has(result.error.code) && round === 0) {
             retry.push({ topic: topic.join(':'), partition: Number(partition) });
@@ -90,8 +110,15 @@ async function askLeader(
   cluster: KafkaCluster,
   leader: BrokerInfo,
   partitions: TopicPartitionRef[],
-  isolation: Isolation,
+  spec: OffsetSpec,
 ): Promise<Map<string, EndOffset>> {
+  const readCommitted = spec.kind === 'latest' && spec.isolation === 'read_committed';
+  const timestamp =
+    spec.kind === 'latest'
+      ? ListOffsetsTimestamp.Latest
+      : spec.kind === 'earliest'
+        ? ListOffsetsTimestamp.Earliest
+        : BigInt(spec.timestamp);
   const out = new Map<string, EndOffset>();
   const byTopic = new Map<string, number[]>();
   for (const { topic, partition } of partitions)
@@ -102,19 +129,18 @@ async function askLeader(
       (v) => ({
         replicaId: CONSUMER_REPLICA_ID,
         ...(v >= 2 && {
-          isolationLevel:
-            isolation === 'read_committed' ? IsolationLevel.ReadCommitted : IsolationLevel.ReadUncommitted,
+          isolationLevel: readCommitted ? IsolationLevel.ReadCommitted : IsolationLevel.ReadUncommitted,
         }),
         topics: [...byTopic].map(([name, list]) => ({
           name,
           partitions: list.map((partitionIndex) => ({
             partitionIndex,
-            timestamp: ListOffsetsTimestamp.Latest,
+            timestamp,
           })),
         })),
       }),
       // read_committed needs v2; read_uncommitted works from v1.
-      { min: isolation === 'read_committed' ? 2 : 1 },
+      { min: readCommitted ? 2 : 1 },
     );
     for (const topic of response.topics) {
       for (const p of topic.partitions) {

@@ -32,6 +32,13 @@ import {
   MemberRemovalUnsupportedError,
   type TopicPartitionRef,
 } from './errors.js';
+import {
+  type AppliedPartition,
+  OffsetResetter,
+  type PlanToApply,
+  type ResetPlan,
+  type ResetRequest,
+} from './reset.js';
 
 /** Why this product asks a member to leave: Kafka logs it (LeaveGroup v5+). */
 const REMOVAL_REASON = 'removed by an administrator through kafka-groups-rest';
@@ -85,6 +92,13 @@ export interface GroupWrites {
    * is the answer. `call` must be safe to repeat: absolute offsets, not increments.
    */
   atCoordinator<T>(groupId: string, call: (connection: BrokerConnection) => Promise<T>): Promise<T>;
+  /** A reset plan for `group`, just described by the write gate: reads only (see ./reset.ts). */
+  planReset(group: Group, request: ResetRequest): Promise<ResetPlan>;
+  /**
+   * Applies a plan to `group`, just described by the write gate: PlanStaleError when the group
+   * changed since the plan, GroupNotEmptyError when it has members.
+   */
+  applyReset(group: Group, plan: PlanToApply): Promise<AppliedPartition[]>;
 }
 
 const byPartition = (a: TopicPartitionRef, b: TopicPartitionRef) =>
@@ -370,6 +384,21 @@ export class KafkaGroupWrites implements GroupWrites {
       }
     }
     return out;
+  }
+
+  planReset(group: Group, request: ResetRequest): Promise<ResetPlan> {
+    return this.resetter().plan(group, request);
+  }
+
+  applyReset(group: Group, plan: PlanToApply): Promise<AppliedPartition[]> {
+    return this.resetter().apply(group, plan);
+  }
+
+  private resetter(): OffsetResetter {
+    return new OffsetResetter(this.cluster, this, {
+      of: memberRefs,
+      now: (groupId) => this.currentMembers(groupId),
+    });
   }
 
   private async currentMembers(groupId: string): Promise<MemberRef[]> {
