@@ -1,0 +1,399 @@
+/**
+ * Resetting a group's offsets: read what the plan needs from Kafka (committed or start offsets,
+ * partitions, earliest, latest and by-time offsets), plan with the pure functions of reset/plan.ts,
+ * and apply a plan: OffsetCommit as an admin commit (classic, consumer and streams groups) or
+ * AlterShareGroupOffsets (share groups).
+ *
+ * Both RPCs create the group when its id is unknown, so nothing here runs on a group that was not
+ * just described by the caller (the write gate); a plan is only made for, and only applied to, a
+ * group with no members, and applied only while the group is as the plan saw it.
+ */
+
+import { describeKafkaError, type KafkaErrorInfo, KafkaResponseError } from '../../broker/errors.js';
+import { ErrorCode } from '../../broker/protocol/errors.js';
+import { AlterShareGroupOffsets } from '../../broker/protocol/messages/alter-share-group-offsets.js';
+import { ADMIN_COMMIT_GENERATION, OffsetCommit } from '../../broker/protocol/messages/offset-commit.js';
+import type { KafkaCluster } from '../../broker/transport/cluster.js';
+import type { BrokerConnection } from '../../broker/transport/connection.js';
+import { isCoordinatorError } from '../coordinators.js';
+import type { Group, GroupType } from '../model.js';
+import type { CommittedOffsets } from '../offsets/committed.js';
+import { type EndOffset, logOffsets, type OffsetSpec, tpKey } from '../offsets/end-offsets.js';
+import {
+  durationTimestamp,
+  type PartitionFacts,
+  type PlannedPartition,
+  partitionKey,
+  planTargets,
+  ResetPlanError,
+  type ResetScenario,
+} from '../reset/plan.js';
+import { GroupNotEmptyError, type MemberRef } from './errors.js';
+
+/** What the reset needs of the other writes: the coordinator, with its retries, and the offsets read there. */
+export interface ResetWrites {
+  committedOffsets(groupId: string, type: GroupType): Promise<CommittedOffsets>;
+  atCoordinator<T>(groupId: string, call: (connection: BrokerConnection) => Promise<T>): Promise<T>;
+}
+
+export type ResetScope =
+  | { kind: 'all-topics' }
+  | { kind: 'topics'; topics: { topic: string; partitions?: number[] }[] }
+  /** from-list: the list names the partitions. */
+  | { kind: 'listed' };
+
+export interface ResetRequest {
+  scenario: ResetScenario;
+  scope: ResetScope;
+}
+
+/** The group as a plan saw it: what must still hold when the plan is applied. */
+export interface GroupSnapshot {
+  state: string;
+  groupEpoch: number | null;
+  assignmentEpoch: number | null;
+}
+
+export interface ResetPlan extends GroupSnapshot {
+  groupId: string;
+  type: GroupType;
+  /** to-datetime and by-duration: the time looked for (epoch ms); null otherwise. */
+  timestamp: number | null;
+  partitions: PlannedPartition[];
+}
+
+/** A plan handed back to be applied: the snapshot, and per partition the current offset and the target. */
+export interface PlanToApply extends GroupSnapshot {
+  groupId: string;
+  type: GroupType;
+  partitions: { topic: string; partition: number; current: number | null; target: number }[];
+}
+
+export interface AppliedPartition {
+  topic: string;
+  partition: number;
+  before: number | null;
+  after: number;
+  /** Kafka refused this partition; the others stand. */
+  error: KafkaErrorInfo | null;
+}
+
+/** What changed since the plan: the snapshot, or the offsets of some partitions (409 plan-stale). */
+export class PlanStaleError extends Error {
+  override readonly name = 'PlanStaleError';
+  constructor(
+    readonly groupId: string,
+    readonly changes: readonly string[],
+    readonly partitions: readonly { topic: string; partition: number }[],
+  ) {
+    super(
+      `the group changed since the plan was made: ${changes.slice(0, 5).join('; ')}${changes.length > 5 ? '; …' : ''}; plan again`,
+    );
+  }
+}
+
+/** Errors of an admin commit that mean "the group has members now". */
+const LIVE_GROUP: ReadonlySet<number> = new Set([
+  ErrorCode.UNKNOWN_MEMBER_ID,
+  ErrorCode.ILLEGAL_GENERATION,
+  ErrorCode.STALE_MEMBER_EPOCH,
+  ErrorCode.REBALANCE_IN_PROGRESS,
+  ErrorCode.NON_EMPTY_GROUP,
+]);
+
+export const snapshotOf = (group: Group): GroupSnapshot => ({
+  state: group.state,
+  groupEpoch: group.groupEpoch,
+  assignmentEpoch: group.assignmentEpoch,
+});
+
+/** A reset is for a group nobody is in: Kafka's tools refuse a live group too, dry run or not. */
+function requireEmpty(group: Group, members: (group: Group) => MemberRef[]): void {
+  if (group.members.length > 0) throw new GroupNotEmptyError(group.groupId, members(group));
+}
+
+export class OffsetResetter {
+  constructor(
+    private readonly cluster: KafkaCluster,
+    private readonly writes: ResetWrites,
+    /** The members a problem names: from the describe the caller made, or a new one after a refusal. */
+    private readonly members: {
+      of: (group: Group) => MemberRef[];
+      now: (groupId: string) => Promise<MemberRef[]>;
+    },
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The plan for `group` (just described by the caller): reads only. */
+  async plan(group: Group, request: ResetRequest): Promise<ResetPlan> {
+    requireEmpty(group, this.members.of);
+    const { groupId, type } = group;
+    const committed = await this.writes.committedOffsets(groupId, type);
+    const current = new Map(committed.map((c) => [partitionKey(c.topic, c.partition), c.offset]));
+    const partitions = await this.scopePartitions(request, committed);
+
+    const { scenario } = request;
+    const timestamp =
+      scenario.kind === 'to-datetime'
+        ? scenario.timestamp
+        : scenario.kind === 'by-duration'
+          ? durationTimestamp(this.now(), scenario.durationMs)
+          : null;
+    const [earliest, latest, atTime] = await Promise.all([
+      this.offsetsOf(partitions, { kind: 'earliest' }),
+      this.offsetsOf(partitions, { kind: 'latest', isolation: 'read_uncommitted' }),
+      timestamp === null ? undefined : this.offsetsOf(partitions, { kind: 'timestamp', timestamp }),
+    ]);
+    const facts: PartitionFacts[] = partitions.map(({ topic, partition }) => {
+      const key = tpKey(topic, partition);
+      const at = atTime?.get(key);
+      return {
+        topic,
+        partition,
+        current: current.get(partitionKey(topic, partition)) ?? null,
+        earliest: earliest.get(key) ?? 0,
+        latest: latest.get(key) ?? 0,
+        ...(at !== undefined && { atTimestamp: at < 0 ? null : at }),
+      };
+    });
+    return {
+      groupId,
+      type,
+      ...snapshotOf(group),
+      timestamp,
+      partitions: planTargets(scenario, facts),
+    };
+  }
+
+  /**
+   * Applies `plan` to `group` (just described by the caller) when nothing it was made from has
+   * changed: no members, the same state and epochs, the same offsets on every planned partition.
+   */
+  async apply(group: Group, plan: PlanToApply): Promise<AppliedPartition[]> {
+    requireEmpty(group, this.members.of);
+    const { groupId, type } = group;
+    const changes: string[] = [];
+    const moved: { topic: string; partition: number }[] = [];
+    const now = snapshotOf(group);
+    if (now.state !== plan.state) changes.push(`state ${plan.state} → ${now.state}`);
+    if (now.groupEpoch !== plan.groupEpoch)
+      changes.push(`group epoch ${plan.groupEpoch} → ${now.groupEpoch}`);
+    if (now.assignmentEpoch !== plan.assignmentEpoch)
+      changes.push(`assignment epoch ${plan.assignmentEpoch} → ${now.assignmentEpoch}`);
+    const committed = await this.writes.committedOffsets(groupId, type);
+    const current = new Map(committed.map((c) => [partitionKey(c.topic, c.partition), c.offset]));
+    for (const p of plan.partitions) {
+      const offset = current.get(partitionKey(p.topic, p.partition)) ?? null;
+      if (offset !== p.current) {
+        changes.push(
+          `${partitionKey(p.topic, p.partition)} offset ${p.current ?? 'none'} → ${offset ?? 'none'}`,
+        );
+        moved.push({ topic: p.topic, partition: p.partition });
+      }
+    }
+    if (changes.length > 0) throw new PlanStaleError(groupId, changes, moved);
+    if (plan.partitions.length === 0) return [];
+
+    const refused =
+      type === 'share' ? await this.alterShare(groupId, plan) : await this.commit(groupId, plan);
+    const whole = wholeGroupError(refused, plan);
+    if (whole) {
+      // The group filled between the describe and the write: Kafka wrote nothing.
+      if (LIVE_GROUP.has(whole.kafkaError.code))
+        throw new GroupNotEmptyError(groupId, await this.members.now(groupId), whole.kafkaError);
+      throw whole;
+    }
+    return plan.partitions.map((p) => ({
+      topic: p.topic,
+      partition: p.partition,
+      before: p.current,
+      after: p.target,
+      error: refused.errors.get(partitionKey(p.topic, p.partition)) ?? null,
+    }));
+  }
+
+  /** The partitions a reset covers, checked against Metadata: an unknown one is refused, as Kafka's tool does. */
+  private async scopePartitions(
+    { scenario, scope }: ResetRequest,
+    committed: CommittedOffsets,
+  ): Promise<{ topic: string; partition: number }[]> {
+    let asked: { topic: string; partition?: number }[];
+    let field: string;
+    if (scenario.kind === 'from-list') {
+      asked = scenario.offsets.map(({ topic, partition }) => ({ topic, partition }));
+      field = 'offsets';
+    } else if (scope.kind === 'topics') {
+      asked = scope.topics.flatMap(({ topic, partitions }) =>
+        partitions ? partitions.map((partition) => ({ topic, partition })) : [{ topic }],
+      );
+      field = 'topics';
+    } else {
+      // Kafka's --all-topics: the partitions the group has offsets for.
+      asked = committed.map(({ topic, partition }) => ({ topic, partition }));
+      field = 'allTopics';
+    }
+    const leaders = await this.cluster.topicLeaders([...new Set(asked.map((a) => a.topic))]);
+    const out = new Map<string, { topic: string; partition: number }>();
+    const unknown: string[] = [];
+    for (const { topic, partition } of asked) {
+      const known = leaders.get(topic);
+      const exists = known && known.errorCode === ErrorCode.NONE && known.partitions.size > 0;
+      if (partition === undefined) {
+        if (!exists) unknown.push(topic);
+        else
+          for (const p of [...known.partitions.keys()].sort((a, b) => a - b))
+            out.set(partitionKey(topic, p), { topic, partition: p });
+      } else if (!exists || !known.partitions.has(partition)) {
+        unknown.push(partitionKey(topic, partition));
+      } else out.set(partitionKey(topic, partition), { topic, partition });
+    }
+    if (unknown.length > 0) {
+      throw new ResetPlanError(
+        field,
+        'topics and partitions that exist',
+        `no such topic or partition: ${unknown.slice(0, 10).join(', ')}${unknown.length > 10 ? ', …' : ''}`,
+      );
+    }
+    return [...out.values()].sort((a, b) =>
+      a.topic === b.topic ? a.partition - b.partition : a.topic < b.topic ? -1 : 1,
+    );
+  }
+
+  /** Offsets of `spec`; a partition Kafka cannot answer for fails the plan (no target is guessed). */
+  private async offsetsOf(
+    partitions: readonly { topic: string; partition: number }[],
+    spec: OffsetSpec,
+  ): Promise<Map<string, number>> {
+    const answers: Map<string, EndOffset> = await logOffsets(this.cluster, partitions, spec);
+    const out = new Map<string, number>();
+    for (const { topic, partition } of partitions) {
+      const answer = answers.get(tpKey(topic, partition));
+      if (!answer?.ok) {
+        const error = answer ? answer.error : describeKafkaError(ErrorCode.UNKNOWN_SERVER_ERROR);
+        throw new KafkaResponseError(
+          undefined,
+          'ListOffsets',
+          error.code,
+          `${partitionKey(topic, partition)}: ${error.message ?? error.name}`,
+        );
+      }
+      out.set(tpKey(topic, partition), answer.value);
+    }
+    return out;
+  }
+
+  /**
+   * The admin commit (generation -1, no member): what Kafka's Admin.alterConsumerGroupOffsets
+   * sends. Absolute offsets, so the coordinator retries of atCoordinator may repeat it.
+   */
+  private commit(groupId: string, plan: PlanToApply): Promise<Refusals> {
+    return this.writes.atCoordinator(groupId, async (connection) => {
+      const { response } = await connection.send(
+        OffsetCommit,
+        {
+          groupId,
+          generationIdOrMemberEpoch: ADMIN_COMMIT_GENERATION,
+          memberId: '',
+          groupInstanceId: null,
+          topics: byTopic(plan).map(([name, partitions]) => ({
+            name,
+            partitions: partitions.map((p) => ({
+              partitionIndex: p.partition,
+              committedOffset: BigInt(p.target),
+              committedLeaderEpoch: -1,
+              committedMetadata: '',
+            })),
+          })),
+        },
+        // v10 names topics by id only; v9 is the first a consumer group takes.
+        { max: 9 },
+      );
+      const errors = new Map<string, KafkaErrorInfo>();
+      for (const t of response.topics)
+        for (const p of t.partitions)
+          if (p.errorCode !== ErrorCode.NONE)
+            errors.set(partitionKey(t.name ?? '', p.partitionIndex), describeKafkaError(p.errorCode));
+      return retriable({ broker: connection.label, api: OffsetCommit.name, errors }, plan);
+    });
+  }
+
+  private alterShare(groupId: string, plan: PlanToApply): Promise<Refusals> {
+    return this.writes.atCoordinator(groupId, async (connection) => {
+      const { response } = await connection.send(AlterShareGroupOffsets, {
+        groupId,
+        topics: byTopic(plan).map(([topicName, partitions]) => ({
+          topicName,
+          partitions: partitions.map((p) => ({ partitionIndex: p.partition, startOffset: BigInt(p.target) })),
+        })),
+      });
+      if (response.errorCode !== ErrorCode.NONE) {
+        const error = new KafkaResponseError(
+          connection.label,
+          AlterShareGroupOffsets.name,
+          response.errorCode,
+          response.errorMessage,
+        );
+        if (LIVE_GROUP.has(response.errorCode))
+          throw new GroupNotEmptyError(groupId, await this.members.now(groupId), error.kafkaError);
+        throw error;
+      }
+      const errors = new Map<string, KafkaErrorInfo>();
+      for (const t of response.responses)
+        for (const p of t.partitions)
+          if (p.errorCode !== ErrorCode.NONE)
+            errors.set(
+              partitionKey(t.topicName, p.partitionIndex),
+              describeKafkaError(p.errorCode, p.errorMessage),
+            );
+      // Kafka 4.1 answers every AlterShareGroupOffsets with no error and no partition, and applies
+      // nothing: a partition the answer leaves out was not reset, whatever the top-level code says.
+      const answered = new Set(
+        response.responses.flatMap((t) =>
+          t.partitions.map((p) => partitionKey(t.topicName, p.partitionIndex)),
+        ),
+      );
+      for (const p of plan.partitions) {
+        const key = partitionKey(p.topic, p.partition);
+        if (!answered.has(key) && !errors.has(key)) {
+          errors.set(
+            key,
+            describeKafkaError(
+              ErrorCode.UNKNOWN_SERVER_ERROR,
+              'the broker answered nothing for this partition, so nothing was applied to it (Kafka 4.1 does so for every share group)',
+            ),
+          );
+        }
+      }
+      return retriable({ broker: connection.label, api: AlterShareGroupOffsets.name, errors }, plan);
+    });
+  }
+}
+
+/** What Kafka refused, per partition, and who answered. */
+interface Refusals {
+  broker: string;
+  api: string;
+  errors: Map<string, KafkaErrorInfo>;
+}
+
+function byTopic(plan: PlanToApply): [string, PlanToApply['partitions']][] {
+  const topics = new Map<string, PlanToApply['partitions']>();
+  for (const p of plan.partitions) topics.set(p.topic, [...(topics.get(p.topic) ?? []), p]);
+  return [...topics];
+}
+
+/** One error on every partition: the group's error rather than per-partition outcomes. */
+function wholeGroupError(refused: Refusals, plan: PlanToApply): KafkaResponseError | undefined {
+  const errors = [...refused.errors.values()];
+  const first = errors[0];
+  if (!first || errors.length !== plan.partitions.length || errors.some((e) => e.code !== first.code))
+    return undefined;
+  return new KafkaResponseError(refused.broker, refused.api, first.code, first.message);
+}
+
+/** A coordinator error on every partition is thrown, so atCoordinator finds the coordinator again and repeats. */
+function retriable(refused: Refusals, plan: PlanToApply): Refusals {
+  const whole = wholeGroupError(refused, plan);
+  if (whole && isCoordinatorError(whole.kafkaError.code)) throw whole;
+  return refused;
+}
