@@ -6,12 +6,13 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Hono } from 'hono';
 import type { GroupService } from './groups/service.js';
-import { installGuards, methodNotAllowed, type Security } from './http/middleware.js';
+import { installGuards, methodNotAllowed, permissionsOf, type Security } from './http/middleware.js';
 import { type Logger, silentLogger } from './logger.js';
 import { docsPage, PUBLIC_SWAGGER_UI_ASSETS } from './openapi/docs.js';
 import { problemResponse } from './openapi/problems.js';
 import { validationHook } from './openapi/validation.js';
 import { clusterRoutes } from './routes/cluster.js';
+import { type ApiClusters, clusterMirror, clustersRoutes } from './routes/clusters.js';
 import { errorResponse } from './routes/errors.js';
 import { groupRoutes } from './routes/groups.js';
 import { healthRoutes } from './routes/health.js';
@@ -31,6 +32,8 @@ export interface AppDeps {
   tokens?: TokenSigner;
   /** Runtime-specific extra routes (the Node server's docs assets). */
   extend?: (app: Hono) => void;
+  /** Every cluster, the default first (`clustersOf(service)`); default: `service` alone, as `default`. */
+  clusters?: ApiClusters;
 }
 
 /** The API's version: semver; what may change within 1.x is written in the README. */
@@ -44,14 +47,22 @@ export function createApp({
   publicUrl,
   tokens = tokenSigner(),
   extend,
+  clusters = { defaultAlias: 'default', list: [{ alias: 'default', service }] },
 }: AppDeps) {
   const app = new OpenAPIHono({ defaultHook: validationHook });
-  const routes = installGuards(app, security, logger);
+  const routes = installGuards(app, security, logger, {
+    aliases: clusters.list.map((k) => k.alias),
+    defaultAlias: clusters.defaultAlias,
+  });
 
   healthRoutes(app, service);
-  groupRoutes(app, service, logger);
-  offsetRoutes(app, service);
+  // Group routes serve the default cluster at their short paths and every cluster under
+  // /clusters/{alias}/...: register a route module through `mirror` (see routes/clusters.ts).
+  const mirror = clusterMirror(app, clusters);
+  mirror((app, service) => groupRoutes(app, service, logger));
+  mirror((app, service) => offsetRoutes(app, service));
   clusterRoutes(app, service);
+  clustersRoutes(app, clusters, (c, alias) => permissionsOf(c).seesCluster(alias));
 
   app.doc31('/openapi.json', (c) => ({
     openapi: '3.1.0',
@@ -74,6 +85,10 @@ export function createApp({
       { name: 'offsets', description: 'Committed offsets and lag, read-only' },
       { name: 'cluster', description: 'The brokers behind the API' },
       { name: 'health', description: 'Liveness and readiness' },
+      {
+        name: 'clusters',
+        description: 'Several clusters: each one, and every group route under /clusters/{alias}',
+      },
     ],
   }));
   app.get('/docs', (c) => c.html(docsPage('/openapi.json', docsAssetsUrl)));

@@ -82,6 +82,8 @@ export interface GroupService {
     described?: Promise<ReadonlyMap<string, Outcome<Group>>>,
   ): Promise<Map<string, Outcome<LagTotals>>>;
   describeCluster(): Promise<ClusterInfo>;
+  /** The API version ranges one broker of the cluster offers (what it can serve, which Kafka it is). */
+  apiVersions?(): Promise<ReadonlyMap<number, { min: number; max: number }>>;
   /** Which brokers answer a Metadata request now (shared for a second); `ready` when one does. */
   ping(): Promise<Readiness>;
   close(): Promise<void>;
@@ -158,6 +160,10 @@ export class KafkaGroupService implements GroupService {
 
   describeCluster(): Promise<ClusterInfo> {
     return this.cluster.describe();
+  }
+
+  apiVersions(): Promise<ReadonlyMap<number, { min: number; max: number }>> {
+    return this.cluster.anyBroker((connection) => connection.apiVersions());
   }
 
   ping(): Promise<Readiness> {

@@ -27,7 +27,18 @@ const ACTIONS: Record<string, Action> = {
   'POST /groups/describe': 'read',
   'GET /groups/:groupId/offsets': 'offsets',
   'GET /cluster': 'read',
+  'GET /clusters': 'read',
+  'GET /clusters/:alias': 'read',
 };
+
+/**
+ * A route mirrored under one cluster (`/clusters/eu-west/groups/:groupId`) needs the action of the
+ * route it mirrors (`/groups/:groupId`): routes added later are covered by their one entry above.
+ */
+const MIRRORED = /^\/clusters\/[^/:]+(?=\/)/;
+function actionOf(method: string, template: string): Action | undefined {
+  return ACTIONS[`${method} ${template}`] ?? ACTIONS[`${method} ${template.replace(MIRRORED, '')}`];
+}
 
 /** Paths served to everyone, whatever the authentication: liveness and readiness probes. */
 export const OPEN_PATHS = new Set(['/healthz', '/readyz']);
@@ -86,7 +97,7 @@ export class RouteTable {
       .sort((a, b) => a.template.split(':').length - b.template.split(':').length);
     const route = routes[0];
     if (!route) return undefined;
-    return ACTIONS[`${m} ${route.template}`] ?? 'unlisted';
+    return actionOf(m, route.template) ?? 'unlisted';
   }
 
   /** Whether a route serves this method and path (a request that reaches a handler). */

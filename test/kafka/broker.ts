@@ -243,7 +243,6 @@ export function brokerConfig(
         'org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;';
       cfg['listener.name.oauth.oauthbearer.sasl.server.callback.handler.class'] =
         'org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler';
-      cfg['listener.name.oauth.oauthbearer.connections.max.reauth.ms'] = '3600000';
       // Only the OAUTH listener enables OAUTHBEARER, so these apply to it alone.
       cfg['sasl.oauthbearer.jwks.endpoint.url'] = oauth.jwksUrl;
       cfg['sasl.oauthbearer.expected.issuer'] = oauth.issuer;

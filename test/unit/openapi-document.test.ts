@@ -41,6 +41,13 @@ describe('the OpenAPI document', () => {
       'post /groups/describe': 'describeGroups',
       'get /groups/{groupId}/offsets': 'getGroupOffsets',
       'get /cluster': 'getCluster',
+      'get /clusters': 'listClusters',
+      'get /clusters/{alias}': 'getClusterByAlias',
+      // Each group route once more under one cluster, generated from its own definition.
+      'get /clusters/{alias}/groups': 'listGroupsInCluster',
+      'get /clusters/{alias}/groups/{groupId}': 'getGroupInCluster',
+      'post /clusters/{alias}/groups/describe': 'describeGroupsInCluster',
+      'get /clusters/{alias}/groups/{groupId}/offsets': 'getGroupOffsetsInCluster',
     });
     const tags = new Set((doc.tags as Json[]).map((t) => t.name));
     for (const { op } of operations) {
