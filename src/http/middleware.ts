@@ -143,7 +143,7 @@ function guard(
     const action = routes.action(c.req.method, rawPath(c));
     // No route: the 404 or 405 that follows says so, to an authenticated caller only.
     if (action === undefined) return next();
-    if (action === 'unlisted' || !outcome.principal.permissions.hasAction(action)) {
+    if (action === 'unlisted' || !permissionsOf(c).hasAction(action)) {
       return problemResponse(
         c,
         'forbidden',
