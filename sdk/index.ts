@@ -55,6 +55,9 @@ export type PartitionOffsets = components['schemas']['PartitionOffsets'];
 export type PartitionOwner = components['schemas']['PartitionOwner'];
 export type Cluster = components['schemas']['Cluster'];
 export type ClusterBroker = components['schemas']['ClusterBroker'];
+export type ClusterList = components['schemas']['ClusterList'];
+export type ClusterSummary = components['schemas']['ClusterSummary'];
+export type ClusterDetail = components['schemas']['ClusterDetail'];
 
 /** The group of one type: `GroupOf<'share'>` is `ShareGroup`. */
 export type GroupOf<T extends Group['type']> = Extract<Group, { type: T }>;
