@@ -5,7 +5,7 @@
  * request must open its own and close them all before answering, within the cap of 5.
  */
 
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Miniflare } from 'miniflare';
@@ -143,5 +143,32 @@ describe('the Worker in workerd', () => {
     expect(body.type).toBe('/problems/configuration-error');
     expect(body.detail).toContain('KAFKA_SSL_CA');
     expect(body.detail).not.toContain('BEGIN CERTIFICATE');
+  });
+
+  it("refuses Amazon MSK IAM with a 500 naming it (AWS's signer is not in the bundle), any cluster", async () => {
+    const bundle = await readFile(join(outdir, 'index.js'), 'utf8');
+    expect(bundle).not.toContain('aws-msk-iam-sasl-signer-js');
+    expect(bundle).not.toContain('kafka-cluster:Connect');
+    await mf.setOptions({
+      modules: true,
+      scriptPath: join(outdir, 'index.js'),
+      modulesRoot: outdir,
+      compatibilityDate: '2026-04-01',
+      compatibilityFlags: ['nodejs_compat'],
+      bindings: {
+        KAFKA_BROKERS: inject('kafkaBrokers'),
+        AUTH: 'none',
+        KAFKA_CLUSTERS: 'eu-west',
+        KAFKA_CLUSTER_EU_WEST_BROKERS: 'b-1.example.com:9098',
+        KAFKA_CLUSTER_EU_WEST_SASL_MECHANISM: 'aws-msk-iam',
+        KAFKA_CLUSTER_EU_WEST_SASL_AWS_REGION: 'eu-west-1',
+      },
+    });
+    const res = await mf.dispatchFetch('http://localhost/groups');
+    expect(res.status).toBe(500);
+    const body = (await res.json()) as { type: string; detail: string };
+    expect(body.type).toBe('/problems/configuration-error');
+    expect(body.detail).toContain('KAFKA_CLUSTER_EU_WEST_SASL_MECHANISM');
+    expect(body.detail).toContain('aws-msk-iam is not available on Cloudflare Workers');
   });
 });
