@@ -40,7 +40,13 @@ export interface Service {
 
 export function createService(config: Config, options: RuntimeOptions = {}): Service {
   const { logger = silentLogger, retry, ...cluster } = options;
-  const clusters = config.clusters.map(({ alias, kafka }) => {
+  // config.kafka is the default cluster's: a caller that sets it alone (tests, benchmarks) is heard.
+  const configured = config.clusters ?? [];
+  const entries = [
+    { alias: configured[0]?.alias ?? config.defaultCluster ?? 'default', kafka: config.kafka },
+    ...configured.slice(1),
+  ];
+  const clusters = entries.map(({ alias, kafka }) => {
     const connections = new KafkaCluster(kafka, { ...cluster, logger: aliased(logger, alias, config) });
     const groups = new KafkaGroupService(connections, retry ? { retry } : {});
     return { alias, groups, cluster: connections, kafka };
@@ -59,7 +65,7 @@ export function createService(config: Config, options: RuntimeOptions = {}): Ser
 
 /** With several clusters, each log line says which one it is about. */
 function aliased(logger: Logger, alias: string, config: Config): Logger {
-  if (config.clusters.length === 1) return logger;
+  if ((config.clusters?.length ?? 1) <= 1) return logger;
   const add = (fields?: Record<string, unknown>) => ({ cluster: alias, ...fields });
   return {
     debug: (message, fields) => logger.debug(message, add(fields)),
