@@ -67,18 +67,21 @@ export type MemberRemovalOutcome = components['schemas']['MemberRemovalOutcome']
 export type MemberRemoved = components['schemas']['MemberRemoved'];
 export type MemberRemovalFailed = components['schemas']['MemberRemovalFailed'];
 export type MemberRemovalRequest = components['schemas']['MemberRemovalRequest'];
-export type GroupHealth = components['schemas']['GroupHealth'];
-export type Verdict = components['schemas']['Verdict'];
-export type HealthThresholds = components['schemas']['HealthThresholds'];
-export type HealthTotals = components['schemas']['HealthTotals'];
-export type PartitionHealth = components['schemas']['PartitionHealth'];
-export type HealthInterval = components['schemas']['HealthInterval'];
 export type ResetOutcome = components['schemas']['ResetOutcome'];
 export type ResetPlanned = components['schemas']['ResetPlanned'];
 export type PlannedPartition = components['schemas']['PlannedPartition'];
 export type ResetExecuted = components['schemas']['ResetExecuted'];
 export type AppliedPartition = components['schemas']['AppliedPartition'];
 export type ResetOffsetsRequest = components['schemas']['ResetOffsetsRequest'];
+export type GroupHealth = components['schemas']['GroupHealth'];
+export type Verdict = components['schemas']['Verdict'];
+export type HealthThresholds = components['schemas']['HealthThresholds'];
+export type HealthTotals = components['schemas']['HealthTotals'];
+export type PartitionHealth = components['schemas']['PartitionHealth'];
+export type HealthInterval = components['schemas']['HealthInterval'];
+export type ClusterList = components['schemas']['ClusterList'];
+export type ClusterSummary = components['schemas']['ClusterSummary'];
+export type ClusterDetail = components['schemas']['ClusterDetail'];
 
 /** The group of one type: `GroupOf<'share'>` is `ShareGroup`. */
 export type GroupOf<T extends Group['type']> = Extract<Group, { type: T }>;

@@ -105,6 +105,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/clusters/{alias}/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the groups of every broker, filtered and paged (one cluster)
+         * @description Asks every broker for its groups (ListGroups at the highest version it offers; `type` and `state` are sent to brokers that can filter, v5 and v4, and applied here in every case) and merges the answers, sorted by group id in UTF-8 byte order. A broker that fails is listed in `failures`, never silently dropped. `include=details` describes the groups of the page, one RPC per coordinator and type. With `Accept: application/x-ndjson` the answer is every matching group (after `cursor`, if given), one JSON object per line, streamed: one ListGroups per broker, filters applied, broker failures in-band; `limit` and `include` are for pages and refused there.
+         */
+        get: operations["listGroupsInCluster"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clusters/{alias}/groups/{groupId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Describe a group of any type (one cluster)
+         * @description Finds the group's coordinator and describes the group with its type's own RPC (DescribeGroups, ConsumerGroupDescribe, ShareGroupDescribe, StreamsGroupDescribe). `type` asserts the type: a group of another type is a 409 naming both types.
+         */
+        get: operations["getGroupInCluster"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a group (DeleteGroups) (one cluster)
+         * @description Deletes a group of any type and its committed offsets, at once; `dryRun=true` answers what would be deleted and changes nothing. The group must exist, be of the `type` named, and have no members (409 `group-not-empty` names them). Deleting a streams group leaves its internal topics (repartition, changelog) alone. Needs the grant action 'delete'; every attempt is logged as an audit line.
+         */
+        delete: operations["deleteGroupInCluster"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clusters/{alias}/groups/describe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Describe up to 100 groups at once (one cluster)
+         * @description Each group gets its own outcome, `found` with the group or `failed` with a problem, in the order asked (duplicates answered once). One FindCoordinator for all of them (v4+), then one describe RPC per coordinator and group type.
+         */
+        post: operations["describeGroupsInCluster"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/groups/{groupId}/offsets": {
         parameters: {
             query?: never;
@@ -124,6 +188,30 @@ export interface paths {
          * @description Deletes the group's committed offsets on one topic (all its partitions, or those named), so the group starts there by its auto.offset.reset next time. Share groups (DeleteShareGroupOffsets): whole topics only. A topic the live group still subscribes to answers 409 `group-subscribed-to-topic` listing the partitions, and nothing of it is deleted. Needs the grant action 'delete-offsets'; every attempt is logged as an audit line. `dryRun=true` answers what would be deleted.
          */
         delete: operations["deleteGroupOffsets"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clusters/{alias}/groups/{groupId}/offsets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A group's committed offsets, end offsets and lag (one cluster)
+         * @description Per partition: the committed offset (share groups: the start offset) with its leader epoch and metadata, the end offset (high watermark, or last stable offset with isolation=read_committed), the lag and the members holding it; per topic and per group: total lag and the largest. Partitions held but never committed are listed with null offset and null lag: no number is invented. A partition that cannot be read (deleted topic, moving leader) carries its own error. Read-only: nothing is ever committed.
+         */
+        get: operations["getGroupOffsetsInCluster"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a group's committed offsets on a topic (OffsetDelete) (one cluster)
+         * @description Deletes the group's committed offsets on one topic (all its partitions, or those named), so the group starts there by its auto.offset.reset next time. Share groups (DeleteShareGroupOffsets): whole topics only. A topic the live group still subscribes to answers 409 `group-subscribed-to-topic` listing the partitions, and nothing of it is deleted. Needs the grant action 'delete-offsets'; every attempt is logged as an audit line. `dryRun=true` answers what would be deleted.
+         */
+        delete: operations["deleteGroupOffsetsInCluster"];
         options?: never;
         head?: never;
         patch?: never;
@@ -186,6 +274,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/clusters/{alias}/groups/{groupId}/members/{instanceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a static member (LeaveGroup) (one cluster)
+         * @description Makes the static member with this group.instance.id leave the group, as if it had left by itself: the group rebalances without waiting for its session to time out. Classic and consumer groups only. A live client may join again. Needs the grant action 'remove-members'; every attempt is logged as an audit line.
+         */
+        delete: operations["removeGroupMemberInCluster"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clusters/{alias}/groups/{groupId}/members/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove static members, one outcome each (LeaveGroup) (one cluster)
+         * @description Removes several static members by group.instance.id in one LeaveGroup; each gets its own outcome (removed, or the problem, e.g. member-not-found). Classic and consumer groups only. Needs the grant action 'remove-members'; every attempt is logged as an audit line.
+         */
+        post: operations["removeGroupMembersInCluster"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{groupId}/offsets/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset a group's offsets: a plan first, then exactly that plan
+         * @description Classic, consumer and streams groups (OffsetCommit as an admin commit) and share groups (AlterShareGroupOffsets), with the scenarios of Kafka's kafka-consumer-groups.sh. A dry run (the default) answers the plan: per partition the current offset, the earliest and latest, what the scenario asked and the target, clamped into [earliest, latest] and marked when it was; and a signed `planToken` (also the ETag), valid 10 minutes, bound to the group, its type, state and epochs, the offsets the plan was made from and the targets. `execute=true` with that token (body `planToken` or `If-Match`) applies exactly the plan, or answers 409 `plan-stale` when the group changed since. The group must exist, be of `type` and have no members (409 `group-not-empty`); a reset never creates a group. Needs the `reset-offsets` grant. Every attempt is one audit log line.
+         */
+        post: operations["resetGroupOffsets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clusters/{alias}/groups/{groupId}/offsets/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset a group's offsets: a plan first, then exactly that plan (one cluster)
+         * @description Classic, consumer and streams groups (OffsetCommit as an admin commit) and share groups (AlterShareGroupOffsets), with the scenarios of Kafka's kafka-consumer-groups.sh. A dry run (the default) answers the plan: per partition the current offset, the earliest and latest, what the scenario asked and the target, clamped into [earliest, latest] and marked when it was; and a signed `planToken` (also the ETag), valid 10 minutes, bound to the group, its type, state and epochs, the offsets the plan was made from and the targets. `execute=true` with that token (body `planToken` or `If-Match`) applies exactly the plan, or answers 409 `plan-stale` when the group changed since. The group must exist, be of `type` and have no members (409 `group-not-empty`); a reset never creates a group. Needs the `reset-offsets` grant. Every attempt is one audit log line.
+         */
+        post: operations["resetGroupOffsetsInCluster"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/groups/{groupId}/health": {
         parameters: {
             query?: never;
@@ -198,6 +366,26 @@ export interface paths {
          * @description Reads the committed and end offsets, then per partition leader one Fetch at the committed offsets (MaxWait 0, a few bytes: only the first record batch header is read) and ListOffsets for the log start and the newest record time. Each partition gets a verdict by the rules of the README (first match wins), the group its worst partition’s. The answer carries a signed `snapshot` of its offsets: passed back as `since`, the next answer adds STALLED and REWOUND and the consumption and production rates over the interval. A since token that was altered, issued by another deployment (another TOKEN_SIGNING_KEYS), for another group, or more than 24 h ago is a 400. Read-only.
          */
         get: operations["getGroupHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clusters/{alias}/groups/{groupId}/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Is the group healthy? A verdict per partition and for the group, lag in records and in time (one cluster)
+         * @description Reads the committed and end offsets, then per partition leader one Fetch at the committed offsets (MaxWait 0, a few bytes: only the first record batch header is read) and ListOffsets for the log start and the newest record time. Each partition gets a verdict by the rules of the README (first match wins), the group its worst partition’s. The answer carries a signed `snapshot` of its offsets: passed back as `since`, the next answer adds STALLED and REWOUND and the consumption and production rates over the interval. A since token that was altered, issued by another deployment (another TOKEN_SIGNING_KEYS), for another group, or more than 24 h ago is a 400. Read-only.
+         */
+        get: operations["getGroupHealthInCluster"];
         put?: never;
         post?: never;
         delete?: never;
@@ -226,20 +414,37 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/groups/{groupId}/offsets/reset": {
+    "/clusters": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
         /**
-         * Reset a group's offsets: a plan first, then exactly that plan
-         * @description Classic, consumer and streams groups (OffsetCommit as an admin commit) and share groups (AlterShareGroupOffsets), with the scenarios of Kafka's kafka-consumer-groups.sh. A dry run (the default) answers the plan: per partition the current offset, the earliest and latest, what the scenario asked and the target, clamped into [earliest, latest] and marked when it was; and a signed `planToken` (also the ETag), valid 10 minutes, bound to the group, its type, state and epochs, the offsets the plan was made from and the targets. `execute=true` with that token (body `planToken` or `If-Match`) applies exactly the plan, or answers 409 `plan-stale` when the group changed since. The group must exist, be of `type` and have no members (409 `group-not-empty`); a reset never creates a group. Needs the `reset-offsets` grant. Every attempt is one audit log line.
+         * The clusters this API serves (those the caller may use)
+         * @description From the configuration alone: no cluster is asked, so one that is down is listed like the others.
          */
-        post: operations["resetGroupOffsets"];
+        get: operations["listClusters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clusters/{alias}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One cluster: id, controller, brokers, the group types it serves, Kafka version hints */
+        get: operations["getClusterByAlias"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -318,7 +523,7 @@ export interface components {
              * @example /problems/group-not-found
              * @enum {string}
              */
-            type: "/problems/invalid-input" | "/problems/group-not-found" | "/problems/route-not-found" | "/problems/group-type-mismatch" | "/problems/internal-error" | "/problems/configuration-error" | "/problems/group-type-unavailable" | "/problems/broker-response-unreadable" | "/problems/unsupported-broker-api" | "/problems/kafka-error" | "/problems/broker-unavailable" | "/problems/coordinator-unavailable" | "/problems/broker-timeout" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/forbidden" | "/problems/method-not-allowed" | "/problems/client-timeout" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/headers-too-large" | "/problems/request-timeout" | "/problems/auth-unavailable" | "/problems/writes-disabled" | "/problems/group-not-empty" | "/problems/group-subscribed-to-topic" | "/problems/member-removal-unsupported" | "/problems/member-not-found" | "/problems/plan-stale";
+            type: "/problems/invalid-input" | "/problems/group-not-found" | "/problems/route-not-found" | "/problems/cluster-not-found" | "/problems/group-type-mismatch" | "/problems/internal-error" | "/problems/configuration-error" | "/problems/group-type-unavailable" | "/problems/broker-response-unreadable" | "/problems/unsupported-broker-api" | "/problems/kafka-error" | "/problems/broker-unavailable" | "/problems/coordinator-unavailable" | "/problems/broker-timeout" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/forbidden" | "/problems/method-not-allowed" | "/problems/client-timeout" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/headers-too-large" | "/problems/request-timeout" | "/problems/auth-unavailable" | "/problems/writes-disabled" | "/problems/group-not-empty" | "/problems/group-subscribed-to-topic" | "/problems/member-removal-unsupported" | "/problems/member-not-found" | "/problems/plan-stale";
             title: string;
             /** Format: int32 */
             status: number;
@@ -351,6 +556,8 @@ export interface components {
             partitions?: components["schemas"]["ProblemPartition"][];
             /** @description The group.instance.id the request named */
             instanceId?: string;
+            /** @description cluster-not-found: the aliases the caller may use */
+            clusters?: string[];
         };
         KafkaError: {
             /**
@@ -1692,187 +1899,6 @@ export interface components {
             /** @description The group.instance.id of each static member to remove */
             instanceIds: string[];
         };
-        /**
-         * @example {
-         *       "groupId": "demo-classic",
-         *       "type": "classic",
-         *       "state": "Stable",
-         *       "members": 2,
-         *       "isolation": "read_uncommitted",
-         *       "verdict": "LAGGING",
-         *       "checkedAt": "2026-11-30T22:40:00.000Z",
-         *       "thresholds": {
-         *         "maxLag": 1000,
-         *         "maxTimeLagSeconds": 60,
-         *         "idleAfterSeconds": 3600
-         *       },
-         *       "totals": {
-         *         "lag": 1240,
-         *         "maxTimeLagMs": {
-         *           "min": 95200,
-         *           "max": 95950
-         *         },
-         *         "partitions": 2
-         *       },
-         *       "partitions": [
-         *         {
-         *           "topic": "demo-events",
-         *           "partition": 0,
-         *           "verdict": "LAGGING",
-         *           "offset": 60,
-         *           "endOffset": 1260,
-         *           "logStartOffset": 0,
-         *           "lag": 1200,
-         *           "timeLagMs": {
-         *             "min": 95200,
-         *             "max": 95950
-         *           },
-         *           "timeLagReason": null,
-         *           "headAgeMs": 120,
-         *           "error": null,
-         *           "previousOffset": 40,
-         *           "consumptionRate": 0.667,
-         *           "productionRate": 40
-         *         },
-         *         {
-         *           "topic": "demo-events",
-         *           "partition": 1,
-         *           "verdict": "OK",
-         *           "offset": 1180,
-         *           "endOffset": 1220,
-         *           "logStartOffset": 0,
-         *           "lag": 40,
-         *           "timeLagMs": {
-         *             "min": 1010,
-         *             "max": 1010
-         *           },
-         *           "timeLagReason": null,
-         *           "headAgeMs": 80,
-         *           "error": null,
-         *           "previousOffset": 1000,
-         *           "consumptionRate": 6,
-         *           "productionRate": 6.333
-         *         }
-         *       ],
-         *       "since": {
-         *         "issuedAt": "2026-11-30T22:39:30.000Z",
-         *         "intervalMs": 30000,
-         *         "consumptionRate": 6.667,
-         *         "productionRate": 46.333,
-         *         "partitionsCompared": 2
-         *       },
-         *       "snapshot": "eyJwIjoibGFnLXNuYXBzaG90IiwidCI6MTc2NDU0MjQwMDAwMCwiZCI6eyJnIjoiZGVtby1jbGFzc2ljIn19.c2lnbmF0dXJlLW9mLXRoZS10b2tlbi1pbi1iYXNlNjR1cmw"
-         *     }
-         */
-        GroupHealth: {
-            groupId: string;
-            /** @enum {string} */
-            type: "classic" | "consumer" | "share" | "streams";
-            state: string;
-            /** Format: int32 */
-            members: number;
-            /** @enum {string} */
-            isolation: "read_uncommitted" | "read_committed";
-            verdict: components["schemas"]["Verdict"];
-            /**
-             * Format: date-time
-             * @description When the offsets were read
-             */
-            checkedAt: string;
-            thresholds: components["schemas"]["HealthThresholds"];
-            totals: components["schemas"]["HealthTotals"];
-            partitions: components["schemas"]["PartitionHealth"][];
-            /** @description With since: the interval since the snapshot (always present; null without since) */
-            since?: components["schemas"]["HealthInterval"] | null;
-            /** @description Signed, opaque token of this answer’s offsets: pass it back as `since` for STALLED, REWOUND and rates. Null when the group has more partitions than a token holds (2000). */
-            snapshot: string | null;
-        };
-        /**
-         * @description OK; IDLE (nothing to consume, newest record older than idleAfterSeconds); NO_OFFSET (nothing committed); UNKNOWN (the partition's offsets could not be read); LAGGING (lag above maxLag or time lag above maxTimeLagSeconds); STALLED (since: members present, offset not moving, lag not falling); STOPPED (no members, lag above zero); REWOUND (since: the committed offset went backwards); DATA_LOSS (committed offset below the log start). Listed from best to worst: a group takes its worst partition’s.
-         * @example LAGGING
-         * @enum {string}
-         */
-        Verdict: "OK" | "IDLE" | "NO_OFFSET" | "UNKNOWN" | "LAGGING" | "STALLED" | "STOPPED" | "REWOUND" | "DATA_LOSS";
-        HealthThresholds: {
-            /**
-             * Format: int64
-             * @description Records behind above which a partition is LAGGING
-             */
-            maxLag: number;
-            /**
-             * Format: int64
-             * @description Seconds behind (the lower bound of the time lag) above which a partition is LAGGING
-             */
-            maxTimeLagSeconds: number;
-            /**
-             * Format: int64
-             * @description A partition with nothing to consume whose newest record is older than this is IDLE
-             */
-            idleAfterSeconds: number;
-        };
-        HealthTotals: {
-            /** Format: int64 */
-            lag: number;
-            /** @description Bounds on the group's largest time lag (always present) */
-            maxTimeLagMs?: components["schemas"]["TimeLagBounds"] | null;
-            /** Format: int32 */
-            partitions: number;
-        };
-        PartitionHealth: {
-            topic: string;
-            /** Format: int32 */
-            partition: number;
-            verdict: components["schemas"]["Verdict"];
-            /**
-             * Format: int64
-             * @description Committed (share: start) offset; null when none
-             */
-            offset: number | null;
-            /** Format: int64 */
-            endOffset: number | null;
-            /** Format: int64 */
-            logStartOffset: number | null;
-            /** Format: int64 */
-            lag: number | null;
-            /** @description How long ago the first record not yet consumed was written, bounds from its batch header; 0 when nothing is behind; null when unknown (always present) */
-            timeLagMs?: components["schemas"]["TimeLagBounds"] | null;
-            /**
-             * @description Why timeLagMs is null; null when it is known (always present)
-             * @enum {string|null}
-             */
-            timeLagReason?: "no-offset" | "below-log-start" | "offset-out-of-range" | "not-authorized" | "no-record" | "no-timestamp" | "unreadable" | null;
-            /**
-             * Format: int64
-             * @description ms since the newest record; null for an empty log
-             */
-            headAgeMs: number | null;
-            /** @description Why the partition could not be read (always present) */
-            error?: components["schemas"]["KafkaError"] | null;
-            /**
-             * Format: int64
-             * @description With since: the committed offset in the snapshot; null without since or when it had none
-             */
-            previousOffset: number | null;
-            /** @description With since: records committed per second over the interval (negative when rewound) */
-            consumptionRate: number | null;
-            /** @description With since: records appended per second over the interval */
-            productionRate: number | null;
-        };
-        HealthInterval: {
-            /**
-             * Format: date-time
-             * @description When the snapshot was taken
-             */
-            issuedAt: string;
-            /** Format: int64 */
-            intervalMs: number;
-            /** @description Records committed per second */
-            consumptionRate: number | null;
-            /** @description Records appended per second */
-            productionRate: number | null;
-            /** Format: int32 */
-            partitionsCompared: number;
-        };
         ResetOutcome: components["schemas"]["ResetPlanned"] | components["schemas"]["ResetExecuted"];
         /**
          * @description A dry run: the plan, nothing changed
@@ -2116,6 +2142,309 @@ export interface components {
             }[];
             /** @description With execute=true: the planToken of the dry run to apply (or send it as If-Match) */
             planToken?: string;
+        };
+        /**
+         * @example {
+         *       "groupId": "demo-classic",
+         *       "type": "classic",
+         *       "state": "Stable",
+         *       "members": 2,
+         *       "isolation": "read_uncommitted",
+         *       "verdict": "LAGGING",
+         *       "checkedAt": "2026-11-30T22:40:00.000Z",
+         *       "thresholds": {
+         *         "maxLag": 1000,
+         *         "maxTimeLagSeconds": 60,
+         *         "idleAfterSeconds": 3600
+         *       },
+         *       "totals": {
+         *         "lag": 1240,
+         *         "maxTimeLagMs": {
+         *           "min": 95200,
+         *           "max": 95950
+         *         },
+         *         "partitions": 2
+         *       },
+         *       "partitions": [
+         *         {
+         *           "topic": "demo-events",
+         *           "partition": 0,
+         *           "verdict": "LAGGING",
+         *           "offset": 60,
+         *           "endOffset": 1260,
+         *           "logStartOffset": 0,
+         *           "lag": 1200,
+         *           "timeLagMs": {
+         *             "min": 95200,
+         *             "max": 95950
+         *           },
+         *           "timeLagReason": null,
+         *           "headAgeMs": 120,
+         *           "error": null,
+         *           "previousOffset": 40,
+         *           "consumptionRate": 0.667,
+         *           "productionRate": 40
+         *         },
+         *         {
+         *           "topic": "demo-events",
+         *           "partition": 1,
+         *           "verdict": "OK",
+         *           "offset": 1180,
+         *           "endOffset": 1220,
+         *           "logStartOffset": 0,
+         *           "lag": 40,
+         *           "timeLagMs": {
+         *             "min": 1010,
+         *             "max": 1010
+         *           },
+         *           "timeLagReason": null,
+         *           "headAgeMs": 80,
+         *           "error": null,
+         *           "previousOffset": 1000,
+         *           "consumptionRate": 6,
+         *           "productionRate": 6.333
+         *         }
+         *       ],
+         *       "since": {
+         *         "issuedAt": "2026-11-30T22:39:30.000Z",
+         *         "intervalMs": 30000,
+         *         "consumptionRate": 6.667,
+         *         "productionRate": 46.333,
+         *         "partitionsCompared": 2
+         *       },
+         *       "snapshot": "eyJwIjoibGFnLXNuYXBzaG90IiwidCI6MTc2NDU0MjQwMDAwMCwiZCI6eyJnIjoiZGVtby1jbGFzc2ljIn19.c2lnbmF0dXJlLW9mLXRoZS10b2tlbi1pbi1iYXNlNjR1cmw"
+         *     }
+         */
+        GroupHealth: {
+            groupId: string;
+            /** @enum {string} */
+            type: "classic" | "consumer" | "share" | "streams";
+            state: string;
+            /** Format: int32 */
+            members: number;
+            /** @enum {string} */
+            isolation: "read_uncommitted" | "read_committed";
+            verdict: components["schemas"]["Verdict"];
+            /**
+             * Format: date-time
+             * @description When the offsets were read
+             */
+            checkedAt: string;
+            thresholds: components["schemas"]["HealthThresholds"];
+            totals: components["schemas"]["HealthTotals"];
+            partitions: components["schemas"]["PartitionHealth"][];
+            /** @description With since: the interval since the snapshot (always present; null without since) */
+            since?: components["schemas"]["HealthInterval"] | null;
+            /** @description Signed, opaque token of this answer’s offsets: pass it back as `since` for STALLED, REWOUND and rates. Null when the group has more partitions than a token holds (2000). */
+            snapshot: string | null;
+        };
+        /**
+         * @description OK; IDLE (nothing to consume, newest record older than idleAfterSeconds); NO_OFFSET (nothing committed); UNKNOWN (the partition's offsets could not be read); LAGGING (lag above maxLag or time lag above maxTimeLagSeconds); STALLED (since: members present, offset not moving, lag not falling); STOPPED (no members, lag above zero); REWOUND (since: the committed offset went backwards); DATA_LOSS (committed offset below the log start). Listed from best to worst: a group takes its worst partition’s.
+         * @example LAGGING
+         * @enum {string}
+         */
+        Verdict: "OK" | "IDLE" | "NO_OFFSET" | "UNKNOWN" | "LAGGING" | "STALLED" | "STOPPED" | "REWOUND" | "DATA_LOSS";
+        HealthThresholds: {
+            /**
+             * Format: int64
+             * @description Records behind above which a partition is LAGGING
+             */
+            maxLag: number;
+            /**
+             * Format: int64
+             * @description Seconds behind (the lower bound of the time lag) above which a partition is LAGGING
+             */
+            maxTimeLagSeconds: number;
+            /**
+             * Format: int64
+             * @description A partition with nothing to consume whose newest record is older than this is IDLE
+             */
+            idleAfterSeconds: number;
+        };
+        HealthTotals: {
+            /** Format: int64 */
+            lag: number;
+            /** @description Bounds on the group's largest time lag (always present) */
+            maxTimeLagMs?: components["schemas"]["TimeLagBounds"] | null;
+            /** Format: int32 */
+            partitions: number;
+        };
+        PartitionHealth: {
+            topic: string;
+            /** Format: int32 */
+            partition: number;
+            verdict: components["schemas"]["Verdict"];
+            /**
+             * Format: int64
+             * @description Committed (share: start) offset; null when none
+             */
+            offset: number | null;
+            /** Format: int64 */
+            endOffset: number | null;
+            /** Format: int64 */
+            logStartOffset: number | null;
+            /** Format: int64 */
+            lag: number | null;
+            /** @description How long ago the first record not yet consumed was written, bounds from its batch header; 0 when nothing is behind; null when unknown (always present) */
+            timeLagMs?: components["schemas"]["TimeLagBounds"] | null;
+            /**
+             * @description Why timeLagMs is null; null when it is known (always present)
+             * @enum {string|null}
+             */
+            timeLagReason?: "no-offset" | "below-log-start" | "offset-out-of-range" | "not-authorized" | "no-record" | "no-timestamp" | "unreadable" | null;
+            /**
+             * Format: int64
+             * @description ms since the newest record; null for an empty log
+             */
+            headAgeMs: number | null;
+            /** @description Why the partition could not be read (always present) */
+            error?: components["schemas"]["KafkaError"] | null;
+            /**
+             * Format: int64
+             * @description With since: the committed offset in the snapshot; null without since or when it had none
+             */
+            previousOffset: number | null;
+            /** @description With since: records committed per second over the interval (negative when rewound) */
+            consumptionRate: number | null;
+            /** @description With since: records appended per second over the interval */
+            productionRate: number | null;
+        };
+        HealthInterval: {
+            /**
+             * Format: date-time
+             * @description When the snapshot was taken
+             */
+            issuedAt: string;
+            /** Format: int64 */
+            intervalMs: number;
+            /** @description Records committed per second */
+            consumptionRate: number | null;
+            /** @description Records appended per second */
+            productionRate: number | null;
+            /** Format: int32 */
+            partitionsCompared: number;
+        };
+        /**
+         * @example {
+         *       "clusters": [
+         *         {
+         *           "alias": "default",
+         *           "default": true,
+         *           "bootstrap": [
+         *             "10.0.0.11:9092"
+         *           ],
+         *           "tls": false,
+         *           "sasl": null
+         *         },
+         *         {
+         *           "alias": "eu-west",
+         *           "default": false,
+         *           "bootstrap": [
+         *             "b-1.eu.example.com:9096"
+         *           ],
+         *           "tls": true,
+         *           "sasl": "aws-msk-iam"
+         *         }
+         *       ]
+         *     }
+         */
+        ClusterList: {
+            clusters: components["schemas"]["ClusterSummary"][];
+        };
+        ClusterSummary: {
+            /** @example eu-west */
+            alias: string;
+            /** @description Whether the short routes (/groups, ...) serve this cluster */
+            default: boolean;
+            /**
+             * @description The bootstrap brokers configured
+             * @example [
+             *       "b-1.eu.example.com:9096"
+             *     ]
+             */
+            bootstrap: string[];
+            tls: boolean;
+            /**
+             * @description The SASL mechanism, null without SASL
+             * @example scram-sha-512
+             */
+            sasl: string | null;
+        };
+        /**
+         * @example {
+         *       "alias": "eu-west",
+         *       "default": false,
+         *       "bootstrap": [
+         *         "b-1.eu.example.com:9096"
+         *       ],
+         *       "tls": true,
+         *       "sasl": "aws-msk-iam",
+         *       "clusterId": "MkU3OEVBNTcwNTJENDM2Qk",
+         *       "controllerId": 1,
+         *       "brokers": [
+         *         {
+         *           "nodeId": 1,
+         *           "host": "b-1.eu.example.com",
+         *           "port": 9096,
+         *           "rack": "euw1-az1"
+         *         }
+         *       ],
+         *       "groupTypes": [
+         *         "classic",
+         *         "consumer",
+         *         "share",
+         *         "streams"
+         *       ],
+         *       "kafkaVersionHint": "4.4 or newer",
+         *       "apiVersions": {
+         *         "ListGroups": {
+         *           "min": 0,
+         *           "max": 5
+         *         },
+         *         "DescribeGroups": {
+         *           "min": 0,
+         *           "max": 6
+         *         },
+         *         "ConsumerGroupDescribe": {
+         *           "min": 0,
+         *           "max": 1
+         *         },
+         *         "ShareGroupDescribe": {
+         *           "min": 1,
+         *           "max": 1
+         *         },
+         *         "StreamsGroupDescribe": {
+         *           "min": 0,
+         *           "max": 1
+         *         },
+         *         "OffsetFetch": {
+         *           "min": 1,
+         *           "max": 10
+         *         }
+         *       }
+         *     }
+         */
+        ClusterDetail: components["schemas"]["ClusterSummary"] & {
+            clusterId: string | null;
+            /** Format: int32 */
+            controllerId: number | null;
+            brokers: components["schemas"]["ClusterBroker"][];
+            /** @description Group types whose describe RPC the broker offers (a type switched off by a feature flag answers 501 later) */
+            groupTypes: ("classic" | "consumer" | "share" | "streams")[];
+            /**
+             * @description The Kafka releases whose RPC versions match what the broker offers
+             * @example 4.4 or newer
+             */
+            kafkaVersionHint: string;
+            /** @description Version ranges of the group RPCs this product uses, null where the broker has none */
+            apiVersions: {
+                [key: string]: {
+                    /** Format: int32 */
+                    min: number;
+                    /** Format: int32 */
+                    max: number;
+                } | null;
+            };
         };
     };
     responses: {
@@ -2743,6 +3072,534 @@ export interface operations {
             };
         };
     };
+    listGroupsInCluster: {
+        parameters: {
+            query?: {
+                /** @description Only groups of these types: one or more of classic, consumer, share, streams (repeated or comma-separated, any case) */
+                type?: ("classic" | "consumer" | "share" | "streams")[];
+                /** @description Only groups in these states: one or more of Empty, Stable, Dead, PreparingRebalance, CompletingRebalance, Assigning, Reconciling, NotReady (repeated or comma-separated, any case) */
+                state?: ("Empty" | "Stable" | "Dead" | "PreparingRebalance" | "CompletingRebalance" | "Assigning" | "Reconciling" | "NotReady")[];
+                /** @description Only group ids starting with this (case-sensitive) */
+                prefix?: string;
+                /** @description Only groups of this exact protocol type ('consumer', 'connect'; empty for groups made by an offset commit) */
+                protocolType?: string;
+                /** @description Page size: an integer from 1 to 1000 (default 100) */
+                limit?: number;
+                /** @description Opaque: a previous page's `nextCursor`. The next page is cut from the listing its first page was taken from (a snapshot this server keeps for a while: 60 s after its last page, 5 min at most), so following the cursors walks one listing, each group once, with the failures of that listing on every page. When the snapshot is gone (expired, or the request reached another instance) the page comes from a fresh listing past the last group id of the previous page, which is then kept for the pages after it: groups created or deleted meanwhile neither shift nor repeat the others. Cursors of earlier versions still work. */
+                cursor?: string;
+                /** @description Extra data per group of the page (timeLag: lag with the group's largest time lag, one Fetch and two ListOffsets more per partition leader): one or more of details, lag, timeLag (repeated or comma-separated, any case) */
+                include?: ("details" | "lag" | "timeLag")[];
+                /** @description With include=lag: read_uncommitted (default) or read_committed */
+                isolation?: "read_uncommitted" | "read_committed";
+            };
+            header?: never;
+            path: {
+                /** @description The alias of a cluster, as GET /clusters lists them */
+                alias: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of groups, or with `Accept: application/x-ndjson` all of them, one per line */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupPage"];
+                    "application/x-ndjson": components["schemas"]["GroupListingLine"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such cluster */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getGroupInCluster: {
+        parameters: {
+            query?: {
+                /** @description The type the group must have; another type answers 409 */
+                type?: "classic" | "consumer" | "share" | "streams";
+            };
+            header?: never;
+            path: {
+                /** @description The alias of a cluster, as GET /clusters lists them */
+                alias: string;
+                /** @description The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group not found; No such cluster */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group is of another type */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group type not served by this cluster */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group coordinator unavailable; Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteGroupInCluster: {
+        parameters: {
+            query: {
+                /** @description The type the group must have (required on every write); a group of another type answers 409 */
+                type: "classic" | "consumer" | "share" | "streams";
+                /** @description true: answer what would be deleted, change nothing (default false) */
+                dryRun?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description The alias of a cluster, as GET /clusters lists them */
+                alias: string;
+                /** @description The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What was deleted (or, on a dry run, what would be) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupDeletion"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Writes are disabled; Not granted; Not granted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group not found; No such cluster */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group is of another type; Group has members */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group type not served by this cluster */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group coordinator unavailable; Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    describeGroupsInCluster: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The alias of a cluster, as GET /clusters lists them */
+                alias: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchDescribeRequest"];
+            };
+        };
+        responses: {
+            /** @description One outcome per group id */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchDescribeResult"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such cluster */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getGroupOffsets: {
         parameters: {
             query?: {
@@ -2938,6 +3795,282 @@ export interface operations {
                 };
             };
             /** @description Group not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group is of another type; Group has members; Group still subscribes to the topic */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group type not served by this cluster */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group coordinator unavailable; Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getGroupOffsetsInCluster: {
+        parameters: {
+            query?: {
+                /** @description read_uncommitted (default): lag against the high watermark; read_committed: against the last stable offset, as a transactional consumer sees it */
+                isolation?: "read_uncommitted" | "read_committed";
+                /** @description The type the group must have; another type answers 409 */
+                type?: "classic" | "consumer" | "share" | "streams";
+                /** @description timeLag: per partition also the log start, the time lag (bounds from the record batch header at the committed offset) and the age of the newest record; per group the largest time lag. Costs one Fetch and two ListOffsets per partition leader. */
+                include?: "timeLag";
+            };
+            header?: never;
+            path: {
+                /** @description The alias of a cluster, as GET /clusters lists them */
+                alias: string;
+                /** @description The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Offsets and lag */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupOffsets"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group not found; No such cluster */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group is of another type */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group type not served by this cluster */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group coordinator unavailable; Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteGroupOffsetsInCluster: {
+        parameters: {
+            query: {
+                /** @description The type the group must have (required on every write); a group of another type answers 409 */
+                type: "classic" | "consumer" | "share" | "streams";
+                /** @description The topic */
+                topic: string;
+                /** @description Only these partitions of the topic: partition numbers from 0 to 2147483647 (repeated or comma-separated); default: every partition the group has an offset on. Not for share groups (whole topics only) */
+                partition?: number[];
+                /** @description true: answer what would be deleted, change nothing (default false) */
+                dryRun?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description The alias of a cluster, as GET /clusters lists them */
+                alias: string;
+                /** @description The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The offsets deleted (or, on a dry run, those that would be) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OffsetsDeletion"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Writes are disabled; Not granted; Not granted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group not found; No such cluster */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3399,6 +4532,614 @@ export interface operations {
             };
         };
     };
+    removeGroupMemberInCluster: {
+        parameters: {
+            query: {
+                /** @description The type the group must have (required on every write); a group of another type answers 409 */
+                type: "classic" | "consumer" | "share" | "streams";
+            };
+            header?: never;
+            path: {
+                /** @description The alias of a cluster, as GET /clusters lists them */
+                alias: string;
+                /** @description The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips */
+                groupId: string;
+                /** @description The group.instance.id of the static member, percent-encoded */
+                instanceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberRemoval"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Writes are disabled; Not granted; Not granted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group not found; Member not found; No such cluster */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group is of another type; Members of this group type cannot be removed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group type not served by this cluster */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group coordinator unavailable; Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    removeGroupMembersInCluster: {
+        parameters: {
+            query: {
+                /** @description The type the group must have (required on every write); a group of another type answers 409 */
+                type: "classic" | "consumer" | "share" | "streams";
+            };
+            header?: never;
+            path: {
+                /** @description The alias of a cluster, as GET /clusters lists them */
+                alias: string;
+                /** @description The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemberRemovalRequest"];
+            };
+        };
+        responses: {
+            /** @description One outcome per instance id */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberRemovals"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Writes are disabled; Not granted; Not granted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group not found; No such cluster */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group is of another type; Members of this group type cannot be removed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large; Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type; Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group type not served by this cluster */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group coordinator unavailable; Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    resetGroupOffsets: {
+        parameters: {
+            query?: {
+                /** @description true: apply the plan of the token (body planToken or If-Match); default false: a dry run that returns a plan */
+                execute?: "true" | "false";
+            };
+            header?: {
+                /** @description With execute=true: the planToken (the ETag of the dry run), quoted or not */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResetOffsetsRequest"];
+            };
+        };
+        responses: {
+            /** @description The plan (dry run) or what was applied (execute=true) */
+            200: {
+                headers: {
+                    /** @description Dry run: the planToken, quoted, for If-Match */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResetOutcome"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted; Writes are disabled; Not granted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group is of another type; Group has members; The group changed since the plan */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group type not served by this cluster */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group coordinator unavailable; Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    resetGroupOffsetsInCluster: {
+        parameters: {
+            query?: {
+                /** @description true: apply the plan of the token (body planToken or If-Match); default false: a dry run that returns a plan */
+                execute?: "true" | "false";
+            };
+            header?: {
+                /** @description With execute=true: the planToken (the ETag of the dry run), quoted or not */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description The alias of a cluster, as GET /clusters lists them */
+                alias: string;
+                /** @description The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResetOffsetsRequest"];
+            };
+        };
+        responses: {
+            /** @description The plan (dry run) or what was applied (execute=true) */
+            200: {
+                headers: {
+                    /** @description Dry run: the planToken, quoted, for If-Match */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResetOutcome"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted; Writes are disabled; Not granted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group not found; No such cluster */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group is of another type; Group has members; The group changed since the plan */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group type not served by this cluster */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group coordinator unavailable; Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getGroupHealth: {
         parameters: {
             query?: {
@@ -3463,6 +5204,149 @@ export interface operations {
                 };
             };
             /** @description Group not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group is of another type */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group type not served by this cluster */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group coordinator unavailable; Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getGroupHealthInCluster: {
+        parameters: {
+            query?: {
+                /** @description read_uncommitted (default): lag against the high watermark; read_committed: against the last stable offset, as a transactional consumer sees it */
+                isolation?: "read_uncommitted" | "read_committed";
+                /** @description The type the group must have; another type answers 409 */
+                type?: "classic" | "consumer" | "share" | "streams";
+                /** @description Records behind above which a partition is LAGGING (default 1000) */
+                maxLag?: number;
+                /** @description Seconds behind (lower bound of the time lag) above which a partition is LAGGING (default 60) */
+                maxTimeLagSeconds?: number;
+                /** @description A partition with nothing to consume whose newest record is older than this is IDLE (default 3600) */
+                idleAfterSeconds?: number;
+                /** @description The `snapshot` of an earlier answer for this group (at most 24 h old) */
+                since?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The alias of a cluster, as GET /clusters lists them */
+                alias: string;
+                /** @description The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Verdicts and lag */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupHealth"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group not found; No such cluster */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3653,37 +5537,22 @@ export interface operations {
             };
         };
     };
-    resetGroupOffsets: {
+    listClusters: {
         parameters: {
-            query?: {
-                /** @description true: apply the plan of the token (body planToken or If-Match); default false: a dry run that returns a plan */
-                execute?: "true" | "false";
-            };
-            header?: {
-                /** @description With execute=true: the planToken (the ETag of the dry run), quoted or not */
-                "if-match"?: string;
-            };
-            path: {
-                /** @description The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips */
-                groupId: string;
-            };
+            query?: never;
+            header?: never;
+            path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ResetOffsetsRequest"];
-            };
-        };
+        requestBody?: never;
         responses: {
-            /** @description The plan (dry run) or what was applied (execute=true) */
+            /** @description The clusters */
             200: {
                 headers: {
-                    /** @description Dry run: the planToken, quoted, for If-Match */
-                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResetOutcome"];
+                    "application/json": components["schemas"]["ClusterList"];
                 };
             };
             /** @description Invalid input */
@@ -3706,7 +5575,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not granted; Writes are disabled; Not granted */
+            /** @description Not granted */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3715,35 +5584,91 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Group not found */
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request took longer than its deadline */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getClusterByAlias: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The alias of a cluster, as GET /clusters lists them */
+                alias: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cluster */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClusterDetail"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such cluster */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Group is of another type; Group has members; The group changed since the plan */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported media type */
-            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3771,15 +5696,6 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Group type not served by this cluster */
-            501: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
             /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
             502: {
                 headers: {
@@ -3789,7 +5705,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Group coordinator unavailable; Broker unavailable; Credentials cannot be checked now */
+            /** @description Broker unavailable; Credentials cannot be checked now */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */

@@ -7,12 +7,13 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Hono } from 'hono';
 import type { GroupService } from './groups/service.js';
 import type { WriteDeps } from './http/audit.js';
-import { installGuards, methodNotAllowed, type Security } from './http/middleware.js';
+import { installGuards, methodNotAllowed, permissionsOf, type Security } from './http/middleware.js';
 import { type Logger, silentLogger } from './logger.js';
 import { docsPage, PUBLIC_SWAGGER_UI_ASSETS } from './openapi/docs.js';
 import { problemResponse } from './openapi/problems.js';
 import { validationHook } from './openapi/validation.js';
 import { clusterRoutes } from './routes/cluster.js';
+import { type ApiClusters, clusterMirror, clustersRoutes } from './routes/clusters.js';
 import { errorResponse } from './routes/errors.js';
 import { groupHealthRoutes } from './routes/group-health.js';
 import { groupRoutes } from './routes/groups.js';
@@ -37,6 +38,8 @@ export interface AppDeps {
   tokens?: TokenSigner;
   /** Runtime-specific extra routes (the Node server's docs assets). */
   extend?: (app: Hono) => void;
+  /** Every cluster, the default first (`clustersOf(service)`); default: `service` alone, as `default`. */
+  clusters?: ApiClusters;
 }
 
 /** The API's version: semver; what may change within 1.x is written in the README. */
@@ -50,20 +53,34 @@ export function createApp({
   publicUrl,
   tokens = tokenSigner(),
   extend,
+  clusters = { defaultAlias: 'default', list: [{ alias: 'default', service }] },
 }: AppDeps) {
   const app = new OpenAPIHono({ defaultHook: validationHook });
-  const routes = installGuards(app, security, logger);
+  const routes = installGuards(app, security, logger, {
+    aliases: clusters.list.map((k) => k.alias),
+    defaultAlias: clusters.defaultAlias,
+  });
 
   healthRoutes(app, service);
-  groupRoutes(app, service, logger);
-  offsetRoutes(app, service);
+  // Group routes serve the default cluster at their short paths and every cluster under
+  // /clusters/{alias}/...: register a route module through `mirror` (see routes/clusters.ts).
+  const mirror = clusterMirror(app, clusters);
+  mirror((app, service) => groupRoutes(app, service, logger));
+  mirror((app, service) => offsetRoutes(app, service));
   clusterRoutes(app, service);
-  const writes: WriteDeps = { service, writes: security.writes ?? 'unset', logger };
-  writeRoutes(app, writes);
-  memberRoutes(app, writes);
-  groupHealthRoutes(app, service, tokens);
+  // Writes and per-group health are mirrored like the reads: each cluster's own service behind them.
+  const writesOf = (service: GroupService): WriteDeps => ({
+    service,
+    writes: security.writes ?? 'unset',
+    logger,
+  });
+  mirror((app, service) => writeRoutes(app, writesOf(service)));
+  mirror((app, service) => memberRoutes(app, writesOf(service)));
+  mirror((app, service) => resetRoutes(app, writesOf(service), tokens));
+  mirror((app, service) => groupHealthRoutes(app, service, tokens));
+  // Process-wide: the default cluster's groups.
   metricsRoutes(app, service);
-  resetRoutes(app, writes, tokens);
+  clustersRoutes(app, clusters, (c, alias) => permissionsOf(c).seesCluster(alias));
 
   app.doc31('/openapi.json', (c) => ({
     openapi: '3.1.0',
@@ -91,6 +108,10 @@ export function createApp({
           'Reset and delete offsets, delete groups, remove members: opt-in, granted per action, audited',
       },
       { name: 'health', description: 'Liveness and readiness' },
+      {
+        name: 'clusters',
+        description: 'Several clusters: each one, and every group route under /clusters/{alias}',
+      },
     ],
   }));
   app.get('/docs', (c) => c.html(docsPage('/openapi.json', docsAssetsUrl)));

@@ -10,21 +10,47 @@ import { hexToBytes } from './auth/api-keys.js';
 import type { AuthConfig } from './auth/authenticate.js';
 import { type Grant, GrantError, parseGrants } from './auth/grants.js';
 
-export type SaslMechanism = 'plain' | 'scram-sha-256' | 'scram-sha-512';
+export type SaslMechanism = 'plain' | 'scram-sha-256' | 'scram-sha-512' | 'oauthbearer' | 'aws-msk-iam';
+
+/** SASL: a user and password, an OAuth client (OIDC client credentials), or Amazon MSK IAM. */
+export type SaslConfig =
+  | { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string }
+  | {
+      mechanism: 'oauthbearer';
+      tokenUrl: string;
+      clientId: string;
+      /** Secret. */
+      clientSecret: string;
+      scope?: string;
+      audience?: string;
+      clientAuth: 'basic' | 'post';
+    }
+  | { mechanism: 'aws-msk-iam'; region: string };
 
 export interface KafkaConfig {
   brokers: string[];
   clientId: string;
   /** `false`, or TLS options for kafkajs (`true` means system CAs). */
   ssl: false | { ca?: string; cert?: string; key?: string; rejectUnauthorized: boolean; servername?: string };
-  sasl?: { mechanism: SaslMechanism; username: string; password: string };
+  sasl?: SaslConfig;
   connectionTimeoutMs: number;
   requestTimeoutMs: number;
 }
 
+/** One cluster behind the API, under its URL alias (`/clusters/{alias}/...`). */
+export interface ClusterConfig {
+  alias: string;
+  kafka: KafkaConfig;
+}
+
 export interface Config {
   port: number;
+  /** The default cluster's settings: the one the short routes (`/groups`, ...) serve. */
   kafka: KafkaConfig;
+  /** Every cluster, the default first. */
+  clusters: ClusterConfig[];
+  /** The alias of the default cluster. */
+  defaultCluster: string;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   auth: AuthConfig;
   limits: HttpLimits;
@@ -78,9 +104,21 @@ export const ENV_VARIABLES = {
   KAFKA_SSL_KEY: 'PEM private key of the client certificate (secret)',
   KAFKA_SSL_REJECT_UNAUTHORIZED: 'false to accept any server certificate (default true)',
   KAFKA_SSL_SERVERNAME: 'TLS server name (SNI) when it differs from the broker host',
-  KAFKA_SASL_MECHANISM: 'plain | scram-sha-256 | scram-sha-512 (unset: no SASL)',
+  KAFKA_SASL_MECHANISM: 'plain | scram-sha-256 | scram-sha-512 | oauthbearer | aws-msk-iam (unset: no SASL)',
   KAFKA_SASL_USERNAME: 'SASL user name',
   KAFKA_SASL_PASSWORD: 'SASL password (secret)',
+  KAFKA_SASL_OAUTH_TOKEN_URL: 'oauthbearer: the OAuth/OIDC token endpoint (https; http only on loopback)',
+  KAFKA_SASL_OAUTH_CLIENT_ID: 'oauthbearer: the client id of the client credentials grant',
+  KAFKA_SASL_OAUTH_CLIENT_SECRET: 'oauthbearer: the client secret (secret)',
+  KAFKA_SASL_OAUTH_SCOPE: 'oauthbearer: the scope to ask for (optional; Entra ID: api://<app>/.default)',
+  KAFKA_SASL_OAUTH_AUDIENCE: 'oauthbearer: an audience parameter for issuers that want one (optional)',
+  KAFKA_SASL_OAUTH_CLIENT_AUTH:
+    'oauthbearer: basic (default: client id and secret in an HTTP Basic header) or post (in the form body)',
+  KAFKA_SASL_AWS_REGION: 'aws-msk-iam: the AWS region of the cluster (default AWS_REGION)',
+  KAFKA_CLUSTERS:
+    'comma-separated aliases of further clusters (lower-case letters, digits, -), each configured by KAFKA_CLUSTER_<ALIAS>_* variables',
+  KAFKA_DEFAULT_CLUSTER:
+    'the alias the short routes serve (default: "default", the cluster of KAFKA_BROKERS; without KAFKA_BROKERS the first of KAFKA_CLUSTERS)',
   KAFKA_CONNECTION_TIMEOUT_MS: 'TCP/TLS connect timeout in ms (default 3000)',
   KAFKA_REQUEST_TIMEOUT_MS: 'time to wait for one broker answer in ms (default 10000)',
   AUTH: 'none to serve without authentication; required unless AUTH_API_KEYS or AUTH_JWKS_URL is set',
@@ -105,7 +143,13 @@ export const ENV_VARIABLES = {
     "the API's public base URL (http or https, path allowed) the OpenAPI document lists in `servers`, for clients behind a proxy (default: the origin each request came to)",
 } as const;
 
-const SASL_MECHANISMS: readonly SaslMechanism[] = ['plain', 'scram-sha-256', 'scram-sha-512'];
+const SASL_MECHANISMS: readonly SaslMechanism[] = [
+  'plain',
+  'scram-sha-256',
+  'scram-sha-512',
+  'oauthbearer',
+  'aws-msk-iam',
+];
 const LOG_LEVELS: readonly Config['logLevel'][] = ['debug', 'info', 'warn', 'error', 'silent'];
 
 function text(env: Env, name: string): string | undefined {
@@ -158,19 +202,30 @@ export function parseBrokers(raw: string, variable = 'KAFKA_BROKERS'): string[] 
   return brokers;
 }
 
-function ssl(env: Env): KafkaConfig['ssl'] {
-  const ca = text(env, 'KAFKA_SSL_CA');
-  const cert = text(env, 'KAFKA_SSL_CERT');
-  const key = text(env, 'KAFKA_SSL_KEY');
-  const servername = text(env, 'KAFKA_SSL_SERVERNAME');
+/**
+ * The name of a cluster variable: `KAFKA_<suffix>` for the cluster of the single-cluster variables,
+ * `KAFKA_CLUSTER_<ALIAS>_<suffix>` for a cluster of KAFKA_CLUSTERS (alias upper-cased, `-` as `_`).
+ */
+type VariableName = (suffix: string) => string;
+const singleCluster: VariableName = (suffix) => `KAFKA_${suffix}`;
+export const clusterVariable =
+  (alias: string): VariableName =>
+  (suffix) =>
+    `KAFKA_CLUSTER_${alias.toUpperCase().replace(/-/g, '_')}_${suffix}`;
+
+function ssl(env: Env, v: VariableName = singleCluster): KafkaConfig['ssl'] {
+  const ca = text(env, v('SSL_CA'));
+  const cert = text(env, v('SSL_CERT'));
+  const key = text(env, v('SSL_KEY'));
+  const servername = text(env, v('SSL_SERVERNAME'));
   const implied = ca !== undefined || cert !== undefined || key !== undefined || servername !== undefined;
   // Read even when TLS stays off, so a typo is reported rather than ignored.
-  const rejectUnauthorized = boolean(env, 'KAFKA_SSL_REJECT_UNAUTHORIZED', true);
-  if (!boolean(env, 'KAFKA_SSL', implied)) return false;
+  const rejectUnauthorized = boolean(env, v('SSL_REJECT_UNAUTHORIZED'), true);
+  if (!boolean(env, v('SSL'), implied)) return false;
   if ((cert === undefined) !== (key === undefined)) {
     throw new ConfigError(
-      cert === undefined ? 'KAFKA_SSL_CERT' : 'KAFKA_SSL_KEY',
-      'KAFKA_SSL_CERT and KAFKA_SSL_KEY must be set together',
+      cert === undefined ? v('SSL_CERT') : v('SSL_KEY'),
+      `${v('SSL_CERT')} and ${v('SSL_KEY')} must be set together`,
     );
   }
   return {
@@ -182,18 +237,154 @@ function ssl(env: Env): KafkaConfig['ssl'] {
   };
 }
 
-function sasl(env: Env): KafkaConfig['sasl'] {
-  const mechanism = oneOf(env, 'KAFKA_SASL_MECHANISM', SASL_MECHANISMS);
-  if (mechanism === undefined) return undefined;
-  const username = text(env, 'KAFKA_SASL_USERNAME');
-  // The password is taken as given (spaces may be part of it) and never echoed.
-  const password = env.KAFKA_SASL_PASSWORD;
-  if (username === undefined)
-    throw new ConfigError('KAFKA_SASL_USERNAME', `required with KAFKA_SASL_MECHANISM=${mechanism}`);
-  if (password === undefined || password === '') {
-    throw new ConfigError('KAFKA_SASL_PASSWORD', `required with KAFKA_SASL_MECHANISM=${mechanism}`);
+/** An absolute http(s) URL; http only on loopback. Never echoed: a URL may carry credentials. */
+function endpointUrl(env: Env, name: string): string | undefined {
+  const raw = text(env, name);
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, 'expected an absolute https URL');
   }
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+    throw new ConfigError(name, 'expected an https URL (http only on loopback)');
+  }
+  return url.href;
+}
+
+function sasl(env: Env, v: VariableName = singleCluster): KafkaConfig['sasl'] {
+  const mechanism = oneOf(env, v('SASL_MECHANISM'), SASL_MECHANISMS);
+  if (mechanism === undefined) return undefined;
+  const required = (name: string) =>
+    new ConfigError(name, `required with ${v('SASL_MECHANISM')}=${mechanism}`);
+  if (mechanism === 'oauthbearer') {
+    const tokenUrl = endpointUrl(env, v('SASL_OAUTH_TOKEN_URL'));
+    const clientId = text(env, v('SASL_OAUTH_CLIENT_ID'));
+    // Taken as given and never echoed, like a password.
+    const clientSecret = env[v('SASL_OAUTH_CLIENT_SECRET')];
+    if (tokenUrl === undefined) throw required(v('SASL_OAUTH_TOKEN_URL'));
+    if (clientId === undefined) throw required(v('SASL_OAUTH_CLIENT_ID'));
+    if (clientSecret === undefined || clientSecret === '') throw required(v('SASL_OAUTH_CLIENT_SECRET'));
+    const scope = text(env, v('SASL_OAUTH_SCOPE'));
+    const audience = text(env, v('SASL_OAUTH_AUDIENCE'));
+    return {
+      mechanism,
+      tokenUrl,
+      clientId,
+      clientSecret,
+      clientAuth: oneOf(env, v('SASL_OAUTH_CLIENT_AUTH'), ['basic', 'post'] as const, 'basic'),
+      ...(scope !== undefined && { scope }),
+      ...(audience !== undefined && { audience }),
+    };
+  }
+  if (mechanism === 'aws-msk-iam') {
+    const region = text(env, v('SASL_AWS_REGION')) ?? text(env, 'AWS_REGION');
+    if (region === undefined) {
+      throw new ConfigError(
+        v('SASL_AWS_REGION'),
+        `required with ${v('SASL_MECHANISM')}=aws-msk-iam when AWS_REGION is unset`,
+      );
+    }
+    if (!/^[a-z]{2}(-[a-z]+)+-\d+$/.test(region)) {
+      throw new ConfigError(
+        v('SASL_AWS_REGION'),
+        `expected an AWS region such as eu-west-1, received '${region}'`,
+      );
+    }
+    return { mechanism, region };
+  }
+  const username = text(env, v('SASL_USERNAME'));
+  // The password is taken as given (spaces may be part of it) and never echoed.
+  const password = env[v('SASL_PASSWORD')];
+  if (username === undefined) throw required(v('SASL_USERNAME'));
+  if (password === undefined || password === '') throw required(v('SASL_PASSWORD'));
   return { mechanism, username, password };
+}
+
+/** One cluster's connection settings; timeouts and client id fall back to the single-cluster ones. */
+function kafkaConfig(env: Env, v: VariableName, fallback?: KafkaConfig): KafkaConfig {
+  const brokers = text(env, v('BROKERS'));
+  if (fallback && brokers === undefined)
+    throw new ConfigError(v('BROKERS'), 'required for every cluster of KAFKA_CLUSTERS');
+  const sasl_ = sasl(env, v);
+  return {
+    brokers: parseBrokers(brokers ?? '127.0.0.1:9092', v('BROKERS')),
+    clientId: text(env, v('CLIENT_ID')) ?? fallback?.clientId ?? 'kafka-groups-rest',
+    ssl: ssl(env, v),
+    ...(sasl_ && { sasl: sasl_ }),
+    connectionTimeoutMs: integer(
+      env,
+      v('CONNECTION_TIMEOUT_MS'),
+      fallback?.connectionTimeoutMs ?? 3000,
+      1,
+      600_000,
+    ),
+    requestTimeoutMs: integer(env, v('REQUEST_TIMEOUT_MS'), fallback?.requestTimeoutMs ?? 10_000, 1, 600_000),
+  };
+}
+
+export const DEFAULT_CLUSTER_ALIAS = 'default';
+/** URL-safe: lower-case letters, digits and inner hyphens, as a path segment needs no encoding. */
+const ALIAS = /^[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?$/;
+/** The single-cluster variables that say something about the cluster of KAFKA_BROKERS. */
+const SINGLE_CLUSTER_ONLY = ['SSL', 'SSL_CA', 'SSL_CERT', 'SSL_KEY', 'SSL_SERVERNAME', 'SASL_MECHANISM'];
+
+/**
+ * The clusters: the one of the single-cluster variables (alias `default`) when KAFKA_BROKERS is set
+ * or KAFKA_CLUSTERS is not, then each alias of KAFKA_CLUSTERS with its KAFKA_CLUSTER_<ALIAS>_*.
+ */
+function clusters(env: Env): { clusters: ClusterConfig[]; defaultCluster: string } {
+  const listed = (text(env, 'KAFKA_CLUSTERS') ?? '')
+    .split(',')
+    .map((a) => a.trim())
+    .filter((a) => a !== '');
+  const seen = new Set<string>();
+  for (const alias of listed) {
+    if (!ALIAS.test(alias)) {
+      throw new ConfigError(
+        'KAFKA_CLUSTERS',
+        `expected aliases of lower-case letters, digits and inner '-' (at most 32), received '${alias}'`,
+      );
+    }
+    if (seen.has(alias)) throw new ConfigError('KAFKA_CLUSTERS', `the alias '${alias}' is listed twice`);
+    seen.add(alias);
+  }
+  const single = listed.length === 0 || text(env, 'KAFKA_BROKERS') !== undefined;
+  if (single && seen.has(DEFAULT_CLUSTER_ALIAS)) {
+    throw new ConfigError(
+      'KAFKA_CLUSTERS',
+      `'${DEFAULT_CLUSTER_ALIAS}' is the cluster of KAFKA_BROKERS; choose another alias`,
+    );
+  }
+  if (!single) {
+    const stray = SINGLE_CLUSTER_ONLY.map(singleCluster).find((n) => text(env, n) !== undefined);
+    if (stray) {
+      throw new ConfigError(
+        stray,
+        'set for the cluster of KAFKA_BROKERS, which is not set: set KAFKA_BROKERS, or use KAFKA_CLUSTER_<ALIAS>_* variables',
+      );
+    }
+  }
+  const base = kafkaConfig(env, singleCluster);
+  const all: ClusterConfig[] = [
+    ...(single ? [{ alias: DEFAULT_CLUSTER_ALIAS, kafka: base }] : []),
+    ...listed.map((alias) => ({ alias, kafka: kafkaConfig(env, clusterVariable(alias), base) })),
+  ];
+  const chosen = text(env, 'KAFKA_DEFAULT_CLUSTER') ?? (all[0] as ClusterConfig).alias;
+  const index = all.findIndex((c) => c.alias === chosen);
+  if (index < 0) {
+    throw new ConfigError(
+      'KAFKA_DEFAULT_CLUSTER',
+      `expected one of ${all.map((c) => c.alias).join(', ')}, received '${chosen}'`,
+    );
+  }
+  // The default first: listings show it first, and config.kafka is it.
+  return {
+    clusters: [all[index] as ClusterConfig, ...all.filter((_, i) => i !== index)],
+    defaultCluster: chosen,
+  };
 }
 
 /** An absolute http(s) URL without query or fragment, without its trailing slash. */
@@ -377,21 +568,16 @@ function tokenKeys(env: Env): string[] {
 }
 
 export function loadConfig(env: Env): Config {
-  const sasl_ = sasl(env);
+  const clusters_ = clusters(env);
   const publicUrl_ = publicUrl(env);
   return {
     auth: auth(env),
     limits: limits(env),
     port: integer(env, 'PORT', 8080, 0, 65535),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
-    kafka: {
-      brokers: parseBrokers(text(env, 'KAFKA_BROKERS') ?? '127.0.0.1:9092'),
-      clientId: text(env, 'KAFKA_CLIENT_ID') ?? 'kafka-groups-rest',
-      ssl: ssl(env),
-      ...(sasl_ && { sasl: sasl_ }),
-      connectionTimeoutMs: integer(env, 'KAFKA_CONNECTION_TIMEOUT_MS', 3000, 1, 600_000),
-      requestTimeoutMs: integer(env, 'KAFKA_REQUEST_TIMEOUT_MS', 10_000, 1, 600_000),
-    },
+    kafka: (clusters_.clusters[0] as ClusterConfig).kafka,
+    clusters: clusters_.clusters,
+    defaultCluster: clusters_.defaultCluster,
     ...(publicUrl_ !== undefined && { publicUrl: publicUrl_ }),
     tokenKeys: tokenKeys(env),
     writes: oneOf(env, 'WRITES', ['enabled', 'disabled'] as const) ?? 'unset',

@@ -1,10 +1,12 @@
 /**
  * The one wiring of configuration → Kafka connections → group service, used by every runtime
  * entry, the tests and the benchmarks, so they differ only in what they pass as runtime options.
+ * Every cluster of the configuration gets its own connections, timeouts and credentials: one that
+ * is down or slow costs the others nothing.
  */
 
 import { type ClusterOptions, KafkaCluster } from './broker/transport/cluster.js';
-import type { Config } from './config.js';
+import type { Config, KafkaConfig } from './config.js';
 import type { RetryPolicy } from './groups/coordinators.js';
 import { KafkaGroupService } from './groups/service.js';
 import { type Logger, silentLogger } from './logger.js';
@@ -15,19 +17,76 @@ export interface RuntimeOptions extends Partial<Omit<ClusterOptions, 'logger'>> 
   retry?: RetryPolicy;
 }
 
+/** One cluster behind the API. */
+export interface ClusterEntry {
+  readonly alias: string;
+  readonly groups: KafkaGroupService;
+  readonly cluster: KafkaCluster;
+  /** Its settings, for `GET /clusters` (which shows what is not secret). */
+  readonly kafka: KafkaConfig;
+}
+
 export interface Service {
-  /** What the routes call. */
+  /** What the routes call: the default cluster's. */
   readonly groups: KafkaGroupService;
   /** The connections behind it: their counts, for the Worker's header and the tests. */
   readonly cluster: KafkaCluster;
+  /** Every cluster, the default first. */
+  readonly clusters: readonly ClusterEntry[];
   readonly logger: Logger;
-  /** Closes every connection. */
+  /** Closes every connection of every cluster. */
   close(): Promise<void>;
 }
 
 export function createService(config: Config, options: RuntimeOptions = {}): Service {
   const { logger = silentLogger, retry, ...cluster } = options;
-  const kafka = new KafkaCluster(config.kafka, { ...cluster, logger });
-  const groups = new KafkaGroupService(kafka, retry ? { retry } : {});
-  return { groups, cluster: kafka, logger, close: () => groups.close() };
+  // config.kafka is the default cluster's: a caller that sets it alone (tests, benchmarks) is heard.
+  const configured = config.clusters ?? [];
+  const entries = [
+    { alias: configured[0]?.alias ?? config.defaultCluster ?? 'default', kafka: config.kafka },
+    ...configured.slice(1),
+  ];
+  const clusters = entries.map(({ alias, kafka }) => {
+    const connections = new KafkaCluster(kafka, { ...cluster, logger: aliased(logger, alias, config) });
+    const groups = new KafkaGroupService(connections, retry ? { retry } : {});
+    return { alias, groups, cluster: connections, kafka };
+  });
+  const first = clusters[0] as ClusterEntry;
+  return {
+    groups: first.groups,
+    cluster: first.cluster,
+    clusters,
+    logger,
+    close: async () => {
+      await Promise.all(clusters.map((c) => c.groups.close()));
+    },
+  };
+}
+
+/** With several clusters, each log line says which one it is about. */
+function aliased(logger: Logger, alias: string, config: Config): Logger {
+  if ((config.clusters?.length ?? 1) <= 1) return logger;
+  const add = (fields?: Record<string, unknown>) => ({ cluster: alias, ...fields });
+  return {
+    debug: (message, fields) => logger.debug(message, add(fields)),
+    info: (message, fields) => logger.info(message, add(fields)),
+    warn: (message, fields) => logger.warn(message, add(fields)),
+    error: (message, fields) => logger.error(message, add(fields)),
+  };
+}
+
+/** The clusters as the app takes them (createApp's `clusters`), with what may be shown of each. */
+export function clustersOf(service: Service, defaultAlias = service.clusters[0]?.alias ?? 'default') {
+  return {
+    defaultAlias,
+    list: service.clusters.map((k) => ({
+      alias: k.alias,
+      service: k.groups,
+      settings: {
+        brokers: k.kafka.brokers,
+        tls: k.kafka.ssl !== false,
+        sasl: k.kafka.sasl?.mechanism ?? null,
+      },
+    })),
+  };
 }

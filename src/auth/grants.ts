@@ -28,6 +28,8 @@ export interface Grant {
   /** Group types covered; undefined: every type. */
   types?: GroupType[];
   actions: Action[];
+  /** Cluster aliases (exact or globs with `*`) the grant covers; undefined: every cluster. */
+  clusters?: string[];
 }
 
 export class GrantError extends Error {
@@ -50,9 +52,11 @@ function stringList(value: unknown, where: string, field: string): string[] {
 export function parseGrant(value: unknown, where: string): Grant {
   if (!isRecord(value))
     throw new GrantError(`${where}: expected an object with groups, actions and optional types`);
-  const unknown = Object.keys(value).filter((k) => !['groups', 'types', 'actions'].includes(k));
+  const unknown = Object.keys(value).filter((k) => !['groups', 'types', 'actions', 'clusters'].includes(k));
   if (unknown.length > 0) {
-    throw new GrantError(`${where}: unknown field(s) ${unknown.join(', ')}; known: groups, types, actions`);
+    throw new GrantError(
+      `${where}: unknown field(s) ${unknown.join(', ')}; known: groups, types, actions, clusters`,
+    );
   }
   const groups = stringList(value.groups, where, 'groups');
   const actions = stringList(value.actions, where, 'actions');
@@ -73,6 +77,8 @@ export function parseGrant(value: unknown, where: string): Grant {
     }
     grant.types = [...new Set(types)] as GroupType[];
   }
+  if (value.clusters !== undefined)
+    grant.clusters = [...new Set(stringList(value.clusters, where, 'clusters'))];
   return grant;
 }
 
@@ -106,6 +112,17 @@ export function matchesPattern(pattern: string, groupId: string): boolean {
 export class Permissions {
   constructor(readonly grants: readonly Grant[]) {}
 
+  /** Whether some grant covers the cluster `alias`: a cluster no grant covers is answered as unknown. */
+  seesCluster(alias: string): boolean {
+    return this.grants.some((g) => coversCluster(g, alias));
+  }
+
+  /** The permissions within one cluster: the grants that cover it. */
+  forCluster(alias: string): Permissions {
+    const within = this.grants.filter((g) => coversCluster(g, alias));
+    return within.length === this.grants.length ? this : new Permissions(within);
+  }
+
   /** Whether any grant names `action` at all: without one, the route answers 403. */
   hasAction(action: Action): boolean {
     return this.grants.some((g) => g.actions.includes(action));
@@ -123,6 +140,10 @@ export class Permissions {
         (type === undefined || g.types === undefined || (type !== null && g.types.includes(type))),
     );
   }
+}
+
+function coversCluster(grant: Grant, alias: string): boolean {
+  return grant.clusters === undefined || grant.clusters.some((p) => matchesPattern(p, alias));
 }
 
 /**

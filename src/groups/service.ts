@@ -105,6 +105,8 @@ export interface GroupService {
     options?: OffsetsOptions,
   ): Promise<{ group: Group; offsets: GroupOffsets; at: number }>;
   describeCluster(): Promise<ClusterInfo>;
+  /** The API version ranges one broker of the cluster offers (what it can serve, which Kafka it is). */
+  apiVersions?(): Promise<ReadonlyMap<number, { min: number; max: number }>>;
   /** Which brokers answer a Metadata request now (shared for a second); `ready` when one does. */
   ping(): Promise<Readiness>;
   close(): Promise<void>;
@@ -190,6 +192,10 @@ export class KafkaGroupService implements GroupService {
 
   describeCluster(): Promise<ClusterInfo> {
     return this.cluster.describe();
+  }
+
+  apiVersions(): Promise<ReadonlyMap<number, { min: number; max: number }>> {
+    return this.cluster.anyBroker((connection) => connection.apiVersions());
   }
 
   ping(): Promise<Readiness> {

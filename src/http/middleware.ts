@@ -80,7 +80,20 @@ function deadline(ms: number): MiddlewareHandler {
   };
 }
 
-function guard(security: Security, routes: RouteTable, logger: Logger): MiddlewareHandler {
+/** The clusters behind the app: the aliases `/clusters/{alias}` takes and the one the short routes serve. */
+export interface ClusterScope {
+  aliases: readonly string[];
+  defaultAlias: string;
+}
+
+const CLUSTER_PATH = /^\/clusters\/([^/]+)(?:\/|$)/;
+
+function guard(
+  security: Security,
+  routes: RouteTable,
+  logger: Logger,
+  clusters: ClusterScope,
+): MiddlewareHandler {
   const { authenticator, rateLimiter } = security;
   return async (c, next) => {
     const path = c.req.path;
@@ -127,15 +140,29 @@ function guard(security: Security, routes: RouteTable, logger: Logger): Middlewa
     c.set('principal', outcome.principal);
 
     if (isDocsPath(path)) return next();
+    // A request inside one cluster is judged by the grants covering that cluster only; an alias
+    // unknown, or outside every grant, is answered alike, naming the aliases the caller may use.
+    if (path !== '/clusters') {
+      const scoped = CLUSTER_PATH.exec(path)?.[1];
+      const alias = scoped ?? clusters.defaultAlias;
+      const { permissions } = outcome.principal;
+      if (scoped !== undefined && !(clusters.aliases.includes(alias) && permissions.seesCluster(alias))) {
+        const visible = clusters.aliases.filter((a) => permissions.seesCluster(a));
+        return problemResponse(
+          c,
+          'cluster-not-found',
+          `no cluster '${alias.slice(0, 100)}' here; the clusters you may use: ${visible.join(', ') || 'none'}`,
+          { clusters: visible },
+        );
+      }
+      c.set('principal', { ...outcome.principal, permissions: permissions.forCluster(alias) });
+    }
     const action = routes.action(c.req.method, rawPath(c));
     // No route: the 404 or 405 that follows says so, to an authenticated caller only.
     if (action === undefined) return next();
     // A write's grant is checked by its route, once the group's id and type are known: a group the
     // caller cannot see answers 404 there, not 403 here (auth/write-guard.ts).
-    if (
-      action === 'unlisted' ||
-      (!isWriteAction(action) && !outcome.principal.permissions.hasAction(action))
-    ) {
+    if (action === 'unlisted' || (!isWriteAction(action) && !permissionsOf(c).hasAction(action))) {
       return problemResponse(
         c,
         'forbidden',
@@ -180,7 +207,12 @@ function body(limits: HttpLimits, routes: RouteTable): MiddlewareHandler {
 }
 
 /** Installs every guard on `app`; call before registering routes. */
-export function installGuards(app: Hono, security: Security, logger: Logger): RouteTable {
+export function installGuards(
+  app: Hono,
+  security: Security,
+  logger: Logger,
+  clusters: ClusterScope = { aliases: ['default'], defaultAlias: 'default' },
+): RouteTable {
   const routes = new RouteTable(() => app.routes);
   if (security.limits.corsOrigins.length > 0) {
     const origins = security.limits.corsOrigins;
@@ -204,7 +236,7 @@ export function installGuards(app: Hono, security: Security, logger: Logger): Ro
     document ??= JSON.stringify(addSecurity((await c.res.json()) as object));
     c.res = new Response(document, { status: 200, headers: { 'content-type': 'application/json' } });
   });
-  app.use('*', guard(security, routes, logger));
+  app.use('*', guard(security, routes, logger, clusters));
   app.use('*', body(security.limits, routes));
   return routes;
 }

@@ -35,7 +35,18 @@ const ACTIONS: Record<string, Action> = {
   'POST /groups/:groupId/members/remove': 'remove-members',
   'GET /groups/:groupId/health': 'offsets',
   'GET /metrics': 'offsets',
+  'GET /clusters': 'read',
+  'GET /clusters/:alias': 'read',
 };
+
+/**
+ * A route mirrored under one cluster (`/clusters/eu-west/groups/:groupId`) needs the action of the
+ * route it mirrors (`/groups/:groupId`): routes added later are covered by their one entry above.
+ */
+const MIRRORED = /^\/clusters\/[^/:]+(?=\/)/;
+function actionOf(method: string, template: string): Action | undefined {
+  return ACTIONS[`${method} ${template}`] ?? ACTIONS[`${method} ${template.replace(MIRRORED, '')}`];
+}
 
 /** Paths served to everyone, whatever the authentication: liveness and readiness probes. */
 export const OPEN_PATHS = new Set(['/healthz', '/readyz']);
@@ -94,7 +105,7 @@ export class RouteTable {
       .sort((a, b) => a.template.split(':').length - b.template.split(':').length);
     const route = routes[0];
     if (!route) return undefined;
-    return ACTIONS[`${m} ${route.template}`] ?? 'unlisted';
+    return actionOf(m, route.template) ?? 'unlisted';
   }
 
   /** Whether a route serves this method and path (a request that reaches a handler). */

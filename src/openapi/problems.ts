@@ -53,6 +53,7 @@ export const PROBLEMS = {
   'invalid-input': { status: 400, title: 'Invalid input' },
   'group-not-found': { status: 404, title: 'Group not found' },
   'route-not-found': { status: 404, title: 'No such route' },
+  'cluster-not-found': { status: 404, title: 'No such cluster' },
   'group-type-mismatch': { status: 409, title: 'Group is of another type' },
   'internal-error': { status: 500, title: 'Internal error' },
   'configuration-error': { status: 500, title: 'Configuration error' },
@@ -122,6 +123,10 @@ export const ProblemSchema = z
         'The partitions the problem is about (group-subscribed-to-topic; plan-stale: those whose offset moved)',
     }),
     instanceId: z.string().optional().openapi({ description: 'The group.instance.id the request named' }),
+    clusters: z
+      .array(z.string())
+      .optional()
+      .openapi({ description: 'cluster-not-found: the aliases the caller may use' }),
   })
   .openapi('Problem', { description: 'RFC 9457 problem details' });
 
@@ -206,7 +211,7 @@ const SECURITY_EXAMPLES = {
   ),
 } satisfies Record<string, Problem>;
 
-const EXAMPLES: Record<ProblemSlug, Problem> = {
+export const EXAMPLES: Record<ProblemSlug, Problem> = {
   'invalid-input': problemBody(
     'invalid-input',
     "query parameter 'limit' expected an integer from 1 to 1000, received 'abc'",
@@ -228,6 +233,11 @@ const EXAMPLES: Record<ProblemSlug, Problem> = {
     groupId: 'orders-eu',
     kafkaError: { code: 69, name: 'GROUP_ID_NOT_FOUND', message: 'Group orders-eu not found.' },
   }),
+  'cluster-not-found': problemBody(
+    'cluster-not-found',
+    "no cluster 'us-east' here; the clusters you may use: default, eu-west",
+    { instance: '/clusters/us-east/groups', clusters: ['default', 'eu-west'] },
+  ),
   'route-not-found': problemBody(
     'route-not-found',
     'GET /group is not a route of this API; see /openapi.json',

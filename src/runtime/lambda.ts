@@ -7,10 +7,11 @@
 
 import { getConnInfo, handle, type LambdaContext, type LambdaEvent } from 'hono/aws-lambda';
 import { createApp } from '../app.js';
+import { awsMskIamSigner } from '../broker/transport/sasl/aws-msk-iam.js';
 import { loadConfig } from '../config.js';
 import { securityFrom } from '../http/security.js';
 import { createLogger } from '../logger.js';
-import { createService, type Service } from '../service.js';
+import { clustersOf, createService, type Service } from '../service.js';
 import { tokenSigner } from '../tokens/signed.js';
 
 interface Instance {
@@ -25,7 +26,7 @@ function build(): Instance {
   // secret's value); Lambda logs it and the invocation fails: the function refuses to serve.
   const config = loadConfig(process.env);
   const logger = createLogger(config.logLevel);
-  const service = createService(config, { logger });
+  const service = createService(config, { logger, awsMskIamSigner });
   // Built once per instance: the token buckets and the JWKS cache outlive one invocation.
   const security = securityFrom(config, { clientAddress: (c) => getConnInfo(c).remote.address });
   return {
@@ -33,6 +34,7 @@ function build(): Instance {
     handle: handle(
       createApp({
         service: service.groups,
+        clusters: clustersOf(service),
         security,
         tokens: tokenSigner(config.tokenKeys),
         logger,

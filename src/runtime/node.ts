@@ -14,11 +14,12 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { createApp } from '../app.js';
+import { awsMskIamSigner } from '../broker/transport/sasl/aws-msk-iam.js';
 import { type Config, ConfigError, loadConfig } from '../config.js';
 import { securityFrom } from '../http/security.js';
 import { createLogger, type Logger } from '../logger.js';
 import { PROBLEM_CONTENT_TYPE, type ProblemSlug, problemBody } from '../openapi/problems.js';
-import { createService } from '../service.js';
+import { clustersOf, createService } from '../service.js';
 import { tokenSigner } from '../tokens/signed.js';
 
 const DOCS_ASSETS = {
@@ -78,11 +79,12 @@ function swaggerUiDir(): string {
 }
 
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
-  const service = createService(config, { logger });
+  const service = createService(config, { logger, awsMskIamSigner });
   const assetsDir = swaggerUiDir();
   const security = securityFrom(config, { clientAddress: (c) => getConnInfo(c).remote.address });
   const app = createApp({
     service: service.groups,
+    clusters: clustersOf(service),
     security,
     tokens: tokenSigner(config.tokenKeys),
     logger,

@@ -9,13 +9,20 @@
  */
 
 import { createApp } from '../app.js';
-import { type Config, ConfigError, type Env, loadConfig } from '../config.js';
+import {
+  type Config,
+  ConfigError,
+  clusterVariable,
+  DEFAULT_CLUSTER_ALIAS,
+  type Env,
+  loadConfig,
+} from '../config.js';
 import type { Security } from '../http/middleware.js';
 import { bindingLimiter, isRateLimitBinding } from '../http/rate-limit.js';
 import { securityFrom } from '../http/security.js';
 import { createLogger } from '../logger.js';
 import { PROBLEM_CONTENT_TYPE, problemBody } from '../openapi/problems.js';
-import { createService } from '../service.js';
+import { clustersOf, createService } from '../service.js';
 import { type TokenSigner, tokenSigner } from '../tokens/signed.js';
 import { cloudflareSocketFactory, unsupportedTlsOption } from './cloudflare-socket.js';
 
@@ -51,8 +58,19 @@ function configOf(env: Record<string, unknown>): Config {
   const strings: Env = {};
   for (const [name, value] of Object.entries(env)) if (typeof value === 'string') strings[name] = value;
   const config = loadConfig(strings);
-  const unsupported = unsupportedTlsOption(config.kafka.ssl);
-  if (unsupported) throw new ConfigError('KAFKA_SSL', unsupported);
+  for (const { alias, kafka } of config.clusters) {
+    const where = alias === DEFAULT_CLUSTER_ALIAS ? 'KAFKA_' : clusterVariable(alias)('');
+    const unsupported = unsupportedTlsOption(kafka.ssl);
+    if (unsupported) throw new ConfigError(`${where}SSL`, unsupported);
+    // AWS's signer finds credentials in files, the instance metadata service and STS through the
+    // AWS SDK for Node: none of that is a Worker's. Refused here, so the SDK is never bundled.
+    if (kafka.sasl?.mechanism === 'aws-msk-iam') {
+      throw new ConfigError(
+        `${where}SASL_MECHANISM`,
+        "aws-msk-iam is not available on Cloudflare Workers (AWS's signer needs the AWS SDK for Node and its credential sources); run on Node or Lambda, or use SASL PLAIN/SCRAM or oauthbearer",
+      );
+    }
+  }
   return config;
 }
 
@@ -89,6 +107,7 @@ export default {
     try {
       response = await createApp({
         service: service.groups,
+        clusters: clustersOf(service),
         ...keptFor(config, env),
         logger,
         publicUrl: config.publicUrl,

@@ -19,6 +19,17 @@
  * CA and a server certificate for 127.0.0.1 and localhost, made by the JDK's keytool while the
  * storage is formatted). Each listener is advertised as itself, so a client that bootstraps through
  * one discovers the broker on the same one. The credentials are test-only strings.
+ *
+ * Mutual TLS: an MTLS listener (security protocol SSL, `ssl.client.auth=required`) trusts the same
+ * CA, which also signs a client certificate; a second, self-signed "rogue" certificate is one the
+ * broker must refuse. Keys and certificates come back as PEM, as KAFKA_SSL_KEY/KAFKA_SSL_CERT take
+ * them. Made in the same keytool JVM as the server certificate, while the storage is formatted, so
+ * the start takes no longer.
+ *
+ * OAUTHBEARER: with `oauth` (a JWKS URL the caller serves, and the issuer and audience tokens must
+ * carry), an OAUTH listener (SASL_PLAINTEXT, OAUTHBEARER only) validates tokens with Kafka's own
+ * OAuthBearerValidatorCallbackHandler against that key set. Without it there is no such listener
+ * (the CLI's detached broker, the three-node cluster): nothing would serve the key set.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -60,6 +71,15 @@ export interface StartBrokerOptions {
   heap?: string;
   /** Extra or overriding server.properties entries. */
   config?: Record<string, string>;
+  /** Adds the OAUTH listener, validating JWTs against this key set (which must be served already). */
+  oauth?: OauthValidation;
+}
+
+export interface OauthValidation {
+  /** http(s) URL of the JWKS; Kafka 4.x also needs it in `org.apache.kafka.sasl.oauthbearer.allowed.urls`. */
+  jwksUrl: string;
+  issuer: string;
+  audience: string;
 }
 
 export interface RunningBroker {
@@ -78,6 +98,10 @@ export interface RunningBroker {
   readonly sasl: SaslListener;
   /** The SSL listener (server authentication only) and the CA that signed its certificate. */
   readonly tls: TlsListener;
+  /** The MTLS listener (client certificate required), a client certificate it accepts and one it refuses. */
+  readonly mtls: MtlsListener;
+  /** The OAUTH listener (SASL OAUTHBEARER), when started with `oauth`. */
+  readonly oauth?: { readonly bootstrap: string; readonly port: number };
   /** SIGTERM, wait (bounded), SIGKILL; then removes the data dir. Idempotent. */
   stop(): Promise<void>;
 }
@@ -101,10 +125,31 @@ export interface TlsListener {
   readonly caPem: string;
 }
 
-/** What brokerConfig needs for the SASL_PLAINTEXT and SSL listeners. */
+export interface MtlsListener {
+  /** '127.0.0.1:PORT'; the server certificate is the SSL listener's. */
+  readonly bootstrap: string;
+  readonly port: number;
+  readonly caPem: string;
+  /** Signed by the CA, extended key usage clientAuth. */
+  readonly client: PemPair;
+  /** Self-signed: the broker does not trust it. */
+  readonly rogue: PemPair;
+}
+
+export interface PemPair {
+  readonly certPem: string;
+  /** PKCS#8; test-only. */
+  readonly keyPem: string;
+}
+
+/** What brokerConfig needs for the SASL_PLAINTEXT, SSL, MTLS and (optional) OAUTH listeners. */
 export interface SecureListenersConfig {
   saslPort: number;
   sslPort: number;
+  mtlsPort: number;
+  /** PEM file of the CA the MTLS listener trusts for client certificates. */
+  clientCaFile: string;
+  oauth?: OauthValidation & { port: number };
   username: string;
   password: string;
   /** PKCS12 keystore with the broker's key and certificate chain. */
@@ -129,15 +174,25 @@ export function brokerConfig(
 ): Record<string, string> {
   const advertised = [
     `PLAINTEXT://127.0.0.1:${port}`,
-    ...(secure ? [`SASL_PLAINTEXT://127.0.0.1:${secure.saslPort}`, `SSL://127.0.0.1:${secure.sslPort}`] : []),
+    ...(secure
+      ? [
+          `SASL_PLAINTEXT://127.0.0.1:${secure.saslPort}`,
+          `SSL://127.0.0.1:${secure.sslPort}`,
+          `MTLS://127.0.0.1:${secure.mtlsPort}`,
+          ...(secure.oauth ? [`OAUTH://127.0.0.1:${secure.oauth.port}`] : []),
+        ]
+      : []),
   ].join(',');
+  const secureProtocols = secure
+    ? `SASL_PLAINTEXT:SASL_PLAINTEXT,SSL:SSL,MTLS:SSL,${secure.oauth ? 'OAUTH:SASL_PLAINTEXT,' : ''}`
+    : '';
   const cfg: Record<string, string> = {
     'process.roles': 'broker,controller',
     'node.id': '1',
     listeners: `${advertised},CONTROLLER://127.0.0.1:${controllerPort}`,
     // Metadata answers with the address of the listener the request came in on: each is advertised.
     'advertised.listeners': advertised,
-    'listener.security.protocol.map': `PLAINTEXT:PLAINTEXT,${secure ? 'SASL_PLAINTEXT:SASL_PLAINTEXT,SSL:SSL,' : ''}CONTROLLER:PLAINTEXT`,
+    'listener.security.protocol.map': `PLAINTEXT:PLAINTEXT,${secureProtocols}CONTROLLER:PLAINTEXT`,
     'inter.broker.listener.name': 'PLAINTEXT',
     'controller.listener.names': 'CONTROLLER',
     'controller.quorum.bootstrap.servers': `127.0.0.1:${controllerPort}`,
@@ -173,6 +228,28 @@ export function brokerConfig(
     cfg['listener.name.ssl.ssl.keystore.location'] = secure.keystore;
     cfg['listener.name.ssl.ssl.keystore.password'] = secure.keystorePassword;
     cfg['listener.name.ssl.ssl.client.auth'] = 'none';
+    // The same server certificate; client certificates must chain to the test CA (a PEM file:
+    // no truststore to make).
+    cfg['listener.name.mtls.ssl.keystore.type'] = 'PKCS12';
+    cfg['listener.name.mtls.ssl.keystore.location'] = secure.keystore;
+    cfg['listener.name.mtls.ssl.keystore.password'] = secure.keystorePassword;
+    cfg['listener.name.mtls.ssl.truststore.type'] = 'PEM';
+    cfg['listener.name.mtls.ssl.truststore.location'] = secure.clientCaFile;
+    cfg['listener.name.mtls.ssl.client.auth'] = 'required';
+    if (secure.oauth) {
+      const { oauth } = secure;
+      cfg['listener.name.oauth.sasl.enabled.mechanisms'] = 'OAUTHBEARER';
+      cfg['listener.name.oauth.oauthbearer.sasl.jaas.config'] =
+        'org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;';
+      cfg['listener.name.oauth.oauthbearer.sasl.server.callback.handler.class'] =
+        'org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler';
+      // Only the OAUTH listener enables OAUTHBEARER, so these apply to it alone.
+      cfg['sasl.oauthbearer.jwks.endpoint.url'] = oauth.jwksUrl;
+      cfg['sasl.oauthbearer.expected.issuer'] = oauth.issuer;
+      cfg['sasl.oauthbearer.expected.audience'] = oauth.audience;
+      // Expiry exactly: a token's end is then the broker's, not 30 s later (the default skew).
+      cfg['sasl.oauthbearer.clock.skew.seconds'] = '0';
+    }
   }
   const { major, minor } = parseKafkaVersion(version);
   if (major < 4) {
@@ -360,8 +437,15 @@ async function startOnce(
   options: StartBrokerOptions,
   deadline: number,
 ): Promise<RunningBroker> {
-  const [port, controllerPort, saslPort, sslPort] = await freePorts(4);
-  if (port === undefined || controllerPort === undefined || saslPort === undefined || sslPort === undefined) {
+  const [port, controllerPort, saslPort, sslPort, mtlsPort, oauthPort] = await freePorts(6);
+  if (
+    port === undefined ||
+    controllerPort === undefined ||
+    saslPort === undefined ||
+    sslPort === undefined ||
+    mtlsPort === undefined ||
+    oauthPort === undefined
+  ) {
     throw new Error('no free port');
   }
   // Test-only credentials, fresh for every broker. Letters, digits and '_' only: no quoting needed
@@ -377,6 +461,9 @@ async function startOnce(
     password,
     keystore: path.join(tlsDir, 'broker.p12'),
     keystorePassword,
+    mtlsPort,
+    clientCaFile: path.join(tlsDir, 'ca.pem'),
+    ...(options.oauth && { oauth: { ...options.oauth, port: oauthPort } }),
   };
   const cfg = { ...brokerConfig(version, port, controllerPort, dataDir, secure), ...options.config };
   const propsFile = path.join(dataDir, 'server.properties');
@@ -394,7 +481,7 @@ async function startOnce(
   // certificates (the format reads no keystore).
   let clusterId = randomBytes(16).toString('base64url');
   while (clusterId.startsWith('-')) clusterId = randomBytes(16).toString('base64url'); // not an option
-  const [caPem] = await Promise.all([
+  const [tlsFiles] = await Promise.all([
     makeTlsFiles(tlsDir, secure.keystore, keystorePassword, Math.max(5_000, deadline - Date.now())),
     runToCompletion(
       [
@@ -418,7 +505,11 @@ async function startOnce(
   ]);
 
   const detached = options.detached ?? false;
-  const jvm = await launchKafkaJvm(jvmArgs, propsFile, logFile, detached);
+  // Kafka 4.x fetches OAuth URLs only when this system property lists them.
+  const brokerJvmArgs = options.oauth
+    ? [...jvmArgs, `-Dorg.apache.kafka.sasl.oauthbearer.allowed.urls=${options.oauth.jwksUrl}`]
+    : jvmArgs;
+  const jvm = await launchKafkaJvm(brokerJvmArgs, propsFile, logFile, detached);
   const { child, pid } = jvm;
   await writeFile(path.join(dataDir, PID_FILE), `${pid}\n`);
   const exitPromise = jvm.exit;
@@ -441,7 +532,15 @@ async function startOnce(
       username,
       password,
     },
-    tls: { bootstrap: `127.0.0.1:${sslPort}`, port: sslPort, caPem },
+    tls: { bootstrap: `127.0.0.1:${sslPort}`, port: sslPort, caPem: tlsFiles.caPem },
+    mtls: {
+      bootstrap: `127.0.0.1:${mtlsPort}`,
+      port: mtlsPort,
+      caPem: tlsFiles.caPem,
+      client: tlsFiles.client,
+      rogue: tlsFiles.rogue,
+    },
+    ...(options.oauth && { oauth: { bootstrap: `127.0.0.1:${oauthPort}`, port: oauthPort } }),
     stop() {
       stopping ??= (async () => {
         if (!jvm.exited()) {
@@ -467,7 +566,7 @@ async function startOnce(
     const tail = readLogTail(logFile, logStart);
     if (died && /Address already in use|BindException/.test(tail)) {
       throw new PortTakenError(
-        `one of the ports ${port}, ${controllerPort}, ${saslPort}, ${sslPort} was taken`,
+        `one of the ports ${port}, ${controllerPort}, ${saslPort}, ${sslPort}, ${mtlsPort}, ${oauthPort} was taken`,
       );
     }
     throw new Error(
@@ -590,20 +689,28 @@ export function signal(pid: number, sig: NodeJS.Signals): void {
 /**
  * A CA and a broker certificate (EC P-256, SAN 127.0.0.1 and localhost) signed by it, made by the
  * JDK's keytool into `dir`: the broker's PKCS12 keystore (its key, certificate and the CA) at
- * `keystore`. Returns the CA as PEM (`keytool -exportcert -rfc`). The commands run in one JVM
- * (Keytool.java): one keytool JVM each would take a second more.
+ * `keystore`; a client certificate signed by the CA and a self-signed one, with their keys. Returns
+ * the CA and the client pairs as PEM. The commands run in one JVM (Keytool.java): one keytool JVM
+ * each would take a second more.
  */
 async function makeTlsFiles(
   dir: string,
   keystore: string,
   storepass: string,
   timeoutMs: number,
-): Promise<string> {
+): Promise<{ caPem: string; client: PemPair; rogue: PemPair }> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const ca = path.join(dir, 'ca.p12');
   const caPem = path.join(dir, 'ca.pem');
   const csr = path.join(dir, 'broker.csr');
   const cert = path.join(dir, 'broker.pem');
+  const clientStore = path.join(dir, 'client.p12');
+  const clientCsr = path.join(dir, 'client.csr');
+  const clientCert = path.join(dir, 'client.pem');
+  const clientKey = path.join(dir, 'client.key');
+  const rogueStore = path.join(dir, 'rogue.p12');
+  const rogueCert = path.join(dir, 'rogue.pem');
+  const rogueKey = path.join(dir, 'rogue.key');
   const store = (file: string) => ['-keystore', file, '-storetype', 'PKCS12', '-storepass', storepass];
   const common = ['-validity', '365', '-keyalg', 'EC', '-groupname', 'secp256r1'];
   const commands = [
@@ -643,6 +750,46 @@ async function makeTlsFiles(
     // The CA first, so that keytool can build the chain of the signed certificate.
     ['-importcert', '-alias', 'ca', '-file', caPem, '-noprompt', ...store(keystore)],
     ['-importcert', '-alias', 'broker', '-file', cert, '-noprompt', ...store(keystore)],
+    // Mutual TLS: a client the CA vouches for, and one nobody does (same subject, self-signed).
+    [
+      '-genkeypair',
+      '-alias',
+      'client',
+      ...common,
+      '-dname',
+      'CN=kafka-groups-rest-client',
+      ...store(clientStore),
+    ],
+    ['-certreq', '-alias', 'client', '-file', clientCsr, ...store(clientStore)],
+    [
+      '-gencert',
+      '-alias',
+      'ca',
+      '-infile',
+      clientCsr,
+      '-outfile',
+      clientCert,
+      '-rfc',
+      '-validity',
+      '365',
+      '-ext',
+      'KU:c=digitalSignature',
+      '-ext',
+      'EKU=clientAuth',
+      ...store(ca),
+    ],
+    ['-exportkey', clientStore, storepass, 'client', clientKey],
+    [
+      '-genkeypair',
+      '-alias',
+      'rogue',
+      ...common,
+      '-dname',
+      'CN=kafka-groups-rest-client',
+      ...store(rogueStore),
+    ],
+    ['-exportcert', '-alias', 'rogue', '-rfc', '-file', rogueCert, ...store(rogueStore)],
+    ['-exportkey', rogueStore, storepass, 'rogue', rogueKey],
   ];
   const args = [
     // A short-lived JVM: C1 only and the serial collector start fastest.
@@ -665,7 +812,12 @@ async function makeTlsFiles(
       reject(new Error(`keytool (Keytool.java) failed (${why}): ${`${stdout}\n${stderr}`.trim()}`));
     });
   });
-  return readFile(caPem, 'utf8');
+  const read = (file: string) => readFile(file, 'utf8');
+  return {
+    caPem: await read(caPem),
+    client: { certPem: await read(clientCert), keyPem: await read(clientKey) },
+    rogue: { certPem: await read(rogueCert), keyPem: await read(rogueKey) },
+  };
 }
 
 export async function runToCompletion(args: string[], logFile: string, timeoutMs: number, what: string) {

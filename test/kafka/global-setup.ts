@@ -6,13 +6,17 @@
  * `inject('kafkaBrokers')` ('host:port[,host:port]') and `inject('kafkaVersion')` (the version, or
  * KAFKA_VERSION / 'external' for a broker given by KAFKA_BROKERS). A broker started here also
  * provides `kafkaSasl` (its SASL_PLAINTEXT listener and test user) and `kafkaTls` (its SSL listener
- * and CA); with KAFKA_BROKERS they are absent and the tests that need them skip.
+ * and CA), `kafkaMtls` (its MTLS listener, a client certificate it accepts and one it refuses) and
+ * `kafkaOauth` (its OAUTHBEARER listener, validating against a JWKS served from this process, and
+ * the issuer's signing key); with KAFKA_BROKERS they are absent and the tests that need them skip.
  *
  * The broker's JVM exits when this process does (its stdin is a pipe from here), so a crashed or
  * interrupted vitest leaves no broker behind even when teardown never runs.
  */
+import type { JWK } from 'jose';
 import type { TestProject } from 'vitest/node';
-import { type RunningBroker, startBroker } from './broker.js';
+import { type PemPair, type RunningBroker, startBroker } from './broker.js';
+import { startTestIssuer } from './oauth-issuer.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -27,6 +31,10 @@ declare module 'vitest' {
     kafkaSasl?: { bootstrap: string; username: string; password: string };
     /** The started broker's SSL listener and the PEM of the CA that signed its certificate. Absent with KAFKA_BROKERS. */
     kafkaTls?: { bootstrap: string; caPem: string };
+    /** The MTLS listener (client certificate required): the CA, a client pair it accepts, a self-signed one it refuses. */
+    kafkaMtls?: { bootstrap: string; caPem: string; client: PemPair; rogue: PemPair };
+    /** The OAUTH listener (SASL OAUTHBEARER) and the issuer whose JWKS it trusts (its private key: test-only). */
+    kafkaOauth?: { bootstrap: string; issuer: string; audience: string; privateJwk: JWK };
   }
 }
 
@@ -39,7 +47,17 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
 
   const started = Date.now();
-  const broker: RunningBroker = await startBroker();
+  // Served before the broker starts: its OAUTH listener fetches the key set while starting.
+  const issuer = await startTestIssuer();
+  let broker: RunningBroker;
+  try {
+    broker = await startBroker({
+      oauth: { jwksUrl: issuer.jwksUrl, issuer: issuer.issuer, audience: issuer.audience },
+    });
+  } catch (error) {
+    await issuer.close();
+    throw error;
+  }
   process.stderr.write(
     `[kafka-test] Kafka ${broker.version} ready on ${broker.bootstrap} ` +
       `(SASL_PLAINTEXT ${broker.sasl.bootstrap}, SSL ${broker.tls.bootstrap}) in ${Date.now() - started} ms ` +
@@ -54,8 +72,26 @@ export default async function setup(project: TestProject): Promise<() => Promise
     password: sasl.password,
   });
   project.provide('kafkaTls', { bootstrap: tls.bootstrap, caPem: tls.caPem });
+  const { mtls } = broker;
+  project.provide('kafkaMtls', {
+    bootstrap: mtls.bootstrap,
+    caPem: mtls.caPem,
+    client: mtls.client,
+    rogue: mtls.rogue,
+  });
+  if (broker.oauth) {
+    project.provide('kafkaOauth', {
+      bootstrap: broker.oauth.bootstrap,
+      issuer: issuer.issuer,
+      audience: issuer.audience,
+      privateJwk: issuer.privateJwk,
+    });
+  }
 
   // No signal handlers here (they would change how vitest reacts to Ctrl-C): if vitest exits
   // without teardown, the broker sees its stdin close and stops itself.
-  return () => broker.stop();
+  return async () => {
+    await broker.stop();
+    await issuer.close();
+  };
 }

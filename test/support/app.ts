@@ -4,7 +4,7 @@ import { inject } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { securityFrom } from '../../src/http/security.js';
-import { createService, type Service } from '../../src/service.js';
+import { clustersOf, createService, type Service } from '../../src/service.js';
 import { OpenApiChecker } from './openapi.js';
 
 export interface TestApp {
@@ -26,7 +26,11 @@ export async function testApp(env: Record<string, string> = {}): Promise<TestApp
   // more requests at once than a rate limit lets through; the access tests set their own.
   const config = loadConfig({ KAFKA_BROKERS: bootstrap, AUTH: 'none', RATE_LIMIT_PER_MINUTE: '0', ...env });
   const service = createService(config);
-  const app = createApp({ service: service.groups, security: securityFrom(config) });
+  const app = createApp({
+    service: service.groups,
+    clusters: clustersOf(service),
+    security: securityFrom(config),
+  });
   const checker = await OpenApiChecker.load(async (path) => app.request(path));
   return {
     app,

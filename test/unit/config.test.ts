@@ -29,7 +29,21 @@ const DEFAULTS: Config = {
     requestTimeoutMs: 10_000,
   },
   writes: 'unset',
+  clusters: [],
+  defaultCluster: 'default',
 };
+DEFAULTS.clusters = [{ alias: 'default', kafka: DEFAULTS.kafka }];
+
+/** The user-and-password SASL settings (the others have neither). */
+const userPass = (c: Config) => (c.kafka.sasl && 'password' in c.kafka.sasl ? c.kafka.sasl : undefined);
+const OAUTH = {
+  KAFKA_SASL_MECHANISM: 'oauthbearer',
+  KAFKA_SASL_OAUTH_TOKEN_URL: 'https://login.example.com/oauth2/token',
+  KAFKA_SASL_OAUTH_CLIENT_ID: 'kafka-groups-rest',
+  KAFKA_SASL_OAUTH_CLIENT_SECRET: 'client-secret',
+};
+const oauth = (c: Config) => (c.kafka.sasl?.mechanism === 'oauthbearer' ? c.kafka.sasl : undefined);
+const TWO = { KAFKA_CLUSTERS: 'eu-west', KAFKA_CLUSTER_EU_WEST_BROKERS: 'eu:9092' };
 
 const AUTH_CHOICES = ['AUTH', 'AUTH_API_KEYS', 'AUTH_JWKS_URL'];
 
@@ -100,8 +114,9 @@ describe('loadConfig', () => {
       KAFKA_CONNECTION_TIMEOUT_MS: '1500',
       KAFKA_REQUEST_TIMEOUT_MS: '20000',
     });
-    expect(config).toEqual({
+    expect({ ...config, clusters: undefined }).toEqual({
       ...DEFAULTS,
+      clusters: undefined,
       port: 9000,
       logLevel: 'debug',
       kafka: {
@@ -119,6 +134,7 @@ describe('loadConfig', () => {
         requestTimeoutMs: 20_000,
       },
     });
+    expect(config.clusters).toEqual([{ alias: 'default', kafka: config.kafka }]);
   });
 
   /** Per variable: environments and the part of the config each must produce. */
@@ -236,14 +252,111 @@ describe('loadConfig', () => {
       ],
     ],
     KAFKA_SASL_USERNAME: [
-      ['trimmed', { ...SASL, KAFKA_SASL_USERNAME: ' alice ' }, (c) => c.kafka.sasl?.username, 'alice'],
+      ['trimmed', { ...SASL, KAFKA_SASL_USERNAME: ' alice ' }, (c) => userPass(c)?.username, 'alice'],
     ],
     KAFKA_SASL_PASSWORD: [
       [
         'taken as given, spaces included',
         { ...SASL, KAFKA_SASL_PASSWORD: ' p w ' },
-        (c) => c.kafka.sasl?.password,
+        (c) => userPass(c)?.password,
         ' p w ',
+      ],
+    ],
+    KAFKA_SASL_OAUTH_TOKEN_URL: [
+      ['an https URL', OAUTH, (c) => oauth(c)?.tokenUrl, 'https://login.example.com/oauth2/token'],
+      [
+        'http on loopback',
+        { ...OAUTH, KAFKA_SASL_OAUTH_TOKEN_URL: 'http://127.0.0.1:8081/token' },
+        (c) => oauth(c)?.tokenUrl,
+        'http://127.0.0.1:8081/token',
+      ],
+    ],
+    KAFKA_SASL_OAUTH_CLIENT_ID: [
+      ['trimmed', { ...OAUTH, KAFKA_SASL_OAUTH_CLIENT_ID: ' app ' }, (c) => oauth(c)?.clientId, 'app'],
+    ],
+    KAFKA_SASL_OAUTH_CLIENT_SECRET: [
+      [
+        'taken as given',
+        { ...OAUTH, KAFKA_SASL_OAUTH_CLIENT_SECRET: ' s e ' },
+        (c) => oauth(c)?.clientSecret,
+        ' s e ',
+      ],
+    ],
+    KAFKA_SASL_OAUTH_SCOPE: [
+      ['unset: none', OAUTH, (c) => oauth(c)?.scope, undefined],
+      [
+        'set',
+        { ...OAUTH, KAFKA_SASL_OAUTH_SCOPE: 'api://kafka/.default' },
+        (c) => oauth(c)?.scope,
+        'api://kafka/.default',
+      ],
+    ],
+    KAFKA_SASL_OAUTH_AUDIENCE: [
+      ['set', { ...OAUTH, KAFKA_SASL_OAUTH_AUDIENCE: 'kafka' }, (c) => oauth(c)?.audience, 'kafka'],
+    ],
+    KAFKA_SASL_OAUTH_CLIENT_AUTH: [
+      ['default basic', OAUTH, (c) => oauth(c)?.clientAuth, 'basic'],
+      ['post', { ...OAUTH, KAFKA_SASL_OAUTH_CLIENT_AUTH: 'post' }, (c) => oauth(c)?.clientAuth, 'post'],
+    ],
+    KAFKA_SASL_AWS_REGION: [
+      [
+        'set',
+        { KAFKA_SASL_MECHANISM: 'aws-msk-iam', KAFKA_SASL_AWS_REGION: 'eu-west-1' },
+        (c) => c.kafka.sasl,
+        { mechanism: 'aws-msk-iam', region: 'eu-west-1' },
+      ],
+      [
+        'unset: AWS_REGION',
+        { KAFKA_SASL_MECHANISM: 'aws-msk-iam', AWS_REGION: 'us-east-2' },
+        (c) => c.kafka.sasl,
+        { mechanism: 'aws-msk-iam', region: 'us-east-2' },
+      ],
+    ],
+    KAFKA_CLUSTERS: [
+      [
+        'unset: the one cluster of KAFKA_BROKERS, as default',
+        {},
+        (c) => c.clusters.map((k) => k.alias),
+        ['default'],
+      ],
+      [
+        'with KAFKA_BROKERS: default first, then each alias with its own variables',
+        {
+          KAFKA_BROKERS: 'a:1',
+          KAFKA_CLUSTERS: 'eu-west, us1',
+          KAFKA_CLUSTER_EU_WEST_BROKERS: 'eu:9092',
+          KAFKA_CLUSTER_EU_WEST_SASL_MECHANISM: 'plain',
+          KAFKA_CLUSTER_EU_WEST_SASL_USERNAME: 'u',
+          KAFKA_CLUSTER_EU_WEST_SASL_PASSWORD: 'p',
+          KAFKA_CLUSTER_US1_BROKERS: 'us:9093',
+          KAFKA_CLUSTER_US1_SSL: 'true',
+        },
+        (c) =>
+          c.clusters.map((k) => [
+            k.alias,
+            k.kafka.brokers,
+            k.kafka.sasl?.mechanism ?? null,
+            k.kafka.ssl !== false,
+          ]),
+        [
+          ['default', ['a:1'], null, false],
+          ['eu-west', ['eu:9092'], 'plain', false],
+          ['us1', ['us:9093'], null, true],
+        ],
+      ],
+      [
+        'without KAFKA_BROKERS: the first alias is the default',
+        TWO,
+        (c) => [c.defaultCluster, c.kafka.brokers],
+        ['eu-west', ['eu:9092']],
+      ],
+    ],
+    KAFKA_DEFAULT_CLUSTER: [
+      [
+        'names the cluster the short routes serve, listed first',
+        { ...TWO, KAFKA_BROKERS: 'a:1', KAFKA_DEFAULT_CLUSTER: 'eu-west' },
+        (c) => [c.defaultCluster, c.clusters.map((k) => k.alias), c.kafka.brokers],
+        ['eu-west', ['eu-west', 'default'], ['eu:9092']],
       ],
     ],
     KAFKA_CONNECTION_TIMEOUT_MS: [
@@ -546,8 +659,52 @@ describe('loadConfig', () => {
 
     it('still hands the secrets to the connection when the configuration is good', () => {
       const config = load(secrets);
-      expect(config.kafka.sasl?.password).toBe(PASSWORD);
+      expect(userPass(config)?.password).toBe(PASSWORD);
       expect(tls(config)?.key).toBe(KEY);
     });
+  });
+});
+
+describe('several clusters and the OAUTHBEARER mechanisms', () => {
+  it.each([
+    [{ KAFKA_CLUSTERS: 'EU' }, 'KAFKA_CLUSTERS'],
+    [{ KAFKA_CLUSTERS: 'eu,eu', KAFKA_CLUSTER_EU_BROKERS: 'a:1' }, 'KAFKA_CLUSTERS'],
+    [{ KAFKA_CLUSTERS: 'eu' }, 'KAFKA_CLUSTER_EU_BROKERS'],
+    [
+      { KAFKA_BROKERS: 'a:1', KAFKA_CLUSTERS: 'default', KAFKA_CLUSTER_DEFAULT_BROKERS: 'b:1' },
+      'KAFKA_CLUSTERS',
+    ],
+    [{ ...TWO, KAFKA_SASL_MECHANISM: 'plain' }, 'KAFKA_SASL_MECHANISM'],
+    [{ ...TWO, KAFKA_DEFAULT_CLUSTER: 'nope' }, 'KAFKA_DEFAULT_CLUSTER'],
+    [
+      { ...TWO, KAFKA_CLUSTER_EU_WEST_SASL_MECHANISM: 'scram-sha-256' },
+      'KAFKA_CLUSTER_EU_WEST_SASL_USERNAME',
+    ],
+    [{ ...OAUTH, KAFKA_SASL_OAUTH_TOKEN_URL: 'http://idp.example.com/token' }, 'KAFKA_SASL_OAUTH_TOKEN_URL'],
+    [{ ...OAUTH, KAFKA_SASL_OAUTH_CLIENT_SECRET: '' }, 'KAFKA_SASL_OAUTH_CLIENT_SECRET'],
+    [{ KAFKA_SASL_MECHANISM: 'aws-msk-iam' }, 'KAFKA_SASL_AWS_REGION'],
+  ] as [Env, string][])('refuses %j naming %s', (env, variable) => {
+    expect(configError({ AUTH: 'none', ...env }).variable).toBe(variable);
+  });
+
+  it('a named cluster inherits timeouts and client id, never credentials', () => {
+    const config = load({
+      KAFKA_BROKERS: 'a:1',
+      KAFKA_SASL_MECHANISM: 'plain',
+      KAFKA_SASL_USERNAME: 'u',
+      KAFKA_SASL_PASSWORD: 'p',
+      KAFKA_REQUEST_TIMEOUT_MS: '1234',
+      KAFKA_CLIENT_ID: 'me',
+      ...TWO,
+    });
+    const eu = config.clusters.find((c) => c.alias === 'eu-west')?.kafka;
+    expect(eu).toMatchObject({ requestTimeoutMs: 1234, clientId: 'me', ssl: false });
+    expect(eu?.sasl).toBeUndefined();
+  });
+
+  it('never quotes the client secret', () => {
+    const error = configError({ AUTH: 'none', ...OAUTH, KAFKA_SASL_OAUTH_CLIENT_AUTH: 'digest' });
+    expect(error.variable).toBe('KAFKA_SASL_OAUTH_CLIENT_AUTH');
+    expect(error.message).not.toContain('client-secret');
   });
 });

@@ -1,7 +1,7 @@
 /** Grants and the token bucket: pure rules, no broker. */
 
 import { describe, expect, it } from 'vitest';
-import { matchesPattern, Permissions, parseGrants } from '../../src/auth/grants.js';
+import { type Grant, matchesPattern, Permissions, parseGrants } from '../../src/auth/grants.js';
 import { TokenBucketLimiter } from '../../src/http/rate-limit.js';
 
 describe('matchesPattern', () => {
@@ -64,5 +64,31 @@ describe('TokenBucketLimiter', () => {
     now += 1000;
     expect((await limiter.take('a')).allowed).toBe(true);
     expect((await limiter.take('a')).allowed).toBe(false);
+  });
+});
+
+describe('grants limited to clusters', () => {
+  const grants = parseGrants(
+    [
+      { groups: '*', actions: ['read'], clusters: ['eu-*'] },
+      { groups: 'shared', actions: ['offsets'] },
+    ],
+    'team',
+  );
+  const permissions = new Permissions(grants);
+
+  it('a grant with clusters covers those aliases (globs too); one without covers every cluster', () => {
+    expect(permissions.seesCluster('eu-west')).toBe(true);
+    expect(permissions.seesCluster('us-east')).toBe(true); // the second grant has no clusters
+    expect(permissions.forCluster('eu-west').allows('read', 'orders')).toBe(true);
+    expect(permissions.forCluster('us-east').allows('read', 'orders')).toBe(false);
+    expect(permissions.forCluster('us-east').allows('offsets', 'shared')).toBe(true);
+    expect(new Permissions([grants[0] as Grant]).seesCluster('us-east')).toBe(false);
+  });
+
+  it('refuses a clusters field that is not a list of aliases', () => {
+    expect(() => parseGrants({ groups: '*', actions: ['read'], clusters: [] }, 'team')).toThrow(
+      /team\.clusters/,
+    );
   });
 });

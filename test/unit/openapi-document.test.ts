@@ -48,6 +48,19 @@ describe('the OpenAPI document', () => {
       'get /groups/{groupId}/health': 'getGroupHealth',
       'get /metrics': 'getMetrics',
       'post /groups/{groupId}/offsets/reset': 'resetGroupOffsets',
+      'get /clusters': 'listClusters',
+      'get /clusters/{alias}': 'getClusterByAlias',
+      // Each group route once more under one cluster, generated from its own definition.
+      'get /clusters/{alias}/groups': 'listGroupsInCluster',
+      'get /clusters/{alias}/groups/{groupId}': 'getGroupInCluster',
+      'post /clusters/{alias}/groups/describe': 'describeGroupsInCluster',
+      'get /clusters/{alias}/groups/{groupId}/offsets': 'getGroupOffsetsInCluster',
+      'delete /clusters/{alias}/groups/{groupId}': 'deleteGroupInCluster',
+      'delete /clusters/{alias}/groups/{groupId}/offsets': 'deleteGroupOffsetsInCluster',
+      'delete /clusters/{alias}/groups/{groupId}/members/{instanceId}': 'removeGroupMemberInCluster',
+      'post /clusters/{alias}/groups/{groupId}/members/remove': 'removeGroupMembersInCluster',
+      'get /clusters/{alias}/groups/{groupId}/health': 'getGroupHealthInCluster',
+      'post /clusters/{alias}/groups/{groupId}/offsets/reset': 'resetGroupOffsetsInCluster',
     });
     const tags = new Set((doc.tags as Json[]).map((t) => t.name));
     for (const { op } of operations) {

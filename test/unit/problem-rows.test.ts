@@ -341,6 +341,7 @@ describe('the problem rows', () => {
     // the HTTP guards (src/http: authentication, grants, limits, deadline) and the Node server.
     const raisedElsewhere = [
       'route-not-found',
+      'cluster-not-found',
       'configuration-error',
       'internal-error',
       'malformed-request',

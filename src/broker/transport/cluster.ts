@@ -3,7 +3,7 @@
  * broker address, reused across requests, with at most `maxConnections` sockets open at once.
  */
 
-import type { KafkaConfig } from '../../config.js';
+import { ConfigError, type KafkaConfig } from '../../config.js';
 import type { Logger } from '../../logger.js';
 import { BrokerTimeoutError, BrokerUnavailableError } from '../errors.js';
 import type { ApiMessage } from '../protocol/api.js';
@@ -18,8 +18,10 @@ import {
   type VersionRange,
 } from './connection.js';
 import { kafkajsTransport } from './kafkajs/index.js';
-import type { SocketFactory } from './link.js';
+import type { SaslCredentials, SocketFactory } from './link.js';
 import { ConnectionPool, type ConnectionStats } from './pool.js';
+import { type AwsMskIamSigner, awsMskIamToken } from './sasl/aws-msk-iam.js';
+import { clientCredentialsToken } from './sasl/oidc.js';
 
 export interface BrokerInfo extends BrokerAddress {
   nodeId: number;
@@ -54,6 +56,31 @@ export interface ClusterOptions {
   maxConnections?: number;
   /** See ConnectionSettings.idleRetryMs (default 1000). */
   idleRetryMs?: number;
+  /**
+   * AWS's signer for KAFKA_SASL_MECHANISM=aws-msk-iam, passed in by the runtimes that can run it
+   * (Node, Lambda), so the AWS SDK stays out of the others' bundles.
+   */
+  awsMskIamSigner?: AwsMskIamSigner;
+}
+
+/** The connections' SASL settings: OAUTHBEARER mechanisms get one token source for the cluster. */
+function saslCredentials(
+  sasl: KafkaConfig['sasl'],
+  signer: AwsMskIamSigner | undefined,
+): SaslCredentials | null {
+  if (sasl === undefined) return null;
+  if (sasl.mechanism === 'oauthbearer')
+    return { mechanism: 'oauthbearer', token: clientCredentialsToken(sasl) };
+  if (sasl.mechanism === 'aws-msk-iam') {
+    if (!signer) {
+      throw new ConfigError(
+        'KAFKA_SASL_MECHANISM',
+        "aws-msk-iam needs AWS's signer, which this runtime does not provide (Node and Lambda do)",
+      );
+    }
+    return { mechanism: 'oauthbearer', token: awsMskIamToken(sasl.region, signer) };
+  }
+  return sasl;
 }
 
 export const DEFAULT_IDLE_RETRY_MS = 1_000;
@@ -149,7 +176,7 @@ export class KafkaCluster {
     this.settings = {
       clientId: config.clientId,
       ssl: config.ssl === false ? null : config.ssl,
-      sasl: config.sasl ?? null,
+      sasl: saslCredentials(config.sasl, options.awsMskIamSigner),
       socketFactory: options.socketFactory ?? transport.defaultSocketFactory(),
       connectionTimeoutMs: config.connectionTimeoutMs,
       requestTimeoutMs: config.requestTimeoutMs,

@@ -36,7 +36,13 @@ export interface SocketRequest {
 /** Opens a socket for a broker; each runtime brings its own (Node's net/tls, Workers' connect()). */
 export type SocketFactory = (request: SocketRequest) => TransportSocket;
 
-export type SaslCredentials = NonNullable<KafkaConfig['sasl']>;
+/**
+ * SASL as a connection uses it: a user and password, or OAUTHBEARER with a source of tokens shared
+ * by every connection of the cluster (OIDC client credentials, Amazon MSK IAM).
+ */
+export type SaslCredentials =
+  | Extract<NonNullable<KafkaConfig['sasl']>, { username: string }>
+  | { mechanism: 'oauthbearer'; token: () => Promise<string> };
 
 export interface LinkOptions {
   host: string;

@@ -36,6 +36,8 @@ declare module 'kafkajs/src/network/connection.js' {
     /** SASL handshake and authenticate, unless done (or no SASL); needs setVersions first. */
     authenticate(): Promise<void>;
     isConnected(): boolean;
+    /** Authenticated, and not due for re-authentication (its session near its end). */
+    isAuthenticated(): boolean;
     connect(): Promise<true>;
     disconnect(): Promise<void>;
     send<T>(protocol: {
@@ -61,6 +63,8 @@ declare module 'kafkajs/src/loggers/index.js' {
 declare module 'kafkajs/src/protocol/encoder.js' {
   export default class Encoder {
     writeBuffer(value: Buffer): this;
+    /** An int32 length, then the bytes. */
+    writeBytes(value: Buffer): this;
     readonly buf: Buffer;
     readonly buffer: Buffer;
   }

@@ -60,8 +60,7 @@ class KafkajsLink implements Link {
       connectionTimeout: options.connectionTimeoutMs,
       enforceRequestTimeout: true,
       ssl: options.ssl,
-      // The mechanism names are kafkajs's own (lower case); the credentials pass through as given.
-      sasl: options.sasl as SASLOptions | null,
+      sasl: kafkajsSasl(options.sasl),
       clientId: options.clientId,
     });
   }
@@ -135,6 +134,60 @@ class KafkajsLink implements Link {
       });
     return error instanceof Error ? error : new Error(String(error));
   }
+}
+
+/** The mechanism names are kafkajs's own (lower case); the credentials pass through as given. */
+function kafkajsSasl(sasl: LinkOptions['sasl']): SASLOptions | null {
+  if (sasl === null) return null;
+  if (sasl.mechanism === 'oauthbearer') {
+    // kafkajs's own OAUTHBEARER takes the server's error challenge for a success (see below).
+    return {
+      mechanism: 'oauthbearer',
+      authenticationProvider: oauthBearer(sasl.token),
+    } as unknown as SASLOptions;
+  }
+  return sasl;
+}
+
+const SOH = '\u0001';
+type SaslAuthenticate = (exchange: {
+  request: { encode: () => Promise<Buffer> };
+  response: { decode: (bytes: Buffer) => Promise<Buffer>; parse: (bytes: Buffer) => Promise<Buffer> };
+}) => Promise<Buffer | undefined>;
+
+/**
+ * SASL OAUTHBEARER (RFC 7628). A broker that refuses a token (expired, wrong audience, unknown key)
+ * does not fail the exchange at once: it answers with an error challenge, a JSON status, and waits
+ * for the client's lone %x01 before failing it. kafkajs 2.2.4 ignores that answer and sends its
+ * next request into the unfinished exchange, which the broker answers with ILLEGAL_SASL_STATE in
+ * the request's own error fields (an empty Metadata, for one). Here the challenge is read, the
+ * exchange finished, and the refusal reported with the broker's status.
+ */
+function oauthBearer(token: () => Promise<string>) {
+  const bytes = (text: string) => async () => new Encoder().writeBytes(Buffer.from(text)).buffer;
+  const raw = { decode: async (b: Buffer) => b, parse: async (b: Buffer) => b };
+  return ({ saslAuthenticate }: { saslAuthenticate: SaslAuthenticate }) => ({
+    authenticate: async () => {
+      const value = await token();
+      const challenge = await saslAuthenticate({
+        request: { encode: bytes(`n,,${SOH}auth=Bearer ${value}${SOH}${SOH}`) },
+        response: raw,
+      });
+      // Success answers no bytes (or a bare length); a refusal answers a JSON object with a status.
+      const text = challenge?.toString('utf8') ?? '';
+      const start = text.indexOf('{');
+      let status: string | undefined;
+      try {
+        const parsed = JSON.parse(start < 0 ? 'null' : text.slice(start)) as { status?: unknown } | null;
+        if (typeof parsed?.status === 'string') status = parsed.status.slice(0, 100);
+      } catch {}
+      if (status === undefined) return;
+      await saslAuthenticate({ request: { encode: bytes(SOH) }, response: raw }).catch(() => undefined);
+      throw new KafkaJSSASLAuthenticationError(
+        `SASL OAUTHBEARER authentication failed: the broker refused the token (${status})`,
+      );
+    },
+  });
 }
 
 /**

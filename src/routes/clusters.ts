@@ -1,0 +1,306 @@
+/**
+ * Several clusters behind one API: `GET /clusters`, `GET /clusters/{alias}`, and every cluster
+ * route mirrored under `/clusters/{alias}/...`, while the short routes serve the default cluster.
+ *
+ * Mirroring, for any route module written as `fooRoutes(app, service, ...)`:
+ *
+ *   const mirror = clusterMirror(app, clusters);
+ *   mirror((app, service) => fooRoutes(app, service, ...));
+ *
+ * The module is registered once on the app with the default cluster's service (the short routes,
+ * in the document as they are), and once per cluster on a sub-app mounted at `/clusters/<alias>`
+ * with that cluster's own service (each cluster its own connections: one that is down costs the
+ * others nothing). Those mounts stay out of the document; instead each route the module added is
+ * described once more under `/clusters/{alias}`, from its own definition: the `alias` parameter
+ * added, the operationId suffixed `InCluster`, and the unknown-cluster 404 among its answers. The
+ * guard (http/middleware.ts) answers unknown or ungranted aliases and narrows grants per cluster;
+ * the route table gives a mirrored route the grant action of the route it mirrors.
+ */
+
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { type Context, Hono } from 'hono';
+import { GROUP_TYPES, type GroupType } from '../groups/model.js';
+import type { GroupService } from '../groups/service.js';
+import { BROKER_PROBLEMS, EXAMPLES, PROBLEM_CONTENT_TYPE, problemResponses } from '../openapi/problems.js';
+import { ClusterSchema } from '../openapi/schemas.js';
+import { strictQuery, validationHook } from '../openapi/validation.js';
+
+/** What the API shows of a cluster without asking it: nothing secret. */
+export interface ClusterSettings {
+  brokers: string[];
+  tls: boolean;
+  /** The SASL mechanism, null without SASL. */
+  sasl: string | null;
+}
+
+export interface ApiCluster {
+  alias: string;
+  service: GroupService;
+  settings?: ClusterSettings;
+}
+
+export interface ApiClusters {
+  defaultAlias: string;
+  /** The default first. */
+  list: readonly ApiCluster[];
+}
+
+export type RouteModule = (app: OpenAPIHono, service: GroupService) => void;
+
+const ALIAS_RULE = 'a cluster alias: lower-case letters, digits and inner hyphens';
+export const AliasParam = z
+  .string()
+  .regex(/^[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?$/, ALIAS_RULE)
+  .openapi({
+    param: { name: 'alias', in: 'path' },
+    description: 'The alias of a cluster, as GET /clusters lists them',
+    example: 'eu-west',
+  });
+
+export const CLUSTER_PREFIX = '/clusters/{alias}';
+
+/** Registers a route module for the short routes and under every cluster; see the file comment. */
+export function clusterMirror(app: OpenAPIHono, clusters: ApiClusters): (register: RouteModule) => void {
+  const [first] = clusters.list;
+  if (!first) throw new Error('clusterMirror: no cluster');
+  return (register) => {
+    const before = app.openAPIRegistry.definitions.length;
+    register(app, first.service);
+    const added = app.openAPIRegistry.definitions.slice(before);
+    for (const cluster of clusters.list) {
+      const sub = new OpenAPIHono({ defaultHook: validationHook });
+      register(sub, cluster.service);
+      // Hono's own route(): the sub-app's definitions are described once, below, not per alias.
+      Hono.prototype.route.call(app, `/clusters/${cluster.alias}`, sub);
+    }
+    for (const definition of added) {
+      if (definition.type !== 'route') continue;
+      const { route } = definition;
+      const params = route.request?.params;
+      const shape = params && 'shape' in params ? (params as z.ZodObject).shape : {};
+      app.openAPIRegistry.registerPath({
+        ...route,
+        path: `${CLUSTER_PREFIX}${route.path}`,
+        ...(route.operationId && { operationId: `${route.operationId}InCluster` }),
+        ...(route.summary && { summary: `${route.summary} (one cluster)` }),
+        tags: [...(route.tags ?? []), 'clusters'],
+        request: { ...route.request, params: z.object({ alias: AliasParam, ...shape }) },
+        responses: withClusterNotFound(
+          route.responses as Record<string, ResponseObject>,
+        ) as typeof route.responses,
+      });
+    }
+  };
+}
+
+interface ResponseObject {
+  description: string;
+  content?: Record<string, { schema?: unknown; examples?: Record<string, unknown> }>;
+  headers?: unknown;
+}
+
+/** The route's answers plus the unknown-cluster 404, merged into a 404 it may already have. */
+function withClusterNotFound(responses: Record<string, ResponseObject>): Record<string, ResponseObject> {
+  const notFound = problemResponses('cluster-not-found')['404'] as ResponseObject;
+  const existing = responses['404'];
+  if (!existing) return { ...responses, 404: notFound };
+  const content = existing.content?.[PROBLEM_CONTENT_TYPE];
+  return {
+    ...responses,
+    404: {
+      ...existing,
+      description: `${existing.description}; No such cluster`,
+      content: {
+        ...existing.content,
+        [PROBLEM_CONTENT_TYPE]: {
+          ...content,
+          examples: {
+            ...content?.examples,
+            'cluster-not-found': { summary: 'No such cluster', value: EXAMPLES['cluster-not-found'] },
+          },
+        },
+      },
+    },
+  };
+}
+
+const ClusterSummarySchema = z
+  .object({
+    alias: z.string().openapi({ example: 'eu-west' }),
+    default: z
+      .boolean()
+      .openapi({ description: 'Whether the short routes (/groups, ...) serve this cluster' }),
+    bootstrap: z
+      .array(z.string())
+      .openapi({ description: 'The bootstrap brokers configured', example: ['b-1.eu.example.com:9096'] }),
+    tls: z.boolean(),
+    sasl: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The SASL mechanism, null without SASL', example: 'scram-sha-512' }),
+  })
+  .openapi('ClusterSummary');
+
+const ClusterListSchema = z.object({ clusters: z.array(ClusterSummarySchema) }).openapi('ClusterList', {
+  example: {
+    clusters: [
+      { alias: 'default', default: true, bootstrap: ['10.0.0.11:9092'], tls: false, sasl: null },
+      {
+        alias: 'eu-west',
+        default: false,
+        bootstrap: ['b-1.eu.example.com:9096'],
+        tls: true,
+        sasl: 'aws-msk-iam',
+      },
+    ],
+  },
+});
+
+const ApiRangeSchema = z
+  .object({
+    min: z.number().int().openapi({ format: 'int32' }),
+    max: z.number().int().openapi({ format: 'int32' }),
+  })
+  .nullable();
+
+const ClusterDetailSchema = ClusterSummarySchema.extend({
+  clusterId: z.string().nullable(),
+  controllerId: z.number().int().nullable().openapi({ format: 'int32' }),
+  brokers: ClusterSchema.shape.brokers,
+  groupTypes: z.array(z.enum(GROUP_TYPES)).openapi({
+    description:
+      'Group types whose describe RPC the broker offers (a type switched off by a feature flag answers 501 later)',
+  }),
+  kafkaVersionHint: z.string().openapi({
+    description: 'The Kafka releases whose RPC versions match what the broker offers',
+    example: '4.4 or newer',
+  }),
+  apiVersions: z.record(z.string(), ApiRangeSchema).openapi({
+    description: 'Version ranges of the group RPCs this product uses, null where the broker has none',
+  }),
+}).openapi('ClusterDetail', {
+  example: {
+    alias: 'eu-west',
+    default: false,
+    bootstrap: ['b-1.eu.example.com:9096'],
+    tls: true,
+    sasl: 'aws-msk-iam',
+    clusterId: 'MkU3OEVBNTcwNTJENDM2Qk',
+    controllerId: 1,
+    brokers: [{ nodeId: 1, host: 'b-1.eu.example.com', port: 9096, rack: 'euw1-az1' }],
+    groupTypes: ['classic', 'consumer', 'share', 'streams'],
+    kafkaVersionHint: '4.4 or newer',
+    apiVersions: {
+      ListGroups: { min: 0, max: 5 },
+      DescribeGroups: { min: 0, max: 6 },
+      ConsumerGroupDescribe: { min: 0, max: 1 },
+      ShareGroupDescribe: { min: 1, max: 1 },
+      StreamsGroupDescribe: { min: 0, max: 1 },
+      OffsetFetch: { min: 1, max: 10 },
+    },
+  },
+});
+
+const listClusters = createRoute({
+  method: 'get',
+  path: '/clusters',
+  operationId: 'listClusters',
+  tags: ['clusters'],
+  summary: 'The clusters this API serves (those the caller may use)',
+  description:
+    'From the configuration alone: no cluster is asked, so one that is down is listed like the others.',
+  request: { query: strictQuery({}) },
+  responses: {
+    200: { description: 'The clusters', content: { 'application/json': { schema: ClusterListSchema } } },
+    ...problemResponses('invalid-input'),
+  },
+});
+
+const getCluster = createRoute({
+  method: 'get',
+  path: CLUSTER_PREFIX,
+  operationId: 'getClusterByAlias',
+  tags: ['clusters'],
+  summary: 'One cluster: id, controller, brokers, the group types it serves, Kafka version hints',
+  request: { params: z.object({ alias: AliasParam }), query: strictQuery({}) },
+  responses: {
+    200: { description: 'The cluster', content: { 'application/json': { schema: ClusterDetailSchema } } },
+    ...problemResponses('invalid-input', 'cluster-not-found', ...BROKER_PROBLEMS),
+  },
+});
+
+const RPCS = {
+  ListGroups: 16,
+  DescribeGroups: 15,
+  ConsumerGroupDescribe: 69,
+  ShareGroupDescribe: 77,
+  StreamsGroupDescribe: 89,
+  OffsetFetch: 9,
+} as const;
+
+/** Which releases offer these RPC versions (see the README's version table). */
+function versionHint(versions: ReadonlyMap<number, { min: number; max: number }>): string {
+  const max = (key: number) => versions.get(key)?.max ?? -1;
+  if (max(RPCS.StreamsGroupDescribe) >= 1) return '4.4 or newer';
+  if (max(RPCS.StreamsGroupDescribe) >= 0) return '4.1 to 4.3';
+  if (max(RPCS.ShareGroupDescribe) >= 0 || max(RPCS.DescribeGroups) >= 6) return '4.0';
+  if (max(RPCS.ConsumerGroupDescribe) >= 0) return '3.7 to 3.9';
+  return '3.6 or older';
+}
+
+function summaryOf(cluster: ApiCluster, defaultAlias: string) {
+  return {
+    alias: cluster.alias,
+    default: cluster.alias === defaultAlias,
+    bootstrap: cluster.settings?.brokers ?? [],
+    tls: cluster.settings?.tls ?? false,
+    sasl: cluster.settings?.sasl ?? null,
+  };
+}
+
+export function clustersRoutes(
+  app: OpenAPIHono,
+  clusters: ApiClusters,
+  visible: (c: Context, alias: string) => boolean,
+): void {
+  app.openapi(listClusters, (c) =>
+    c.json(
+      {
+        clusters: clusters.list
+          .filter((k) => visible(c, k.alias))
+          .map((k) => summaryOf(k, clusters.defaultAlias)),
+      },
+      200,
+    ),
+  );
+  app.openapi(getCluster, async (c) => {
+    const { alias } = c.req.valid('param');
+    // Unknown and ungranted aliases never get here (the guard answers them).
+    const cluster = clusters.list.find((k) => k.alias === alias) as ApiCluster;
+    const [info, versions] = await Promise.all([
+      cluster.service.describeCluster(),
+      cluster.service.apiVersions?.() ?? Promise.resolve(new Map<number, { min: number; max: number }>()),
+    ]);
+    const groupTypes: GroupType[] = GROUP_TYPES.filter((type) => {
+      const key = {
+        classic: RPCS.DescribeGroups,
+        consumer: RPCS.ConsumerGroupDescribe,
+        share: RPCS.ShareGroupDescribe,
+        streams: RPCS.StreamsGroupDescribe,
+      }[type];
+      return versions.has(key);
+    });
+    return c.json(
+      {
+        ...summaryOf(cluster, clusters.defaultAlias),
+        ...info,
+        groupTypes,
+        kafkaVersionHint: versionHint(versions),
+        apiVersions: Object.fromEntries(
+          Object.entries(RPCS).map(([name, key]) => [name, versions.get(key) ?? null]),
+        ),
+      },
+      200,
+    );
+  });
+}

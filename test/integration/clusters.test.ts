@@ -1,0 +1,189 @@
+/**
+ * Two clusters behind one API: the suite's broker as `default` and a second single broker started
+ * here as `second`, configured as a user does it (KAFKA_BROKERS, KAFKA_CLUSTERS,
+ * KAFKA_CLUSTER_SECOND_*). Each has its own group, made by Kafka's Java client on that cluster.
+ * Each cluster lists its own groups; grants limited to one cluster see that one only; stopping the
+ * second leaves the first untouched. Every answer is checked against the published document.
+ */
+
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import type { GroupList } from '../../src/groups/model.js';
+import { securityFrom } from '../../src/http/security.js';
+import type { Problem } from '../../src/openapi/problems.js';
+import { clustersOf, createService, type Service } from '../../src/service.js';
+import { type RunningBroker, startBroker } from '../kafka/broker.js';
+import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
+import { OpenApiChecker } from '../support/openapi.js';
+
+const run = uniqueName('clu');
+const groupA = `${run}-on-default`;
+const groupB = `${run}-on-second`;
+const KEY = `key-${run}`;
+
+let second: RunningBroker | undefined;
+const fixtures: RunningFixtures[] = [];
+const services: Service[] = [];
+let checker: OpenApiChecker;
+
+type App = ReturnType<typeof createApp>;
+
+function appFrom(env: Record<string, string>): App {
+  const config = loadConfig({
+    KAFKA_BROKERS: inject('kafkaBrokers'),
+    KAFKA_CLUSTERS: 'second',
+    KAFKA_CLUSTER_SECOND_BROKERS: second?.bootstrap ?? '127.0.0.1:1',
+    // A cluster that is gone should cost its own routes little time, and the others none.
+    KAFKA_CLUSTER_SECOND_CONNECTION_TIMEOUT_MS: '1000',
+    KAFKA_CLUSTER_SECOND_REQUEST_TIMEOUT_MS: '3000',
+    RATE_LIMIT_PER_MINUTE: '0',
+    ...env,
+  });
+  const service = createService(config);
+  services.push(service);
+  return createApp({
+    service: service.groups,
+    clusters: clustersOf(service),
+    security: securityFrom(config),
+  });
+}
+
+function templateOf(path: string): string {
+  const bare = path.replace(/\?.*/, '');
+  const m = /^\/clusters\/[^/]+(\/.*)?$/.exec(bare);
+  const rest = m ? (m[1] ?? '') : bare;
+  const route = rest.endsWith('/offsets')
+    ? '/groups/{groupId}/offsets'
+    : rest.startsWith('/groups/')
+      ? '/groups/{groupId}'
+      : rest;
+  return m ? `/clusters/{alias}${route}` : route;
+}
+
+async function get<T = Problem>(app: App, path: string, headers: Record<string, string> = {}) {
+  const started = Date.now();
+  const res = await app.request(path, { headers });
+  const body = (await checker.check('get', templateOf(path), res)) as T;
+  return { status: res.status, body, ms: Date.now() - started };
+}
+
+const ids = (list: GroupList) => list.groups.map((g) => g.groupId);
+
+beforeAll(async () => {
+  second = await startBroker({ readyTimeoutMs: 180_000 });
+  const spec = (groupId: string) => ({
+    type: 'classic' as const,
+    groupId,
+    topics: [{ name: `${groupId}-events`, partitions: 1, records: 2 }],
+    clientId: `${groupId}-cl`,
+    commit: 1,
+  });
+  fixtures.push(
+    ...(await Promise.all([
+      startFixtures({ bootstrap: inject('kafkaBrokers'), groups: [spec(groupA)] }),
+      startFixtures({ bootstrap: second.bootstrap, groups: [spec(groupB)] }),
+    ])),
+  );
+  checker = await OpenApiChecker.load(async (path) => appFrom({ AUTH: 'none' }).request(path));
+}, 300_000);
+
+afterAll(async () => {
+  await Promise.all(fixtures.map((f) => f.stop()));
+  await Promise.all(services.map((s) => s.close()));
+  await second?.stop();
+}, 60_000);
+
+describe('two clusters behind one API', () => {
+  it('GET /clusters lists both from the configuration; GET /clusters/{alias} asks each its own', async () => {
+    const app = appFrom({ AUTH: 'none' });
+    const list = await get<{ clusters: { alias: string; default: boolean; bootstrap: string[] }[] }>(
+      app,
+      '/clusters',
+    );
+    expect(list.status).toBe(200);
+    expect(list.body.clusters.map((c) => [c.alias, c.default, c.bootstrap])).toEqual([
+      ['default', true, [inject('kafkaBrokers')]],
+      ['second', false, [second?.bootstrap]],
+    ]);
+    const a = await get<{
+      clusterId: string;
+      brokers: { port: number }[];
+      groupTypes: string[];
+      kafkaVersionHint: string;
+    }>(app, '/clusters/default');
+    const b = await get<{ clusterId: string; brokers: { port: number }[]; groupTypes: string[] }>(
+      app,
+      '/clusters/second',
+    );
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.body.clusterId).not.toBe(b.body.clusterId);
+    expect(b.body.brokers.map((x) => x.port)).toEqual([second?.port]);
+    expect(b.body.groupTypes).toContain('classic');
+    expect(a.body.kafkaVersionHint).toMatch(/\d\.\d/);
+  });
+
+  it('each cluster lists and describes its own groups; the short routes serve the default', async () => {
+    const app = appFrom({ AUTH: 'none' });
+    const onDefault = await get<GroupList>(app, `/clusters/default/groups?prefix=${run}`);
+    const onSecond = await get<GroupList>(app, `/clusters/second/groups?prefix=${run}`);
+    const short = await get<GroupList>(app, `/groups?prefix=${run}`);
+    expect(ids(onDefault.body)).toEqual([groupA]);
+    expect(ids(onSecond.body)).toEqual([groupB]);
+    expect(ids(short.body)).toEqual([groupA]);
+    expect((await get(app, `/clusters/second/groups/${groupB}`)).status).toBe(200);
+    expect((await get(app, `/clusters/second/groups/${groupB}/offsets`)).status).toBe(200);
+    const elsewhere = await get(app, `/clusters/default/groups/${groupB}`);
+    expect([elsewhere.status, elsewhere.body.type]).toEqual([404, '/problems/group-not-found']);
+  });
+
+  it('an unknown alias: 404 naming the aliases there are', async () => {
+    const { status, body } = await get(appFrom({ AUTH: 'none' }), '/clusters/nope/groups');
+    expect(status).toBe(404);
+    expect(body.type).toBe('/problems/cluster-not-found');
+    expect(body.clusters).toEqual(['default', 'second']);
+  });
+
+  it('grants limited to one cluster: that cluster only, the others answered as unknown', async () => {
+    const hash = createHash('sha256').update(KEY).digest('hex');
+    const app = appFrom({
+      AUTH_API_KEYS: `team:${hash}`,
+      AUTH_GRANTS: JSON.stringify({
+        team: { groups: `${run}-*`, actions: ['read', 'offsets'], clusters: ['second'] },
+      }),
+    });
+    const auth = { authorization: `Bearer ${KEY}` };
+    const list = await get<{ clusters: { alias: string }[] }>(app, '/clusters', auth);
+    expect(list.body.clusters.map((c) => c.alias)).toEqual(['second']);
+    const own = await get<GroupList>(app, `/clusters/second/groups?prefix=${run}`, auth);
+    expect([own.status, ids(own.body)]).toEqual([200, [groupB]]);
+    const other = await get(app, '/clusters/default/groups', auth);
+    expect([other.status, other.body.type, other.body.clusters]).toEqual([
+      404,
+      '/problems/cluster-not-found',
+      ['second'],
+    ]);
+    // The short routes are the default cluster's, which no grant of this key covers.
+    expect((await get(app, `/groups/${groupA}`, auth)).status).toBe(403);
+  });
+
+  it('the second cluster stopped: its routes answer 503/504, the default answers as before, unslowed', async () => {
+    const app = appFrom({ AUTH: 'none' });
+    expect((await get(app, `/clusters/second/groups?prefix=${run}`)).status).toBe(200);
+    await second?.stop();
+    const gone = await get(app, `/clusters/second/groups/${groupB}`);
+    expect([503, 504]).toContain(gone.status);
+    const [listed, described, short] = await Promise.all([
+      get<GroupList>(app, `/clusters/default/groups?prefix=${run}`),
+      get(app, `/clusters/default/groups/${groupA}`),
+      get<GroupList>(app, `/groups?prefix=${run}`),
+      // At the same time, the gone cluster is asked again.
+      get(app, `/clusters/second/groups?prefix=${run}`),
+    ]);
+    expect([listed.status, described.status, short.status]).toEqual([200, 200, 200]);
+    expect(ids(listed.body)).toEqual([groupA]);
+    expect(listed.body.failures).toEqual([]);
+    expect(described.ms).toBeLessThan(3000);
+  }, 120_000);
+});
