@@ -113,7 +113,7 @@ const metrics = createRoute({
   responses: {
     200: {
       description: 'The metrics',
-      content: { 'text/plain': { schema: z.string().openapi({ example: METRICS_EXAMPLE }) } },
+      content: { 'text/plain': { schema: z.string(), example: METRICS_EXAMPLE } },
     },
     ...problemResponses('invalid-input', ...BROKER_PROBLEMS),
   },
