@@ -5454,6 +5454,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example # HELP kafka_group_lag_records Records not yet consumed: end offset minus committed offset, summed over the partitions with a commit.
+                     *     # TYPE kafka_group_lag_records gauge
+                     *     kafka_group_lag_records{group="demo-classic",type="classic"} 1240
+                     *     # HELP kafka_group_time_lag_min_seconds Lower bound of how long ago the oldest record not yet consumed was written (largest over the partitions).
+                     *     # TYPE kafka_group_time_lag_min_seconds gauge
+                     *     kafka_group_time_lag_min_seconds{group="demo-classic",type="classic"} 95.2
+                     *     # HELP kafka_group_time_lag_max_seconds Upper bound of how long ago the oldest record not yet consumed was written (largest over the partitions).
+                     *     # TYPE kafka_group_time_lag_max_seconds gauge
+                     *     kafka_group_time_lag_max_seconds{group="demo-classic",type="classic"} 95.95
+                     *     # HELP kafka_group_members Members of the group.
+                     *     # TYPE kafka_group_members gauge
+                     *     kafka_group_members{group="demo-classic",type="classic"} 2
+                     *     # HELP kafka_group_state The group's state (1 for the state it is in).
+                     *     # TYPE kafka_group_state gauge
+                     *     kafka_group_state{group="demo-classic",type="classic",state="Stable"} 1
+                     *     # HELP kafka_group_verdict The group's verdict, its worst partition's (1 for the verdict it has).
+                     *     # TYPE kafka_group_verdict gauge
+                     *     kafka_group_verdict{group="demo-classic",type="classic",verdict="LAGGING"} 1
+                     *     # HELP kafka_group_offsets_errors Groups listed whose offsets or description could not be read in this scrape.
+                     *     # TYPE kafka_group_offsets_errors gauge
+                     *     kafka_group_offsets_errors 0
+                     *     # HELP kafka_group_listing_failures Brokers whose ListGroups failed in this scrape: their groups are missing.
+                     *     # TYPE kafka_group_listing_failures gauge
+                     *     kafka_group_listing_failures 0
+                     *     # HELP kafka_group_series_limit_reached 1 when groups were left out because the answer reached maxSeries.
+                     *     # TYPE kafka_group_series_limit_reached gauge
+                     *     kafka_group_series_limit_reached 0
+                     *     # HELP kafka_group_series_dropped Series left out because the answer reached maxSeries.
+                     *     # TYPE kafka_group_series_dropped gauge
+                     *     kafka_group_series_dropped 0
+                     */
                     "text/plain": string;
                 };
             };
