@@ -1,7 +1,8 @@
 /**
  * A Link (../link.ts) on kafkajs's broker connection: kafkajs carries the bytes (socket factory,
- * TLS, SASL with its handshake and re-authentication, correlation ids, request timeouts); the
- * project's codec writes the request bodies and reads the answers.
+ * TLS, SASL with its handshake (not its re-authentication: see reauthenticationThreshold),
+ * correlation ids, request timeouts); the project's codec writes the request bodies and reads the
+ * answers.
  *
  * kafkajs 2.2.4 keeps this connection class out of its public typings (internals.d.ts declares
  * the part used here) and its package index pulls in its whole client, so the modules are imported
