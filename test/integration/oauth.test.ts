@@ -35,8 +35,10 @@ const groupId = `${run}-classic`;
 const groupPath = `/groups/${encodeURIComponent(groupId)}`;
 const CLIENT_SECRET = `secret-${randomBytes(16).toString('hex')}`;
 const WRONG_SECRET = `wrong-${randomBytes(16).toString('hex')}`;
+/** The broker limits a session to its token's life (the listener allows no clock skew). */
+const SHORT_LIFETIME_S = 7;
 /** Token lifetimes per client id (seconds); `forger` gets tokens signed by a key the broker does not know. */
-const LIFETIME: Record<string, number> = { 'kgr-app': 300, forger: 300 };
+const LIFETIME: Record<string, number> = { 'kgr-app': 300, forger: 300, 'kgr-short': SHORT_LIFETIME_S };
 
 const logLines: string[] = [];
 const bodies: string[] = [];
@@ -163,6 +165,41 @@ describe.skipIf(!oauth)('OAUTH listener (SASL OAUTHBEARER, JWTs checked against 
     // Cached: every connection (bootstrap, coordinator) authenticated with the same token.
     expect(issuedTokens.slice(before).map((t) => t.clientId)).toEqual(['kgr-app']);
   });
+
+  it(`${SHORT_LIFETIME_S} s tokens, requests for three lifetimes (steady and concurrent): every answer served, connections renewed with new tokens`, async () => {
+    const before = issuedTokens.length;
+    const app = appFrom(clientEnv('kgr-short'));
+    const failures: string[] = [];
+    let answers = 0;
+    const check = async (path: string) => {
+      const { status, body } = await get<ClassicGroup & { brokers?: unknown[] }>(app, path);
+      answers += 1;
+      const right =
+        status === 200 &&
+        (path === groupPath
+          ? body.type === 'classic' && body.groupId === groupId && body.state === 'Stable'
+          : path !== '/cluster' || (body.brokers?.length ?? 0) > 0);
+      if (!right) failures.push(`${path} ${status} ${JSON.stringify(body).slice(0, 300)}`);
+    };
+    const end = Date.now() + 3 * SHORT_LIFETIME_S * 1000;
+    let round = 0;
+    while (Date.now() < end) {
+      round += 1;
+      // Every fourth round several at once, pipelined on the same connections.
+      if (round % 4 === 0) await Promise.all([groupPath, '/cluster', groupPath, '/readyz'].map(check));
+      else await check(groupPath);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(failures).toEqual([]);
+    expect(answers).toBeGreaterThan(40);
+    // Each session lived no longer than its token: later connections authenticated with new ones.
+    const fetched = issuedTokens.slice(before).filter((t) => t.clientId === 'kgr-short');
+    expect(fetched.length).toBeGreaterThanOrEqual(3);
+    // Connections were renewed, and retired ones closed once answered: few stay open.
+    const stats = services.at(-1)?.cluster.connectionStats();
+    expect(stats?.opened).toBeGreaterThanOrEqual(3);
+    expect(stats?.open).toBeLessThanOrEqual(2);
+  }, 90_000);
 
   it('a wrong client secret: 503 naming the token endpoint refusal, no secret in it', async () => {
     const app = appFrom(clientEnv('kgr-app', WRONG_SECRET));

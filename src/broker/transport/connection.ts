@@ -7,6 +7,11 @@
  * pool (the connection cap) for each and gives it back when the socket closes. A send that fails
  * because a socket idle for a while turned out dead (a Lambda frozen between invocations, a NAT
  * that forgot the flow, a broker that reaped the idle connection) is sent once more on a new one.
+ *
+ * A SASL session the broker limits (OAUTHBEARER tokens, `connections.max.reauth.ms`) is never
+ * renewed on its socket: re-authenticating while requests are pipelined on it makes the broker
+ * answer them ILLEGAL_SASL_STATE. Near the session's end the Link is retired instead: new calls go
+ * to a new Link (a new socket, a fresh token), and the old one closes once its last answer came.
  */
 
 import type { ConnectionOptions as TlsOptions } from 'node:tls';
@@ -69,6 +74,14 @@ export type KafkaSocket = TransportSocket;
 /** How long `close()` waits for a socket to report that it closed. */
 const CLOSE_WAIT_MS = 2_000;
 
+/**
+ * How long before its SASL session ends a Link takes no new calls: a tenth of the session, at least
+ * 10 s, but never more than half of it (a short session still serves a while).
+ */
+export function retireMargin(lifetimeMs: number): number {
+  return Math.min(Math.max(10_000, lifetimeMs / 10), lifetimeMs / 2);
+}
+
 const CLIENT_SOFTWARE = { clientSoftwareName: 'kafka-groups-rest', clientSoftwareVersion: '0.1.0' };
 
 export function formatAddress({ host, port }: BrokerAddress): string {
@@ -92,7 +105,13 @@ export class BrokerConnection {
   private link: Link;
   /** Bumped with every new Link: sockets of older ones are retired. */
   private generation = 0;
-  private negotiation: { promise: Promise<Map<number, VersionRange>>; settled: boolean } | undefined;
+  private negotiation:
+    | { promise: Promise<Map<number, VersionRange>>; settled: boolean; link: Link }
+    | undefined;
+  /** Exchanges on the wire per Link generation: a retired Link closes when its count is 0. */
+  private readonly inFlight = new Map<number, number>();
+  /** Links retired before their session's end, waiting for their last answers. */
+  private readonly retired = new Map<number, Link>();
   private connecting: Promise<void> | undefined;
   /** The slot `connect()` took for the socket the Link is about to ask the factory for. */
   private pendingSlot: Slot | undefined;
@@ -123,10 +142,11 @@ export class BrokerConnection {
   }
 
   private negotiated(): Promise<Map<number, VersionRange>> {
+    if (this.negotiation?.settled && this.live() && this.sessionEnding()) this.retire(this.link);
     const current = this.negotiation;
     if (current && (!current.settled || this.live())) return current.promise;
     if (current) this.replace(this.link);
-    const entry = { promise: this.negotiate(), settled: false };
+    const entry = { promise: this.negotiate(), settled: false, link: this.link };
     this.negotiation = entry;
     entry.promise.then(
       () => {
@@ -174,7 +194,9 @@ export class BrokerConnection {
 
   async close(): Promise<void> {
     this.negotiation = undefined;
-    await this.link.close();
+    const retired = [...this.retired.values()];
+    this.retired.clear();
+    await Promise.all([this.link, ...retired].map((link) => link.close()));
     await Promise.all([...this.sockets].map(closeSocket));
   }
 
@@ -192,7 +214,11 @@ export class BrokerConnection {
     request: Req | ((version: number) => Req),
     bounds?: Partial<VersionRange>,
   ): Promise<{ version: number; response: Res }> {
-    const versions = await this.negotiated();
+    let versions = await this.negotiated();
+    // The Link may have been retired or replaced while this call waited: use one that is ready.
+    while (!(this.negotiation?.settled && this.negotiation.link === this.link))
+      versions = await this.negotiated();
+    const link = this.link;
     const own = { min: api.minVersion, max: api.maxVersion };
     const version = pickVersion(own, versions.get(api.apiKey), bounds);
     if (version === undefined) {
@@ -200,7 +226,7 @@ export class BrokerConnection {
       throw new UnsupportedApiError(this.label, api.name, range, own);
     }
     const body = typeof request === 'function' ? (request as (v: number) => Req)(version) : request;
-    const response = await this.exchange(api, version, body);
+    const response = await this.exchange(api, version, body, link);
     return { version, response };
   }
 
@@ -216,6 +242,27 @@ export class BrokerConnection {
    */
   private live(): boolean {
     return this.link.isConnected() && this.current?.destroyed !== true;
+  }
+
+  /** The current Link's SASL session is within its retirement margin of its end. */
+  private sessionEnding(): boolean {
+    const session = this.link.session();
+    if (!session) return false;
+    return Date.now() >= session.endsAt - retireMargin(session.endsAt - session.startedAt);
+  }
+
+  /**
+   * Retires `old`, if it is still the current Link: new calls go to a new Link, and `old` closes
+   * once the exchanges already on it are answered (its session still runs for them).
+   */
+  private retire(old: Link): void {
+    if (old !== this.link) return;
+    const generation = this.generation;
+    this.current = undefined;
+    this.link = this.create();
+    this.negotiation = undefined;
+    if ((this.inFlight.get(generation) ?? 0) === 0) void old.close();
+    else this.retired.set(generation, old);
   }
 
   /** Counts a call as in progress, so its socket is not closed to make room under the cap. */
@@ -260,7 +307,7 @@ export class BrokerConnection {
     });
     if (slot) {
       slot.holder = {
-        idle: () => generation !== this.generation || this.busy === 0,
+        idle: () => !this.inFlight.get(generation) && (generation !== this.generation || this.busy === 0),
         lastUsed: () => (generation !== this.generation ? 0 : this.lastUsed),
         evict: () => {
           // A new Link at once: no call may write into the socket being closed.
@@ -360,14 +407,21 @@ export class BrokerConnection {
     }
   }
 
-  private async exchange<Req, Res>(api: ApiMessage<Req, Res>, version: number, request: Req): Promise<Res> {
-    await this.connect();
-    const link = this.link;
+  private async exchange<Req, Res>(
+    api: ApiMessage<Req, Res>,
+    version: number,
+    request: Req,
+    negotiated?: Link,
+  ): Promise<Res> {
+    if (!negotiated) await this.connect();
+    const link = negotiated ?? this.link;
+    const generation = link === this.link ? this.generation : undefined;
     const body = api.encodeRequest(version, request);
     // The Link writes request header v1; the flexible header v2 only adds an empty tag section.
     const payload = requestHeaderVersion(api, version) >= 2 ? prefixEmptyTags(body) : body;
     const flexibleResponseHeader = responseHeaderVersion(api, version) >= 1;
     let bytes: Uint8Array;
+    if (generation !== undefined) this.inFlight.set(generation, (this.inFlight.get(generation) ?? 0) + 1);
     try {
       bytes = await link.send({ apiKey: api.apiKey, apiVersion: version, apiName: api.name, body: payload });
     } catch (error) {
@@ -375,8 +429,23 @@ export class BrokerConnection {
       throw error;
     } finally {
       if (link === this.link) this.lastActivityAt = Date.now();
+      if (generation !== undefined) this.settle(generation);
     }
     return this.decode(api, version, bytes, flexibleResponseHeader);
+  }
+
+  /** One exchange of `generation` answered: a retired Link with none left closes. */
+  private settle(generation: number): void {
+    const left = (this.inFlight.get(generation) ?? 1) - 1;
+    if (left > 0) {
+      this.inFlight.set(generation, left);
+      return;
+    }
+    this.inFlight.delete(generation);
+    const retired = this.retired.get(generation);
+    if (!retired) return;
+    this.retired.delete(generation);
+    void retired.close();
   }
 
   private decode<Res>(api: ApiMessage<unknown, Res>, version: number, bytes: Uint8Array, tags: boolean): Res {

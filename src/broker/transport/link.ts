@@ -81,6 +81,13 @@ export interface Link {
    * versions the broker gave in ApiVersions. Requests sent before it authenticate first anyway.
    */
   authenticate(versions: ReadonlyMap<number, VersionRange>): Promise<void>;
+  /**
+   * The SASL session the broker granted at the last authentication (epoch ms), when it limits it
+   * (SaslAuthenticate v1 session_lifetime_ms: the token's expiry, or `connections.max.reauth.ms`).
+   * The Link never re-authenticates in place while requests are on the wire; the caller retires it
+   * before `endsAt` instead.
+   */
+  session(): { startedAt: number; endsAt: number } | undefined;
   /** Sends one request and resolves with the response bytes after the correlation id. */
   send(frame: RequestFrame): Promise<Uint8Array>;
   /** Closes the socket; never rejects. */

@@ -28,7 +28,11 @@ declare module 'kafkajs/src/network/connection.js' {
       sasl?: SASLOptions | null;
       clientId: string;
       maxInFlightRequests?: number | null;
+      /** ms before the session's end at which it re-authenticates in place (default 10 000). */
+      reauthenticationThreshold?: number;
     });
+    /** The last SaslAuthenticate's session_lifetime_ms (a Long; 0 when unlimited). */
+    readonly sessionLifetime: { toString(): string };
     readonly host: string;
     readonly port: number;
     setVersions(versions: Record<number, { minVersion: number; maxVersion: number }>): void;

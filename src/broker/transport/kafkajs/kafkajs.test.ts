@@ -40,6 +40,17 @@ describe('kafkajs, as this folder relies on it', () => {
     ]) {
       expect(typeof Connection.prototype[method], `Connection#${method}`).toBe('function');
     }
+    // The Link turns off re-authentication in place and reads the session the broker granted.
+    const connection = new Connection({
+      host: '127.0.0.1',
+      port: 9,
+      logger: { namespace: () => ({}) },
+      socketFactory: () => undefined,
+      clientId: 'x',
+      reauthenticationThreshold: 0,
+    });
+    expect(connection.reauthenticationThreshold).toBe(0);
+    expect(connection.sessionLifetime.toString()).toBe('0');
 
     const Encoder = require('kafkajs/src/protocol/encoder.js');
     const encoded = new Encoder().writeBuffer(Buffer.from([1, 2, 3]));

@@ -1,7 +1,8 @@
 /**
  * A Link (../link.ts) on kafkajs's broker connection: kafkajs carries the bytes (socket factory,
- * TLS, SASL with its handshake and re-authentication, correlation ids, request timeouts); the
- * project's codec writes the request bodies and reads the answers.
+ * TLS, SASL with its handshake (not its re-authentication: see reauthenticationThreshold),
+ * correlation ids, request timeouts); the project's codec writes the request bodies and reads the
+ * answers.
  *
  * kafkajs 2.2.4 keeps this connection class out of its public typings (internals.d.ts declares
  * the part used here) and its package index pulls in its whole client, so the modules are imported
@@ -46,6 +47,7 @@ export function kafkajsTransport(logger: Logger): Transport {
 
 class KafkajsLink implements Link {
   private readonly connection: Connection;
+  private granted: { startedAt: number; endsAt: number } | undefined;
 
   constructor(
     private readonly options: LinkOptions,
@@ -62,6 +64,10 @@ class KafkajsLink implements Link {
       ssl: options.ssl,
       sasl: kafkajsSasl(options.sasl),
       clientId: options.clientId,
+      // kafkajs re-authenticates on the same socket once less than this is left of the session,
+      // with requests in flight on it; the broker answers those ILLEGAL_SASL_STATE. With 0 it
+      // would only try after the session ended, and BrokerConnection retires the Link before that.
+      reauthenticationThreshold: 0,
     });
   }
 
@@ -85,11 +91,19 @@ class KafkajsLink implements Link {
     this.connection.setVersions(table);
     this.connection.setSupportAuthenticationProtocol(versions.has(SASL_AUTHENTICATE));
     if (!this.options.sasl) return;
+    // Taken before the exchange: the broker counts the session from its end, so this errs early.
+    const startedAt = Date.now();
     try {
       await this.connection.authenticate();
     } catch (error) {
       throw this.translate(error, 'SaslAuthenticate');
     }
+    const lifetime = Number(this.connection.sessionLifetime.toString());
+    this.granted = lifetime > 0 ? { startedAt, endsAt: startedAt + lifetime } : undefined;
+  }
+
+  session(): { startedAt: number; endsAt: number } | undefined {
+    return this.granted;
   }
 
   async send(frame: RequestFrame): Promise<Uint8Array> {
