@@ -1,5 +1,4 @@
-import { javaCommand } from './fetch.js';
-import { spawnJavaClient } from './java-client.js';
+import { runJavaClient, spawnJavaClient } from './java-client.js';
 
 export type IsolationLevel = 'read_committed' | 'read_uncommitted';
 
@@ -41,62 +40,6 @@ export interface JavaAdminOffsets {
   share: Map<string, ShareOffset>;
 }
 
-/**
- * Runs a Java Admin program (Offsets.java, AdminOps.java) to its end; its standard output, or an
- * error carrying its log file and the end of its standard error.
- */
-async function runJavaAdmin(
-  source: string,
-  args: readonly string[],
-  logPrefix: string,
-  what: string,
-  timeoutMs: number,
-): Promise<{ stdout: string; failure: (why: string) => Error }> {
-  const { child, logFile } = await spawnJavaClient(source, args, {
-    logPrefix,
-    stdin: 'ignore',
-  });
-
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.setEncoding('utf8');
-  child.stdout?.on('data', (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr?.setEncoding('utf8');
-  child.stderr?.on('data', (chunk: string) => {
-    stderr += chunk;
-    if (stderr.length > 200_000) stderr = stderr.slice(-100_000);
-  });
-
-  const failure = (why: string) =>
-    new Error(
-      `${what}: ${why}\nclient log: ${logFile}\n--- stderr ---\n` +
-        stderr.trim().split('\n').slice(-40).join('\n'),
-    );
-
-  const outcome = await new Promise<{ code: number | null; signal: NodeJS.Signals | null } | 'timeout'>(
-    (resolve, reject) => {
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        resolve('timeout');
-      }, timeoutMs);
-      child.once('error', (err) => {
-        clearTimeout(timer);
-        reject(failure(`could not start ${javaCommand()}: ${err.message}`));
-      });
-      // 'close', not 'exit': all of stdout and stderr has arrived.
-      child.once('close', (code, signal) => {
-        clearTimeout(timer);
-        resolve({ code, signal });
-      });
-    },
-  );
-  if (outcome === 'timeout') throw failure(`no answer within ${timeoutMs} ms (killed)`);
-  if (outcome.code !== 0) throw failure(`exit code ${outcome.code}, signal ${outcome.signal}`);
-  return { stdout, failure };
-}
-
 export async function javaAdminOffsets(options: JavaAdminOffsetsOptions): Promise<JavaAdminOffsets> {
   const timeoutMs = options.timeoutMs ?? 60_000;
   const args = ['--bootstrap', options.bootstrap, '--group', options.groupId];
@@ -106,7 +49,7 @@ export async function javaAdminOffsets(options: JavaAdminOffsetsOptions): Promis
   args.push('--timeout-ms', String(Math.max(5_000, timeoutMs - 20_000)));
 
   const what = `Java Admin offsets of ${options.share ? 'share ' : ''}group ${JSON.stringify(options.groupId)}`;
-  const { stdout, failure } = await runJavaAdmin('Offsets.java', args, 'offsets', what, timeoutMs);
+  const { stdout, failure } = await runJavaClient('Offsets.java', args, 'offsets', what, timeoutMs);
   try {
     return parseOffsetsOutput(stdout);
   } catch (err) {
@@ -155,7 +98,7 @@ export function parseOffsetsOutput(stdout: string): JavaAdminOffsets {
 /** AdminOps.java: one change or listing, made by Kafka's Java Admin client; its output lines before DONE. */
 async function adminOps(bootstrap: string, operation: string[], timeoutMs = 60_000): Promise<string[]> {
   const what = `Java Admin ${operation.join(' ')}`;
-  const { stdout, failure } = await runJavaAdmin(
+  const { stdout, failure } = await runJavaClient(
     'AdminOps.java',
     ['--bootstrap', bootstrap, ...operation],
     'admin-ops',

@@ -49,3 +49,59 @@ export async function spawnJavaClient(
   );
   return { child, logFile };
 }
+
+/**
+ * Runs one of the Java programs (Offsets.java, AdminOps.java, CommitOffset.java, ProduceAt.java) to
+ * its end; its standard output, or an error carrying its log file and the end of its standard error.
+ */
+export async function runJavaClient(
+  source: string,
+  args: readonly string[],
+  logPrefix: string,
+  what: string,
+  timeoutMs: number,
+): Promise<{ stdout: string; failure: (why: string) => Error }> {
+  const { child, logFile } = await spawnJavaClient(source, args, {
+    logPrefix,
+    stdin: 'ignore',
+  });
+
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.setEncoding('utf8');
+  child.stdout?.on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (chunk: string) => {
+    stderr += chunk;
+    if (stderr.length > 200_000) stderr = stderr.slice(-100_000);
+  });
+
+  const failure = (why: string) =>
+    new Error(
+      `${what}: ${why}\nclient log: ${logFile}\n--- stderr ---\n` +
+        stderr.trim().split('\n').slice(-40).join('\n'),
+    );
+
+  const outcome = await new Promise<{ code: number | null; signal: NodeJS.Signals | null } | 'timeout'>(
+    (resolve, reject) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        resolve('timeout');
+      }, timeoutMs);
+      child.once('error', (err) => {
+        clearTimeout(timer);
+        reject(failure(`could not start ${javaCommand()}: ${err.message}`));
+      });
+      // 'close', not 'exit': all of stdout and stderr has arrived.
+      child.once('close', (code, signal) => {
+        clearTimeout(timer);
+        resolve({ code, signal });
+      });
+    },
+  );
+  if (outcome === 'timeout') throw failure(`no answer within ${timeoutMs} ms (killed)`);
+  if (outcome.code !== 0) throw failure(`exit code ${outcome.code}, signal ${outcome.signal}`);
+  return { stdout, failure };
+}
