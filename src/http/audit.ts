@@ -1,7 +1,7 @@
 /**
  * The audit trail of the writes: one structured log line per write attempt, whatever its outcome,
  * through the app's logger (a JSON object a line). `guardedWrite` is what every write route calls:
- * it passes the write gate (auth/write-guard.ts), runs the write and logs the line, so no route can
+ * it passes the write gate (http/write-guard.ts), runs the write and logs the line, so no route can
  * write without both.
  *
  * The line (message `audit`):
@@ -21,13 +21,13 @@
  */
 
 import type { Context } from 'hono';
-import type { WriteTarget } from '../auth/write-guard.js';
-import { authorizeWrite } from '../auth/write-guard.js';
 import type { WritesSetting } from '../config.js';
 import type { Group } from '../groups/model.js';
 import type { GroupService } from '../groups/service.js';
 import type { Logger } from '../logger.js';
-import { problemFor } from '../openapi/problem-rows.js';
+import { problemFor } from './problem-rows.js';
+import type { WriteTarget } from './write-guard.js';
+import { authorizeWrite } from './write-guard.js';
 
 /** What a write route needs besides its request: the service, WRITES, the logger. */
 export interface WriteDeps {

@@ -1,11 +1,11 @@
 /**
- * Errors → problem+json, by the rows of openapi/problem-rows.ts. Anything unforeseen becomes a 500
+ * Errors → problem+json, by the rows of http/problem-rows.ts. Anything unforeseen becomes a 500
  * problem with no internals in it; the log keeps the details.
  */
 
 import type { Context } from 'hono';
+import { type MappedProblem, problemFor } from '../http/problem-rows.js';
 import type { Logger } from '../logger.js';
-import { type MappedProblem, problemFor } from '../openapi/problem-rows.js';
 import { type Problem, problemBody, problemResponse } from '../openapi/problems.js';
 
 function mapped(error: unknown, logger: Logger, path: string): MappedProblem {

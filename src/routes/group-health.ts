@@ -1,6 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { readVisible } from '../auth/visibility.js';
 import {
   MAX_SNAPSHOT_PARTITIONS,
   partitionsBefore,
@@ -12,6 +11,7 @@ import {
 import { DEFAULT_THRESHOLDS, partitionVerdict, type Thresholds, worst } from '../groups/health/verdicts.js';
 import type { Group, GroupOffsets } from '../groups/model.js';
 import type { GroupService } from '../groups/service.js';
+import { readVisible } from '../http/visibility.js';
 import { type GroupHealth, GroupHealthSchema, type PartitionHealth } from '../openapi/health-schemas.js';
 import { BROKER_PROBLEMS, problemResponse, problemResponses } from '../openapi/problems.js';
 import { expect, strictQuery } from '../openapi/validation.js';

@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { listedVisible } from '../auth/visibility.js';
 import type { Thresholds } from '../groups/health/verdicts.js';
 import type { Group, GroupListing } from '../groups/model.js';
 import type { GroupService, OffsetTable } from '../groups/service.js';
 import { permissionsOf } from '../http/middleware.js';
 import { exposition, type Labels, type MetricFamily, PROMETHEUS_CONTENT_TYPE } from '../http/prometheus.js';
+import { listedVisible } from '../http/visibility.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { expect, strictQuery } from '../openapi/validation.js';
 import { healthOf, ThresholdParams, thresholdsOf } from './group-health.js';

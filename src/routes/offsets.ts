@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { readVisible } from '../auth/visibility.js';
 import type { GroupService } from '../groups/service.js';
+import { readVisible } from '../http/visibility.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { GroupOffsetsSchema } from '../openapi/schemas.js';
 import { expect, strictQuery } from '../openapi/validation.js';

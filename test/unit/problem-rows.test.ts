@@ -21,8 +21,8 @@ import {
   GroupTypeMismatchError,
   GroupTypeUnavailableError,
 } from '../../src/groups/errors.js';
+import { PROBLEM_ROWS, problemRowFor } from '../../src/http/problem-rows.js';
 import type { Logger } from '../../src/logger.js';
-import { PROBLEM_ROWS, problemRowFor } from '../../src/openapi/problem-rows.js';
 import { PROBLEMS } from '../../src/openapi/problems.js';
 import { errorResponse, problemOf } from '../../src/routes/errors.js';
 

@@ -1,7 +1,7 @@
 /**
  * What a write can run into besides the reads' errors (groups/errors.ts): a group still in use,
  * a topic still subscribed, a member that is not there, a removal Kafka does not offer. Each maps
- * to one problem type (openapi/problem-rows.ts); Kafka's own answer rides along where it gave one.
+ * to one problem type (http/problem-rows.ts); Kafka's own answer rides along where it gave one.
  */
 
 import type { KafkaErrorInfo } from '../../broker/errors.js';

@@ -6,7 +6,7 @@
  * write refused means, not only its code.
  *
  * None of these checks that the group exists or has the type asked: the write gate does that first
- * (auth/write-guard.ts), since Kafka's admin writes would create a group (an admin commit) or answer
+ * (http/write-guard.ts), since Kafka's admin writes would create a group (an admin commit) or answer
  * for any type. The reset (OffsetCommit, AlterShareGroupOffsets) lives beside these and uses
  * `atCoordinator` the same way.
  */

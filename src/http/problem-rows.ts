@@ -7,7 +7,6 @@
  */
 
 import { HTTPException } from 'hono/http-exception';
-import { WriteForbiddenError, WritesDisabledError } from '../auth/write-guard.js';
 import {
   BrokerResponseError,
   BrokerTimeoutError,
@@ -29,7 +28,8 @@ import {
   MemberRemovalUnsupportedError,
 } from '../groups/writes/errors.js';
 import { PlanStaleError } from '../groups/writes/reset.js';
-import { PROBLEMS, type ProblemExtensions, type ProblemSlug } from './problems.js';
+import { PROBLEMS, type ProblemExtensions, type ProblemSlug } from '../openapi/problems.js';
+import { WriteForbiddenError, WritesDisabledError } from './write-guard.js';
 
 /** How long a client should wait before asking again, where the problem is worth a retry (503). */
 export const RETRY_AFTER_SECONDS = 1;

@@ -13,12 +13,12 @@
  */
 
 import type { Context } from 'hono';
+import type { WriteAction } from '../auth/grants.js';
 import type { WritesSetting } from '../config.js';
 import { GroupNotFoundError, GroupTypeMismatchError } from '../groups/errors.js';
 import type { Group, GroupType } from '../groups/model.js';
 import type { GroupService } from '../groups/service.js';
-import { isAnonymous, permissionsOf } from '../http/middleware.js';
-import type { WriteAction } from './grants.js';
+import { isAnonymous, permissionsOf } from './middleware.js';
 
 /** Writes are off on this server (403 `writes-disabled`). */
 export class WritesDisabledError extends Error {

@@ -6,11 +6,11 @@
  */
 
 import type { Context } from 'hono';
+import type { Action } from '../auth/grants.js';
 import { GroupNotFoundError, GroupTypeMismatchError } from '../groups/errors.js';
 import type { Group, GroupType } from '../groups/model.js';
 import { failed, type Outcome } from '../groups/outcome.js';
-import { isAnonymous, permissionsOf } from '../http/middleware.js';
-import type { Action } from './grants.js';
+import { isAnonymous, permissionsOf } from './middleware.js';
 
 /** Throws the missing-group error when the id is outside the caller's grants for `action`. */
 export function requireVisibleId(c: Context, action: Action, groupId: string): void {
