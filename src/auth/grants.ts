@@ -5,22 +5,9 @@
  * never to another's, and nothing is allowed that no grant names.
  */
 
-import { GROUP_TYPES, type GroupType } from '../groups/model.js';
+import { ACTIONS, type Action, GROUP_TYPES, type GroupType, READ_ACTIONS } from '../vocabulary.js';
 
-/**
- * Every action a grant can name. Reads: `read` (list, describe, batch describe, cluster) and
- * `offsets` (committed offsets and lag). Each write is an action of its own, named by no read
- * grant, so a read grant never implies a write and one write never implies another.
- */
-export const READ_ACTIONS = ['read', 'offsets'] as const;
-export const WRITE_ACTIONS = ['reset-offsets', 'delete-offsets', 'delete', 'remove-members'] as const;
-export const ACTIONS = [...READ_ACTIONS, ...WRITE_ACTIONS] as const;
-export type Action = (typeof ACTIONS)[number];
-export type WriteAction = (typeof WRITE_ACTIONS)[number];
-
-export function isWriteAction(action: Action): action is WriteAction {
-  return (WRITE_ACTIONS as readonly string[]).includes(action);
-}
+export { type Action, isWriteAction, type WriteAction } from '../vocabulary.js';
 
 export interface Grant {
   /** Patterns over group ids: `*` matches any run of characters (none included). */

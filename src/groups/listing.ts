@@ -3,20 +3,10 @@
  * whatever the broker already filtered: brokers before ListGroups v4/v5 cannot filter at all.
  */
 
+import { GROUP_STATES, type GroupState } from '../vocabulary.js';
 import type { GroupListing, GroupType } from './model.js';
 
-/** Every state name Kafka uses, over all group types. */
-export const GROUP_STATES = [
-  'Empty',
-  'Stable',
-  'Dead',
-  'PreparingRebalance',
-  'CompletingRebalance',
-  'Assigning',
-  'Reconciling',
-  'NotReady',
-] as const;
-export type GroupState = (typeof GROUP_STATES)[number];
+export { GROUP_STATES, type GroupState } from '../vocabulary.js';
 
 export interface ListFilter {
   types?: readonly GroupType[];

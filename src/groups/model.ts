@@ -34,8 +34,7 @@ import type {
   TopicPartitionsSchema,
 } from '../openapi/schemas.js';
 
-export const GROUP_TYPES = ['classic', 'consumer', 'share', 'streams'] as const;
-export type GroupType = (typeof GROUP_TYPES)[number];
+export { GROUP_TYPES, type GroupType } from '../vocabulary.js';
 
 export type BrokerRef = z.infer<typeof BrokerRefSchema>;
 export type GroupListing = z.infer<typeof GroupListingSchema>;

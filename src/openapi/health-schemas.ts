@@ -1,8 +1,7 @@
 /** The API models of group health (verdicts, snapshots) and of the metrics endpoint. */
 
 import { z } from '@hono/zod-openapi';
-import { DEFAULT_THRESHOLDS, VERDICTS } from '../groups/health/verdicts.js';
-import { GROUP_TYPES } from '../groups/model.js';
+import { DEFAULT_THRESHOLDS, GROUP_TYPES, VERDICTS } from '../vocabulary.js';
 import { KafkaErrorSchema } from './problems.js';
 import { TIME_LAG_REASONS, TimeLagBoundsSchema } from './schemas.js';
 

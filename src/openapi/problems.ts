@@ -5,7 +5,7 @@
 
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { GROUP_TYPES } from '../groups/model.js';
+import { GROUP_TYPES } from '../vocabulary.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 

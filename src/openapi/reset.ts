@@ -4,8 +4,7 @@
  */
 
 import { z } from '@hono/zod-openapi';
-import { GROUP_TYPES } from '../groups/model.js';
-import { parseDuration, RESET_SCENARIOS, SHARE_SCENARIOS } from '../groups/reset/plan.js';
+import { GROUP_TYPES, parseDuration, RESET_SCENARIOS, SHARE_SCENARIOS } from '../vocabulary.js';
 import { KafkaErrorSchema } from './problems.js';
 import { expect } from './validation.js';
 

@@ -4,7 +4,7 @@
  */
 
 import { z } from '@hono/zod-openapi';
-import { GROUP_TYPES } from '../groups/model.js';
+import { GROUP_TYPES } from '../vocabulary.js';
 import { ProblemSchema } from './problems.js';
 
 const GroupTypeField = z

@@ -23,38 +23,16 @@
  * Burrow's WARN (lag rising while offsets move) has no rule here: thresholds give LAGGING instead.
  */
 
-export const VERDICTS = [
-  'OK',
-  'IDLE',
-  'NO_OFFSET',
-  'UNKNOWN',
-  'LAGGING',
-  'STALLED',
-  'STOPPED',
-  'REWOUND',
-  'DATA_LOSS',
-] as const;
-export type Verdict = (typeof VERDICTS)[number];
+import { type Thresholds, VERDICTS, type Verdict } from '../../vocabulary.js';
+
+export { VERDICTS, type Verdict } from '../../vocabulary.js';
 
 /** Higher is worse: the order of VERDICTS. */
 export const SEVERITY: Readonly<Record<Verdict, number>> = Object.fromEntries(
   VERDICTS.map((v, i) => [v, i]),
 ) as Record<Verdict, number>;
 
-export interface Thresholds {
-  /** Records behind above which a partition is LAGGING. */
-  maxLag: number;
-  /** Seconds behind (lower bound) above which a partition is LAGGING. */
-  maxTimeLagSeconds: number;
-  /** A partition with nothing to consume whose newest record is older than this is IDLE. */
-  idleAfterSeconds: number;
-}
-
-export const DEFAULT_THRESHOLDS: Thresholds = {
-  maxLag: 1000,
-  maxTimeLagSeconds: 60,
-  idleAfterSeconds: 3600,
-};
+export { DEFAULT_THRESHOLDS, type Thresholds } from '../../vocabulary.js';
 
 export interface PartitionState {
   offset: number | null;

@@ -12,21 +12,6 @@
  * truncated log) is a target a consumer would only reset again on its own.
  */
 
-export const RESET_SCENARIOS = [
-  'to-earliest',
-  'to-latest',
-  'to-offset',
-  'shift-by',
-  'to-datetime',
-  'by-duration',
-  'to-current',
-  'from-list',
-] as const;
-export type ResetScenarioName = (typeof RESET_SCENARIOS)[number];
-
-/** Share groups have start offsets, not commits: Kafka's share tool resets to these only. */
-export const SHARE_SCENARIOS: readonly ResetScenarioName[] = ['to-earliest', 'to-latest', 'to-datetime'];
-
 export interface PartitionOffsetRef {
   topic: string;
   partition: number;
@@ -205,24 +190,4 @@ export function planTargets(scenario: ResetScenario, facts: readonly PartitionFa
   });
 }
 
-/**
- * An ISO 8601 duration as Java's Duration.parse reads it (days, hours, minutes, seconds with a
- * fraction: `P1D`, `PT1H30M`, `PT0.5S`), without signs: a reset goes back in time. Milliseconds,
- * or undefined when `text` is not one.
- */
-export function parseDuration(text: string): number | undefined {
-  const m = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)(?:[.,](\d{1,9}))?S)?)?$/i.exec(text);
-  if (!m) return undefined;
-  const [, days, hours, minutes, seconds, fraction] = m;
-  if (days === undefined && hours === undefined && minutes === undefined && seconds === undefined)
-    return undefined;
-  // "PT" alone, or a T with nothing after it, is not a duration for Java either.
-  if (/T$/i.test(text)) return undefined;
-  const ms =
-    Number(days ?? 0) * 86_400_000 +
-    Number(hours ?? 0) * 3_600_000 +
-    Number(minutes ?? 0) * 60_000 +
-    Number(seconds ?? 0) * 1000 +
-    Math.floor(Number(`0.${fraction ?? '0'}`) * 1000);
-  return Number.isSafeInteger(ms) ? ms : undefined;
-}
+export { parseDuration } from '../../vocabulary.js';
