@@ -9,33 +9,10 @@
 import { hexToBytes } from './auth/api-keys.js';
 import type { AuthConfig } from './auth/authenticate.js';
 import { type Grant, GrantError, parseGrants } from './auth/grants.js';
+import type { ClusterSettings, SaslMechanism } from './broker/transport/settings.js';
 
-export type SaslMechanism = 'plain' | 'scram-sha-256' | 'scram-sha-512' | 'oauthbearer' | 'aws-msk-iam';
-
-/** SASL: a user and password, an OAuth client (OIDC client credentials), or Amazon MSK IAM. */
-export type SaslConfig =
-  | { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string }
-  | {
-      mechanism: 'oauthbearer';
-      tokenUrl: string;
-      clientId: string;
-      /** Secret. */
-      clientSecret: string;
-      scope?: string;
-      audience?: string;
-      clientAuth: 'basic' | 'post';
-    }
-  | { mechanism: 'aws-msk-iam'; region: string };
-
-export interface KafkaConfig {
-  brokers: string[];
-  clientId: string;
-  /** `false`, or TLS options for kafkajs (`true` means system CAs). */
-  ssl: false | { ca?: string; cert?: string; key?: string; rejectUnauthorized: boolean; servername?: string };
-  sasl?: SaslConfig;
-  connectionTimeoutMs: number;
-  requestTimeoutMs: number;
-}
+/** The transport's settings of one cluster (broker/transport/settings.ts), as KAFKA_* set them. */
+export type KafkaConfig = ClusterSettings;
 
 /** One cluster behind the API, under its URL alias (`/clusters/{alias}/...`). */
 export interface ClusterConfig {

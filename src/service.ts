@@ -6,7 +6,7 @@
  */
 
 import { type ClusterOptions, KafkaCluster } from './broker/transport/cluster.js';
-import type { Config, KafkaConfig } from './config.js';
+import type { ClusterSettings } from './broker/transport/settings.js';
 import type { RetryPolicy } from './groups/coordinators.js';
 import { KafkaGroupService } from './groups/service.js';
 import { type Logger, silentLogger } from './logger.js';
@@ -23,7 +23,19 @@ export interface ClusterEntry {
   readonly groups: KafkaGroupService;
   readonly cluster: KafkaCluster;
   /** Its settings, for `GET /clusters` (which shows what is not secret). */
-  readonly kafka: KafkaConfig;
+  readonly kafka: ClusterSettings;
+}
+
+/**
+ * What the wiring takes of the configuration (config.ts's Config is one): the clusters' transport
+ * settings, the default one under `kafka`.
+ */
+export interface ServiceSettings {
+  /** The default cluster's: a caller that sets it alone (tests, benchmarks) is heard. */
+  kafka: ClusterSettings;
+  /** Every cluster, the default first. */
+  clusters?: readonly { alias: string; kafka: ClusterSettings }[];
+  defaultCluster?: string;
 }
 
 export interface Service {
@@ -38,7 +50,7 @@ export interface Service {
   close(): Promise<void>;
 }
 
-export function createService(config: Config, options: RuntimeOptions = {}): Service {
+export function createService(config: ServiceSettings, options: RuntimeOptions = {}): Service {
   const { logger = silentLogger, retry, ...cluster } = options;
   // config.kafka is the default cluster's: a caller that sets it alone (tests, benchmarks) is heard.
   const configured = config.clusters ?? [];
@@ -64,7 +76,7 @@ export function createService(config: Config, options: RuntimeOptions = {}): Ser
 }
 
 /** With several clusters, each log line says which one it is about. */
-function aliased(logger: Logger, alias: string, config: Config): Logger {
+function aliased(logger: Logger, alias: string, config: ServiceSettings): Logger {
   if ((config.clusters?.length ?? 1) <= 1) return logger;
   const add = (fields?: Record<string, unknown>) => ({ cluster: alias, ...fields });
   return {

@@ -3,7 +3,6 @@
  * broker address, reused across requests, with at most `maxConnections` sockets open at once.
  */
 
-import { ConfigError, type KafkaConfig } from '../../config.js';
 import type { Logger } from '../../logger.js';
 import { BrokerTimeoutError, BrokerUnavailableError } from '../errors.js';
 import type { ApiMessage } from '../protocol/api.js';
@@ -22,6 +21,7 @@ import type { SaslCredentials, SocketFactory } from './link.js';
 import { ConnectionPool, type ConnectionStats } from './pool.js';
 import { type AwsMskIamSigner, awsMskIamToken } from './sasl/aws-msk-iam.js';
 import { clientCredentialsToken } from './sasl/oidc.js';
+import { type ClusterSettings, TransportSettingsError } from './settings.js';
 
 export interface BrokerInfo extends BrokerAddress {
   nodeId: number;
@@ -65,7 +65,7 @@ export interface ClusterOptions {
 
 /** The connections' SASL settings: OAUTHBEARER mechanisms get one token source for the cluster. */
 function saslCredentials(
-  sasl: KafkaConfig['sasl'],
+  sasl: ClusterSettings['sasl'],
   signer: AwsMskIamSigner | undefined,
 ): SaslCredentials | null {
   if (sasl === undefined) return null;
@@ -73,8 +73,8 @@ function saslCredentials(
     return { mechanism: 'oauthbearer', token: clientCredentialsToken(sasl) };
   if (sasl.mechanism === 'aws-msk-iam') {
     if (!signer) {
-      throw new ConfigError(
-        'KAFKA_SASL_MECHANISM',
+      throw new TransportSettingsError(
+        'sasl.mechanism',
         "aws-msk-iam needs AWS's signer, which this runtime does not provide (Node and Lambda do)",
       );
     }
@@ -167,7 +167,7 @@ export class KafkaCluster {
   readonly health: BrokerHealth;
   private readiness: { at: number; promise: Promise<Readiness> } | undefined;
 
-  constructor(config: KafkaConfig, options: ClusterOptions) {
+  constructor(config: ClusterSettings, options: ClusterOptions) {
     this.bootstrap = config.brokers.map(parseAddress);
     this.pool = new ConnectionPool(options.maxConnections);
     this.health = new BrokerHealth({ logger: options.logger });

@@ -10,8 +10,8 @@
 
 import type { Socket } from 'node:net';
 import type { ConnectionOptions as TlsOptions } from 'node:tls';
-import type { KafkaConfig } from '../../config.js';
 import { BrokerUnavailableError } from '../errors.js';
+import type { ClusterSettings } from './settings.js';
 
 export interface VersionRange {
   min: number;
@@ -41,7 +41,7 @@ export type SocketFactory = (request: SocketRequest) => TransportSocket;
  * by every connection of the cluster (OIDC client credentials, Amazon MSK IAM).
  */
 export type SaslCredentials =
-  | Extract<NonNullable<KafkaConfig['sasl']>, { username: string }>
+  | Extract<NonNullable<ClusterSettings['sasl']>, { username: string }>
   | { mechanism: 'oauthbearer'; token: () => Promise<string> };
 
 export interface LinkOptions {
