@@ -34,7 +34,7 @@ const service: GroupService = {
   describeGroup: neverCalled,
   describeGroups: neverCalled,
   groupOffsets: neverCalled,
-  lagSummaries: neverCalled,
+  describeListed: neverCalled,
   offsetsOfGroups: neverCalled,
   groupHealth: neverCalled,
   describeCluster: neverCalled,

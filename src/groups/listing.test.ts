@@ -122,7 +122,7 @@ describe('mergeListings', () => {
 
 describe('offsetsPartitionFor', () => {
   it("is Kafka's partitionFor: |String.hashCode| mod partitions, Integer.MIN_VALUE as 0", async () => {
-    const { offsetsPartitionFor } = await import('./service.js');
+    const { offsetsPartitionFor } = await import('./cluster-listing.js');
     // "hello".hashCode() == 99162322; "polygenelubricants".hashCode() == Integer.MIN_VALUE.
     expect(offsetsPartitionFor('hello', 50)).toBe(99162322 % 50);
     expect(offsetsPartitionFor('polygenelubricants', 50)).toBe(0);

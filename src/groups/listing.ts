@@ -158,3 +158,10 @@ function siftDown<T extends { groupId: string }>(heap: T[], at: number): void {
   }
   heap[at] = item;
 }
+
+/** The types a listing gave, as describe hints: a listed group's describe needs no RPC to find its type. */
+export function typeHints(
+  listed: readonly { groupId: string; type: GroupType | null }[],
+): Map<string, GroupType> {
+  return new Map(listed.flatMap((g) => (g.type ? [[g.groupId, g.type] as const] : [])));
+}

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { healthOf } from '../groups/health/assess.js';
 import { snapshotOf } from '../groups/health/snapshot.js';
 import { DEFAULT_THRESHOLDS } from '../groups/health/verdicts.js';
 import type { Group, GroupOffsets, PartitionOffsets } from '../groups/model.js';
-import { healthOf } from './group-health.js';
 import { groupFamilies } from './metrics.js';
 
 const AT = Date.parse('2026-11-30T22:40:00.000Z');

@@ -1,18 +1,16 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { healthOf } from '../groups/health/assess.js';
 import {
   MAX_SNAPSHOT_PARTITIONS,
-  partitionsBefore,
-  rate,
   readSnapshot,
   type SnapshotData,
   snapshotOf,
 } from '../groups/health/snapshot.js';
-import { DEFAULT_THRESHOLDS, partitionVerdict, type Thresholds, worst } from '../groups/health/verdicts.js';
-import type { Group, GroupOffsets } from '../groups/model.js';
+import { DEFAULT_THRESHOLDS, type Thresholds } from '../groups/health/verdicts.js';
 import type { GroupService } from '../groups/service.js';
 import { readVisible } from '../http/visibility.js';
-import { type GroupHealth, GroupHealthSchema, type PartitionHealth } from '../openapi/health-schemas.js';
+import { GroupHealthSchema } from '../openapi/health-schemas.js';
 import { BROKER_PROBLEMS, problemResponse, problemResponses } from '../openapi/problems.js';
 import { expect, strictQuery } from '../openapi/validation.js';
 import type { TokenSigner } from '../tokens/signed.js';
@@ -139,97 +137,6 @@ function refuseSince(c: Context, token: string, why: string): Response {
       },
     ],
   });
-}
-
-export interface HealthInput {
-  group: Group;
-  offsets: GroupOffsets;
-  at: number;
-}
-
-/** The verdicts of one reading, compared with `before` when there is one. Pure: no clock, no I/O. */
-export function healthOf(
-  { group, offsets, at }: HealthInput,
-  thresholds: Thresholds,
-  before?: { snapshot: SnapshotData; issuedAt: number },
-): Omit<GroupHealth, 'snapshot'> {
-  const members = group.members.length;
-  const previous = before ? partitionsBefore(before.snapshot) : undefined;
-  const intervalMs = before ? Math.max(0, at - before.issuedAt) : 0;
-  const partitions: PartitionHealth[] = [];
-  let consumed = 0;
-  let produced = 0;
-  let compared = 0;
-  let producedKnown = false;
-  for (const t of offsets.topics) {
-    for (const p of t.partitions) {
-      const then = previous?.get(`${p.partition}:${t.topic}`);
-      const verdict = partitionVerdict(
-        {
-          offset: p.offset,
-          lag: p.lag,
-          logStartOffset: p.logStartOffset ?? null,
-          timeLagMinMs: p.timeLagMs?.min ?? null,
-          headAgeMs: p.headAgeMs ?? null,
-          failed: p.error !== null && p.error !== undefined,
-        },
-        members,
-        thresholds,
-        then,
-      );
-      const consumptionRate = then ? rate(then.offset, p.offset, intervalMs) : null;
-      const productionRate = then ? rate(then.endOffset, p.endOffset, intervalMs) : null;
-      if (then && p.offset !== null) {
-        compared++;
-        consumed += p.offset - then.offset;
-        if (then.endOffset !== null && p.endOffset !== null) {
-          produced += p.endOffset - then.endOffset;
-          producedKnown = true;
-        }
-      }
-      partitions.push({
-        topic: t.topic,
-        partition: p.partition,
-        verdict,
-        offset: p.offset,
-        endOffset: p.endOffset,
-        logStartOffset: p.logStartOffset ?? null,
-        lag: p.lag,
-        timeLagMs: p.timeLagMs ?? null,
-        timeLagReason: p.timeLagReason ?? null,
-        headAgeMs: p.headAgeMs ?? null,
-        error: p.error ?? null,
-        previousOffset: then?.offset ?? null,
-        consumptionRate,
-        productionRate,
-      });
-    }
-  }
-  return {
-    groupId: offsets.groupId,
-    type: offsets.type,
-    state: offsets.state,
-    members,
-    isolation: offsets.isolation,
-    verdict: worst(partitions.map((p) => p.verdict)),
-    checkedAt: new Date(at).toISOString(),
-    thresholds,
-    totals: {
-      lag: offsets.totals.lag,
-      maxTimeLagMs: offsets.totals.maxTimeLagMs ?? null,
-      partitions: partitions.length,
-    },
-    partitions,
-    since: before
-      ? {
-          issuedAt: new Date(before.issuedAt).toISOString(),
-          intervalMs,
-          consumptionRate: compared > 0 ? rate(0, consumed, intervalMs) : null,
-          productionRate: producedKnown ? rate(0, produced, intervalMs) : null,
-          partitionsCompared: compared,
-        }
-      : null,
-  };
 }
 
 export function groupHealthRoutes(app: OpenAPIHono, service: GroupService, tokens: TokenSigner): void {

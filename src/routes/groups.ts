@@ -307,28 +307,23 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
     const wantLag = (query.include?.includes('lag') ?? false) || wantTimeLag;
     if (!wantDetails && !wantLag) return c.json({ groups: page, failures, nextCursor }, 200);
 
-    const hints = new Map(page.flatMap((g) => (g.type ? [[g.groupId, g.type] as const] : [])));
-    // Lag needs the members' partitions too: one describe serves both.
-    const describing = service.describeGroups(
-      page.map((g) => g.groupId),
-      { hints },
-    );
-    const [details, lags] = await Promise.all([
-      wantDetails ? describing : undefined,
+    const listed = await service.describeListed(
+      page,
       wantLag
-        ? service.lagSummaries(page, query.isolation, describing, wantTimeLag ? { timeLag: true } : {})
-        : undefined,
-    ]);
+        ? { offsets: { ...(query.isolation && { isolation: query.isolation }), timeLag: wantTimeLag } }
+        : {},
+    );
     const entries = page.map((listing) => {
-      const described = details?.get(listing.groupId);
-      const lag = lags?.get(listing.groupId);
+      const described = wantDetails ? listed.groups.get(listing.groupId) : undefined;
+      const lag = listed.offsets?.get(listing.groupId);
       return {
         ...listing,
         ...(described &&
           (described.ok
             ? { details: described.value }
             : { detailsError: problemOf(described.error, logger, c.req.path) })),
-        ...(lag && (lag.ok ? { lag: lag.value } : { lagError: problemOf(lag.error, logger, c.req.path) })),
+        ...(lag &&
+          (lag.ok ? { lag: lag.value.totals } : { lagError: problemOf(lag.error, logger, c.req.path) })),
       };
     });
     return c.json({ groups: entries, failures, nextCursor }, 200);

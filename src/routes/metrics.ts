@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { healthOf } from '../groups/health/assess.js';
 import type { Thresholds } from '../groups/health/verdicts.js';
 import type { Group, GroupListing } from '../groups/model.js';
 import type { GroupService, OffsetTable } from '../groups/service.js';
@@ -7,7 +8,7 @@ import { exposition, type Labels, type MetricFamily, PROMETHEUS_CONTENT_TYPE } f
 import { listedVisible } from '../http/visibility.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { expect, strictQuery } from '../openapi/validation.js';
-import { healthOf, ThresholdParams, thresholdsOf } from './group-health.js';
+import { ThresholdParams, thresholdsOf } from './group-health.js';
 
 export const GRANULARITIES = ['group', 'topic', 'partition'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
@@ -253,22 +254,14 @@ export function metricsRoutes(app: OpenAPIHono, service: GroupService): void {
         (allow === undefined || allow.test(g.groupId)) &&
         (deny === undefined || !deny.test(g.groupId)),
     });
-    const hints = new Map(listed.flatMap((g) => (g.type ? [[g.groupId, g.type] as const] : [])));
-    const described = service.describeGroups(
-      listed.map((g) => g.groupId),
-      { hints },
-    );
-    const [groups, tables] = await Promise.all([
-      described,
-      service.offsetsOfGroups(listed, { timeLag: true, described }),
-    ]);
+    const { groups, offsets: tables } = await service.describeListed(listed, { offsets: { timeLag: true } });
     const at = Date.now();
     const permissions = permissionsOf(c);
     const readings: GroupReading[] = [];
     let errors = 0;
     for (const listing of listed) {
       const group = groups.get(listing.groupId);
-      const table = tables.get(listing.groupId);
+      const table = tables?.get(listing.groupId);
       if (!group?.ok || !table?.ok) {
         errors++;
         continue;
