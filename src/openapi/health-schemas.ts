@@ -3,7 +3,7 @@
 import { z } from '@hono/zod-openapi';
 import { DEFAULT_THRESHOLDS, GROUP_TYPES, VERDICTS } from '../vocabulary.js';
 import { KafkaErrorSchema } from './problems.js';
-import { TIME_LAG_REASONS, TimeLagBoundsSchema } from './schemas.js';
+import { TIME_LAG_REASONS, TimeLagBoundsSchema } from './shapes/offsets.js';
 
 const Int64 = () => z.number().int().openapi({ format: 'int64' });
 const Int32 = () => z.number().int().openapi({ format: 'int32' });
