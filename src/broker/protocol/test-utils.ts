@@ -6,6 +6,8 @@
 import { expect } from 'vitest';
 import type { AnyApiMessage } from './api.js';
 import { ProtocolDecodeError } from './decode-error.js';
+import { Reader } from './reader.js';
+import { Writer } from './writer.js';
 
 /**
  * Bytes from annotated hex: one field per line, `#` starts a comment, whitespace is ignored.
@@ -142,4 +144,26 @@ export function expectRoundTrip<Req, Res>(
 /** Every version from min to max of an API. */
 export function versionsOf(api: { minVersion: number; maxVersion: number }): number[] {
   return Array.from({ length: api.maxVersion - api.minVersion + 1 }, (_, i) => api.minVersion + i);
+}
+
+/** The bytes `write` puts in a fresh Writer. */
+export function bytesOf(write: (w: Writer) => void): Uint8Array {
+  const w = new Writer(16);
+  write(w);
+  return w.finish();
+}
+
+/** Writes `value`, checks the bytes if given, reads it back, and checks nothing is left. */
+export function roundTrip<T>(
+  write: (w: Writer, v: T) => void,
+  read: (r: Reader) => T,
+  value: T,
+  expected?: Uint8Array,
+) {
+  const bytes = bytesOf((w) => write(w, value));
+  if (expected) expect(toHex(bytes)).toBe(toHex(expected));
+  const r = new Reader(bytes);
+  expect(read(r)).toEqual(value);
+  expect(r.remaining).toBe(0);
+  expect(r.offset).toBe(bytes.length);
 }

@@ -16,7 +16,6 @@
 
 import type { ConnectionOptions as TlsOptions } from 'node:tls';
 import {
-  BrokerResponseError,
   BrokerTimeoutError,
   BrokerUnavailableError,
   KafkaResponseError,
@@ -24,13 +23,8 @@ import {
 } from '../errors.js';
 import type { ApiMessage } from '../protocol/api.js';
 import { ErrorCode } from '../protocol/errors.js';
-import { requestHeaderVersion, responseHeaderVersion } from '../protocol/headers.js';
-import {
-  ApiVersions,
-  type ApiVersionsResponse,
-  decodeApiVersionsFallback,
-} from '../protocol/messages/api-versions.js';
-import { Reader } from '../protocol/reader.js';
+import { ApiVersions } from '../protocol/messages/api-versions.js';
+import { decodeAnswer, messageOf, pickVersion, requestBody } from './framing.js';
 import {
   ConnectionDroppedError,
   type Link,
@@ -86,18 +80,6 @@ const CLIENT_SOFTWARE = { clientSoftwareName: 'kafka-groups-rest', clientSoftwar
 
 export function formatAddress({ host, port }: BrokerAddress): string {
   return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
-}
-
-/** Highest version both sides speak, within optional bounds the caller needs (e.g. a field from v4). */
-export function pickVersion(
-  own: VersionRange,
-  broker: VersionRange | undefined,
-  bounds: Partial<VersionRange> = {},
-): number | undefined {
-  if (!broker) return undefined;
-  const max = Math.min(own.max, broker.max, bounds.max ?? Number.POSITIVE_INFINITY);
-  const min = Math.max(own.min, broker.min, bounds.min ?? Number.NEGATIVE_INFINITY);
-  return max >= min ? max : undefined;
 }
 
 export class BrokerConnection {
@@ -416,10 +398,7 @@ export class BrokerConnection {
     if (!negotiated) await this.connect();
     const link = negotiated ?? this.link;
     const generation = link === this.link ? this.generation : undefined;
-    const body = api.encodeRequest(version, request);
-    // The Link writes request header v1; the flexible header v2 only adds an empty tag section.
-    const payload = requestHeaderVersion(api, version) >= 2 ? prefixEmptyTags(body) : body;
-    const flexibleResponseHeader = responseHeaderVersion(api, version) >= 1;
+    const payload = requestBody(api, version, request);
     let bytes: Uint8Array;
     if (generation !== undefined) this.inFlight.set(generation, (this.inFlight.get(generation) ?? 0) + 1);
     try {
@@ -431,7 +410,7 @@ export class BrokerConnection {
       if (link === this.link) this.lastActivityAt = Date.now();
       if (generation !== undefined) this.settle(generation);
     }
-    return this.decode(api, version, bytes, flexibleResponseHeader);
+    return decodeAnswer(this.label, api, version, bytes);
   }
 
   /** One exchange of `generation` answered: a retired Link with none left closes. */
@@ -447,25 +426,6 @@ export class BrokerConnection {
     this.retired.delete(generation);
     void retired.close();
   }
-
-  private decode<Res>(api: ApiMessage<unknown, Res>, version: number, bytes: Uint8Array, tags: boolean): Res {
-    try {
-      let offset = 0;
-      if (tags) {
-        const reader = new Reader(bytes);
-        reader.readTaggedFields();
-        offset = reader.offset;
-      }
-      return api.decodeResponse(version, bytes.subarray(offset));
-    } catch (error) {
-      if (api.apiKey === ApiVersions.apiKey) {
-        // An unsupported ApiVersions version is answered in v0 whatever was asked.
-        const fallback: ApiVersionsResponse | undefined = decodeApiVersionsFallback(bytes);
-        if (fallback) return fallback as Res;
-      }
-      throw new BrokerResponseError(this.label, api.name, version, messageOf(error), { cause: error });
-    }
-  }
 }
 
 /** Closes `socket` now and resolves once it has said so (bounded: a close must not hang a response). */
@@ -479,14 +439,4 @@ function closeSocket(socket: KafkaSocket): Promise<void> {
     });
     socket.destroy();
   });
-}
-
-function prefixEmptyTags(body: Uint8Array): Uint8Array {
-  const out = new Uint8Array(body.byteLength + 1);
-  out.set(body, 1);
-  return out;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
