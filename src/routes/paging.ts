@@ -50,11 +50,6 @@ export function decodePageCursor(cursor: string): PageCursor | undefined {
   return { after: text.slice(colon + 1), snapshot };
 }
 
-/** The group id a cursor points after; undefined for anything that is not a cursor of ours. */
-export function decodeCursor(cursor: string): string | undefined {
-  return decodePageCursor(cursor)?.after;
-}
-
 /** Index of the first item whose id comes after `after` (binary search; 0 without it). */
 function startAfter(sorted: readonly { groupId: string }[], after: string | undefined): number {
   if (after === undefined) return 0;
@@ -66,17 +61,6 @@ function startAfter(sorted: readonly { groupId: string }[], after: string | unde
     else hi = mid;
   }
   return lo;
-}
-
-/** Up to `limit` items after the id `after` (all from the start without it), and whether more follow. */
-export function pageAfter<T extends { groupId: string }>(
-  sorted: readonly T[],
-  after: string | undefined,
-  limit: number,
-): { page: T[]; more: boolean } {
-  const start = startAfter(sorted, after);
-  const page = sorted.slice(start, start + limit);
-  return { page, more: start + limit < sorted.length };
 }
 
 export const NDJSON = 'application/x-ndjson';

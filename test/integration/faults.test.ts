@@ -377,10 +377,6 @@ describe('stand-in broker', () => {
     expect(standIn.connections).toBe(2);
   });
 
-  // KNOWN BUG (src/broker/transport/connection.ts): after a request timeout the connection is kept,
-  // and kafkajs still waits for the rest of the truncated frame; the next answers are read as its
-  // continuation, so the broker is unusable from then on (even after a reconnect, see above).
-  // Remove `.fails` once fixed.
   it('stand-in: a truncated frame → 504; the next request still works', async () => {
     standIn.groups.set('g', stableGroup('g'));
     standIn.script(ApiKey.DescribeGroups, reply.truncated());
@@ -472,10 +468,6 @@ describe('stand-in broker', () => {
     expect(standIn.count(ApiKey.DescribeGroups)).toBe(0);
   });
 
-  // KNOWN BUG (src/broker/transport/connection.ts, apiVersions()): a negotiation in progress is not
-  // reused while the socket is still connecting, so N concurrent first requests call connect() N
-  // times on one kafkajs Connection; N-1 sockets are orphaned and stay open after close().
-  // Remove `.fails` once fixed.
   it('stand-in: concurrent first requests share one connection, and close() leaves none open', async () => {
     for (const id of ['a', 'b', 'c', 'd']) standIn.groups.set(id, stableGroup(id));
     const app = appFor();
@@ -490,10 +482,6 @@ describe('stand-in broker', () => {
     expect(standIn.count(ApiKey.ApiVersions)).toBe(1);
   });
 
-  // KNOWN BUG (src/broker/transport/connection.ts): the kafkajs Connection, and with it its buffer of
-  // unread response bytes, is reused across reconnects; half a frame from the dropped socket is
-  // glued to the first answer on the new one, so every later request times out. Remove `.fails`
-  // once fixed.
   it('stand-in: the socket closes in the middle of an answer → the retry reconnects and the request succeeds', async () => {
     standIn.groups.set('g', stableGroup('g'));
     standIn.script(ApiKey.DescribeGroups, reply.truncated({ close: true }));
@@ -506,9 +494,6 @@ describe('stand-in broker', () => {
     expect((await get(app, '/groups/g')).status).toBe(200);
   });
 
-  // KNOWN BUG (src/routes/health.ts, src/groups/service.ts ping()): README says /readyz is 503 unless a
-  // broker answers ApiVersions, but an unreadable or unusable answer comes out as an undocumented 502.
-  // Remove `.fails` once fixed.
   it('stand-in: /readyz when ApiVersions is answered with garbage → 503 (documented)', async () => {
     standIn.otherwise(ApiKey.ApiVersions, reply.garbage());
     expect503(await get(appFor(), '/readyz'));
