@@ -14,7 +14,7 @@ import type { Group } from '../../src/groups/model.js';
 import { KafkaGroupService } from '../../src/groups/service.js';
 import { securityFrom } from '../../src/http/security.js';
 import { silentLogger } from '../../src/logger.js';
-import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
+import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 import { type TestApp, testApp } from '../support/app.js';
 
 const run = uniqueName('co');

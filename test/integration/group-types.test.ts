@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BrokerConnection } from '../../src/broker/transport/connection.js';
 import type { GroupType } from '../../src/groups/model.js';
 import type { Problem } from '../../src/openapi/problems.js';
-import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
+import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 import { type TestApp, testApp } from '../support/app.js';
 import { hasGroupType, kafkaAtLeast } from '../support/kafka-version.js';
 

@@ -6,8 +6,8 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GroupSpec } from '../kafka/fixtures.js';
-import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
+import type { GroupSpec } from '../broker-harness/fixtures.js';
+import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 import { type TestApp, testApp } from '../support/app.js';
 import { hasGroupType } from '../support/kafka-version.js';
 

@@ -15,7 +15,7 @@ import type { GroupListing } from '../../src/groups/model.js';
 import { securityFrom } from '../../src/http/security.js';
 import { encodeCursor } from '../../src/routes/paging.js';
 import { createService } from '../../src/service.js';
-import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
+import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 import { type TestApp, testApp } from '../support/app.js';
 import { reply, StandInBroker } from '../support/stand-in-broker.js';
 

@@ -8,8 +8,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BrokerConnection } from '../../src/broker/transport/connection.js';
 import type { GroupOffsets } from '../../src/groups/model.js';
 import type { Problem } from '../../src/openapi/problems.js';
-import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
-import { javaAdminCreatePartitions, javaAdminDeleteTopic, javaAdminOffsets } from '../kafka/java-admin.js';
+import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
+import {
+  javaAdminCreatePartitions,
+  javaAdminDeleteTopic,
+  javaAdminOffsets,
+} from '../broker-harness/java-admin.js';
 import { type TestApp, testApp } from '../support/app.js';
 import { hasGroupType } from '../support/kafka-version.js';
 

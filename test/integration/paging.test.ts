@@ -8,8 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GroupListing } from '../../src/groups/model.js';
 import { decodePageCursor, encodeCursor } from '../../src/routes/paging.js';
-import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
-import { javaAdminDeleteGroups, javaAdminListGroups } from '../kafka/java-admin.js';
+import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
+import { javaAdminDeleteGroups, javaAdminListGroups } from '../broker-harness/java-admin.js';
 import { type TestApp, testApp } from '../support/app.js';
 
 const run = uniqueName('pg');

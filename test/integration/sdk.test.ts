@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { generateSdk, SDK_DIR, SDK_FILES } from '../../scripts/generate-sdk.js';
 import { createGroupsClient, type Group, type GroupsClient } from '../../sdk/index.js';
-import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
+import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 import { hasGroupType } from '../support/kafka-version.js';
 import { startServerProcess } from '../support/server-process.js';
 
