@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Env, loadConfig } from '../config.js';
+import { ConfigError, type Env, loadConfig } from '../config.js';
 import { ENV_VARIABLES } from './variables.js';
 
 /** The names `loadConfig` reads from `env`, whatever it makes of them. */
@@ -64,5 +64,37 @@ describe('ENV_VARIABLES', () => {
       .map((n) => `KAFKA_${n.slice('KAFKA_CLUSTER_EU_WEST_'.length)}`);
     expect(mirrored.length).toBeGreaterThan(5);
     for (const name of mirrored) expect(Object.keys(ENV_VARIABLES)).toContain(name);
+  });
+});
+
+const MARK = 'sekr1t-value-0123456789-abcdefghijklmnop';
+/** For each secret variable, an environment the reader refuses while that variable holds MARK. */
+const LEAK_CASES: Record<string, Env> = {
+  KAFKA_SSL_KEY: { AUTH: 'none', KAFKA_SSL_KEY: MARK },
+  KAFKA_SASL_PASSWORD: { AUTH: 'none', KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_PASSWORD: MARK },
+  KAFKA_SASL_OAUTH_CLIENT_SECRET: {
+    AUTH: 'none',
+    KAFKA_SASL_MECHANISM: 'oauthbearer',
+    KAFKA_SASL_OAUTH_CLIENT_SECRET: MARK,
+  },
+  TOKEN_SIGNING_KEYS: { AUTH: 'none', TOKEN_SIGNING_KEYS: `${MARK},short` },
+};
+
+describe('secret variables', () => {
+  const secrets = Object.entries(ENV_VARIABLES)
+    .filter(([, doc]) => 'secret' in doc && doc.secret)
+    .map(([name]) => name);
+
+  it('each have a case here that makes the reader fail around them', () => {
+    expect(Object.keys(LEAK_CASES).sort()).toEqual(secrets.sort());
+  });
+
+  it.each(Object.entries(LEAK_CASES))('%s: the error does not quote its value', (_, env) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    try {
+      loadConfig(env);
+    } catch (error) {
+      expect(String((error as Error).message)).not.toContain(MARK);
+    }
   });
 });
