@@ -19,11 +19,11 @@ export default defineConfig({
           include: [
             'test/integration/**/*.test.ts',
             'test/runtime/**/*.test.ts',
-            'test/kafka/**/*.test.ts',
+            'test/broker-harness/**/*.test.ts',
             'test/cluster/**/*.test.ts',
           ],
           // One real broker for the whole run, unless KAFKA_BROKERS points at a running cluster.
-          globalSetup: ['test/kafka/global-setup.ts'],
+          globalSetup: ['test/broker-harness/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,
           pool: 'forks',

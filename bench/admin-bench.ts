@@ -6,15 +6,15 @@
 import { relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { KAFKA_TEST_DIR } from '../test/kafka/fetch.js';
-import { spawnJavaClient } from '../test/kafka/java-client.js';
+import { KAFKA_TEST_DIR } from '../test/broker-harness/fetch.js';
+import { spawnJavaClient } from '../test/broker-harness/java-client.js';
 
 export interface AdminBench {
   command<T>(line: string): Promise<T>;
   close(): Promise<void>;
 }
 
-// spawnJavaClient names sources relative to test/kafka.
+// spawnJavaClient names sources relative to test/broker-harness.
 const SOURCE = relative(KAFKA_TEST_DIR, fileURLToPath(new URL('./AdminBench.java', import.meta.url)));
 
 export async function startAdminBench(bootstrap: string): Promise<AdminBench> {

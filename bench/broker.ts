@@ -8,7 +8,7 @@
  * The groups are those bench/groups.ts makes (bench-%07d, one offset commit each).
  */
 
-import { startBroker } from '../test/kafka/broker.js';
+import { startBroker } from '../test/broker-harness/broker.js';
 import { startAdminBench } from './admin-bench.js';
 
 const size = Number(process.argv[2] ?? 100_000);

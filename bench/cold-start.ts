@@ -15,8 +15,8 @@ import { execFile } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildLambda } from '../scripts/build.js';
-import { type RunningBroker, startBroker } from '../test/kafka/broker.js';
-import { startFixtures, uniqueName } from '../test/kafka/fixtures.js';
+import { type RunningBroker, startBroker } from '../test/broker-harness/broker.js';
+import { startFixtures, uniqueName } from '../test/broker-harness/fixtures.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
 const runs = Number(process.argv[2] ?? 9);

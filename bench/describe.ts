@@ -15,8 +15,8 @@ import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { securityFrom } from '../src/http/security.js';
 import { createService } from '../src/service.js';
-import { startBroker } from '../test/kafka/broker.js';
-import { startFixtures, uniqueName } from '../test/kafka/fixtures.js';
+import { startBroker } from '../test/broker-harness/broker.js';
+import { startFixtures, uniqueName } from '../test/broker-harness/fixtures.js';
 
 const iterations = Number(process.argv[2] ?? 300);
 

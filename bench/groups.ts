@@ -22,8 +22,8 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { buildNode } from '../scripts/build.js';
 import { encodeCursor } from '../src/routes/paging.js';
-import { startBroker } from '../test/kafka/broker.js';
-import { javaCommand, resolveKafkaVersion } from '../test/kafka/fetch.js';
+import { startBroker } from '../test/broker-harness/broker.js';
+import { javaCommand, resolveKafkaVersion } from '../test/broker-harness/fetch.js';
 import { startServerProcess } from '../test/support/server-process.js';
 import { type AdminBench, startAdminBench } from './admin-bench.js';
 

@@ -13,8 +13,8 @@
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { startServer } from '../src/runtime/node.js';
-import { type RunningBroker, startBroker } from '../test/kafka/broker.js';
-import { type RunningFixtures, startFixtures } from '../test/kafka/fixtures.js';
+import { type RunningBroker, startBroker } from '../test/broker-harness/broker.js';
+import { type RunningFixtures, startFixtures } from '../test/broker-harness/fixtures.js';
 
 const TOPIC = 'demo-events';
 const progress = (message: string) => process.stderr.write(`# ${message}\n`);

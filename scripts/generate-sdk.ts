@@ -6,7 +6,7 @@
  *   sdk/index.ts       createGroupsClient(baseUrl) over openapi-fetch, and a type per schema
  *
  * The document is built in-process from createApp with an admin that is never called: no broker,
- * no server. test/integration/sdk.test.ts regenerates in memory and fails when the committed files
+ * no server. test/tree/sdk.test.ts regenerates in memory and fails when the committed files
  * differ.
  */
 

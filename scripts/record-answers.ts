@@ -4,7 +4,7 @@
  * rename) can be shown to keep it: record before, record after, `diff` the two files.
  *
  * It starts a real Kafka broker (or uses KAFKA_BROKERS), makes groups of every type with Kafka's own
- * Java clients (test/kafka/fixtures.ts), starts the Node server (src/runtime/node.ts, as `npm start`
+ * Java clients (test/broker-harness/fixtures.ts), starts the Node server (src/runtime/node.ts, as `npm start`
  * does, so the script does not depend on how src/ is laid out inside) on a free loopback port, and
  * writes one block per request: method, path, status, content type and body. Values that change
  * from run to run (times, durations, member and cluster ids, ports, tokens, cursors, ages) are
@@ -15,8 +15,8 @@
 
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { type RunningBroker, startBroker } from '../test/kafka/broker.js';
-import { startFixtures } from '../test/kafka/fixtures.js';
+import { type RunningBroker, startBroker } from '../test/broker-harness/broker.js';
+import { startFixtures } from '../test/broker-harness/fixtures.js';
 
 const TOPIC = 'rec-events';
 const out = process.argv[2];

@@ -57,7 +57,7 @@ for (const r of results) {
   );
 }
 
-/** Group types per minor, and how the test broker (test/kafka/broker.ts) turns them on. */
+/** Group types per minor, and how the test broker (test/broker-harness/broker.ts) turns them on. */
 function groupTypes(version: string): string {
   const [major = 0, minor = 0] = version.split('.').map(Number);
   if (major < 4) return 'classic, consumer (opt-in)';

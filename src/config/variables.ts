@@ -1,51 +1,221 @@
-/** Every variable this product reads, with its meaning; docs and README list it from here. */
+/**
+ * Every environment variable the configuration reader accepts, as data: its section, default and
+ * meaning (markdown). docs/configuration.md is generated from this table (`npm run docs`), and the
+ * unit tests check that it names exactly the variables `loadConfig` reads and has parse cases for
+ * each. The reader itself is src/config.ts.
+ */
+
+export type VariableSection =
+  | 'Server'
+  | 'Kafka connection'
+  | 'TLS'
+  | 'SASL'
+  | 'Several clusters'
+  | 'Authentication'
+  | 'Request limits'
+  | 'Tokens and writes';
+
+export interface VariableDoc {
+  readonly section: VariableSection;
+  /** What applies when the variable is unset or blank; absent: nothing (the feature is off). */
+  readonly default?: string;
+  /** Markdown. */
+  readonly meaning: string;
+  /** Its value is never printed, in an error or a log line. */
+  readonly secret?: true;
+}
 
 export const ENV_VARIABLES = {
-  PORT: 'HTTP port of the Node server (default 8080)',
-  LOG_LEVEL: 'debug | info | warn | error | silent (default info)',
-  KAFKA_BROKERS: 'comma-separated bootstrap brokers host:port (default 127.0.0.1:9092)',
-  KAFKA_CLIENT_ID: 'client id sent to the brokers (default kafka-groups-rest)',
-  KAFKA_SSL: 'true to connect with TLS (default false; implied by KAFKA_SSL_CA, _CERT, _KEY or _SERVERNAME)',
-  KAFKA_SSL_CA: 'PEM of the CA(s) to trust instead of the system store',
-  KAFKA_SSL_CERT: 'PEM client certificate for mutual TLS',
-  KAFKA_SSL_KEY: 'PEM private key of the client certificate (secret)',
-  KAFKA_SSL_REJECT_UNAUTHORIZED: 'false to accept any server certificate (default true)',
-  KAFKA_SSL_SERVERNAME: 'TLS server name (SNI) when it differs from the broker host',
-  KAFKA_SASL_MECHANISM: 'plain | scram-sha-256 | scram-sha-512 | oauthbearer | aws-msk-iam (unset: no SASL)',
-  KAFKA_SASL_USERNAME: 'SASL user name',
-  KAFKA_SASL_PASSWORD: 'SASL password (secret)',
-  KAFKA_SASL_OAUTH_TOKEN_URL: 'oauthbearer: the OAuth/OIDC token endpoint (https; http only on loopback)',
-  KAFKA_SASL_OAUTH_CLIENT_ID: 'oauthbearer: the client id of the client credentials grant',
-  KAFKA_SASL_OAUTH_CLIENT_SECRET: 'oauthbearer: the client secret (secret)',
-  KAFKA_SASL_OAUTH_SCOPE: 'oauthbearer: the scope to ask for (optional; Entra ID: api://<app>/.default)',
-  KAFKA_SASL_OAUTH_AUDIENCE: 'oauthbearer: an audience parameter for issuers that want one (optional)',
-  KAFKA_SASL_OAUTH_CLIENT_AUTH:
-    'oauthbearer: basic (default: client id and secret in an HTTP Basic header) or post (in the form body)',
-  KAFKA_SASL_AWS_REGION: 'aws-msk-iam: the AWS region of the cluster (default AWS_REGION)',
-  KAFKA_CLUSTERS:
-    'comma-separated aliases of further clusters (lower-case letters, digits, -), each configured by KAFKA_CLUSTER_<ALIAS>_* variables',
-  KAFKA_DEFAULT_CLUSTER:
-    'the alias the short routes serve (default: "default", the cluster of KAFKA_BROKERS; without KAFKA_BROKERS the first of KAFKA_CLUSTERS)',
-  KAFKA_CONNECTION_TIMEOUT_MS: 'TCP/TLS connect timeout in ms (default 3000)',
-  KAFKA_REQUEST_TIMEOUT_MS: 'time to wait for one broker answer in ms (default 10000)',
-  AUTH: 'none to serve without authentication; required unless AUTH_API_KEYS or AUTH_JWKS_URL is set',
-  AUTH_API_KEYS: 'comma-separated name:sha256hex entries, the SHA-256 of each API key (never the keys)',
-  AUTH_GRANTS: 'JSON object: API key name → grant or list of grants {groups, types?, actions}',
-  AUTH_JWKS_URL: "URL of the JWT issuer's key set (https, or http on loopback)",
-  AUTH_JWT_ISSUER: 'required iss of JWTs (required with AUTH_JWKS_URL)',
-  AUTH_JWT_AUDIENCE: 'required aud of JWTs (required with AUTH_JWKS_URL)',
-  AUTH_JWT_GRANTS_CLAIM: "the JWT claim holding the caller's grants (default kafka_groups)",
-  AUTH_DOCS: 'public (default) or private: whether /openapi.json and /docs need credentials',
-  MAX_BODY_BYTES: 'largest request body in bytes (default 4194304; 413 above)',
-  REQUEST_TIMEOUT_MS: 'deadline of one request, broker calls included, in ms (default 30000; 504 after)',
-  RATE_LIMIT_PER_MINUTE:
-    'requests per minute per principal, or per client address when open (default 600; 0: off)',
-  RATE_LIMIT_BURST: 'requests allowed at once above the steady rate (default 100)',
-  CORS_ORIGINS: 'comma-separated origins allowed to call from a browser, or * (default: CORS off)',
-  TOKEN_SIGNING_KEYS:
-    'comma-separated secrets (32+ characters each) signing the tokens callers hand back: reset plans, lag snapshots; the first signs, all verify (secret; default: a random key per process, so tokens do not survive a restart or reach another instance)',
-  WRITES:
-    'enabled | disabled (default unset): with AUTH=none writes are refused unless enabled; with authentication the grants decide, and disabled refuses every write whatever the grants',
-  API_PUBLIC_URL:
-    "the API's public base URL (http or https, path allowed) the OpenAPI document lists in `servers`, for clients behind a proxy (default: the origin each request came to)",
-} as const;
+  PORT: { section: 'Server', default: '`8080`', meaning: 'HTTP port of the Node server (0 to 65535)' },
+  LOG_LEVEL: {
+    section: 'Server',
+    default: '`info`',
+    meaning: '`debug`, `info`, `warn`, `error` or `silent`; logs are JSON lines',
+  },
+  API_PUBLIC_URL: {
+    section: 'Server',
+    default: 'the origin each request came to',
+    meaning:
+      "the API's public base URL (http or https, path allowed, no query or fragment) the OpenAPI document lists in `servers`, for clients behind a proxy",
+  },
+  KAFKA_BROKERS: {
+    section: 'Kafka connection',
+    default: '`127.0.0.1:9092`',
+    meaning: 'comma-separated bootstrap brokers `host:port`',
+  },
+  KAFKA_CLIENT_ID: {
+    section: 'Kafka connection',
+    default: '`kafka-groups-rest`',
+    meaning: 'client id sent to the brokers',
+  },
+  KAFKA_CONNECTION_TIMEOUT_MS: {
+    section: 'Kafka connection',
+    default: '`3000`',
+    meaning: 'TCP/TLS connect timeout in ms (1 to 600000)',
+  },
+  KAFKA_REQUEST_TIMEOUT_MS: {
+    section: 'Kafka connection',
+    default: '`10000`',
+    meaning: 'how long to wait for one broker answer, in ms (1 to 600000)',
+  },
+  KAFKA_SSL: {
+    section: 'TLS',
+    default: '`false`; `true` when any of `KAFKA_SSL_CA`, `_CERT`, `_KEY` or `_SERVERNAME` is set',
+    meaning: '`true` to connect with TLS',
+  },
+  KAFKA_SSL_CA: { section: 'TLS', meaning: 'PEM of the CA(s) to trust instead of the system store' },
+  KAFKA_SSL_CERT: {
+    section: 'TLS',
+    meaning: 'PEM client certificate for mutual TLS (set together with `KAFKA_SSL_KEY`)',
+  },
+  KAFKA_SSL_KEY: {
+    section: 'TLS',
+    meaning: 'PEM private key of the client certificate',
+    secret: true,
+  },
+  KAFKA_SSL_REJECT_UNAUTHORIZED: {
+    section: 'TLS',
+    default: '`true`',
+    meaning: '`false` to accept any server certificate',
+  },
+  KAFKA_SSL_SERVERNAME: {
+    section: 'TLS',
+    meaning: 'TLS server name (SNI) when it differs from the broker host',
+  },
+  KAFKA_SASL_MECHANISM: {
+    section: 'SASL',
+    default: 'no SASL',
+    meaning: '`plain`, `scram-sha-256`, `scram-sha-512`, `oauthbearer` or `aws-msk-iam`',
+  },
+  KAFKA_SASL_USERNAME: {
+    section: 'SASL',
+    meaning: 'SASL user name (`plain`, `scram-*`: required)',
+  },
+  KAFKA_SASL_PASSWORD: {
+    section: 'SASL',
+    meaning: 'SASL password (`plain`, `scram-*`: required), taken as given',
+    secret: true,
+  },
+  KAFKA_SASL_OAUTH_TOKEN_URL: {
+    section: 'SASL',
+    meaning:
+      '`oauthbearer`: the OIDC/OAuth token endpoint (https; http only on loopback) of the client credentials grant; tokens are kept and replaced when a fifth of their life (at most a minute) is left',
+  },
+  KAFKA_SASL_OAUTH_CLIENT_ID: {
+    section: 'SASL',
+    meaning: '`oauthbearer`: the client id of the client credentials grant',
+  },
+  KAFKA_SASL_OAUTH_CLIENT_SECRET: {
+    section: 'SASL',
+    meaning: '`oauthbearer`: the client secret',
+    secret: true,
+  },
+  KAFKA_SASL_OAUTH_SCOPE: {
+    section: 'SASL',
+    meaning: '`oauthbearer`: the scope to ask for (optional; Entra ID: `api://<app>/.default`)',
+  },
+  KAFKA_SASL_OAUTH_AUDIENCE: {
+    section: 'SASL',
+    meaning: '`oauthbearer`: an audience parameter for issuers that want one (optional)',
+  },
+  KAFKA_SASL_OAUTH_CLIENT_AUTH: {
+    section: 'SASL',
+    default: '`basic`',
+    meaning:
+      "`oauthbearer`: `basic` (client id and secret in an HTTP Basic header, as Kafka's Java client) or `post` (in the form body)",
+  },
+  KAFKA_SASL_AWS_REGION: {
+    section: 'SASL',
+    default: '`AWS_REGION`',
+    meaning:
+      "`aws-msk-iam`: the cluster's AWS region; credentials come from the runtime's standard AWS sources",
+  },
+  KAFKA_CLUSTERS: {
+    section: 'Several clusters',
+    meaning:
+      'comma-separated aliases of further clusters (lower-case letters, digits, inner `-`; at most 32 characters), each configured by `KAFKA_CLUSTER_<ALIAS>_*` variables (see [Several clusters](clusters.md#several-clusters))',
+  },
+  KAFKA_DEFAULT_CLUSTER: {
+    section: 'Several clusters',
+    default:
+      '`default`, the cluster of `KAFKA_BROKERS`; without `KAFKA_BROKERS`, the first of `KAFKA_CLUSTERS`',
+    meaning: 'the alias the short routes (`/groups`, ...) serve',
+  },
+  AUTH: {
+    section: 'Authentication',
+    meaning:
+      '`none` to serve without authentication; required unless `AUTH_API_KEYS` or `AUTH_JWKS_URL` is set',
+  },
+  AUTH_API_KEYS: {
+    section: 'Authentication',
+    meaning: "`name:sha256hex,...`: the SHA-256 of each API key under the principal's name (never the keys)",
+  },
+  AUTH_GRANTS: {
+    section: 'Authentication',
+    meaning: 'JSON object: API key name → grant or list of grants `{groups, types?, actions, clusters?}`',
+  },
+  AUTH_JWKS_URL: {
+    section: 'Authentication',
+    meaning: "URL of the JWT issuer's key set (https; http only on loopback)",
+  },
+  AUTH_JWT_ISSUER: {
+    section: 'Authentication',
+    meaning: 'required `iss` of JWTs (required with `AUTH_JWKS_URL`)',
+  },
+  AUTH_JWT_AUDIENCE: {
+    section: 'Authentication',
+    meaning: 'required `aud` of JWTs (required with `AUTH_JWKS_URL`)',
+  },
+  AUTH_JWT_GRANTS_CLAIM: {
+    section: 'Authentication',
+    default: '`kafka_groups`',
+    meaning: "the JWT claim holding the caller's grants",
+  },
+  AUTH_DOCS: {
+    section: 'Authentication',
+    default: '`public`',
+    meaning: '`public` or `private`: whether `/openapi.json` and `/docs` need credentials',
+  },
+  MAX_BODY_BYTES: {
+    section: 'Request limits',
+    default: '`4194304` (fits 100 ids of 32,767 bytes)',
+    meaning: 'largest request body in bytes (1024 to 67108864; 413 above)',
+  },
+  REQUEST_TIMEOUT_MS: {
+    section: 'Request limits',
+    default: '`30000`',
+    meaning: 'deadline of one request, broker calls included, in ms (100 to 900000; 504 after)',
+  },
+  RATE_LIMIT_PER_MINUTE: {
+    section: 'Request limits',
+    default: '`600`',
+    meaning:
+      'requests per minute in the token bucket of each principal, or of each client address when open; `0`: no rate limit',
+  },
+  RATE_LIMIT_BURST: {
+    section: 'Request limits',
+    default: '`100`',
+    meaning: 'requests allowed at once above the steady rate (at least 1)',
+  },
+  CORS_ORIGINS: {
+    section: 'Request limits',
+    default: 'CORS off',
+    meaning: 'comma-separated origins allowed to call from a browser (`https://app.example.com`), or `*`',
+  },
+  TOKEN_SIGNING_KEYS: {
+    section: 'Tokens and writes',
+    default:
+      'a random key per process, so a token survives neither a restart nor a hop to another instance (set it on Lambda and Workers)',
+    meaning:
+      'comma-separated keys (32+ characters each) signing the tokens callers hand back (reset plans, lag snapshots); the first signs, all verify, so keys rotate without refusing tokens already out',
+    secret: true,
+  },
+  WRITES: {
+    section: 'Tokens and writes',
+    default: 'unset',
+    meaning:
+      '`enabled` or `disabled`. With `AUTH=none` every write is refused unless `enabled`; with authentication the grants decide, and `disabled` refuses every write whatever the grants (a kill switch). See [Writes](writes.md)',
+  },
+} as const satisfies Record<string, VariableDoc>;
+
+export type EnvVariable = keyof typeof ENV_VARIABLES;

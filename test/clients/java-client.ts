@@ -9,7 +9,7 @@
  *
  * A client dir is complete when its `.complete` marker exists; a document that changes gets a new
  * dir, so repeated runs on the same document skip generation and compilation. Environment as in
- * test/kafka/fetch.ts: KAFKA_CACHE_DIR, KAFKA_MVN, KAFKA_MVN_ARGS, KAFKA_JAVA.
+ * test/broker-harness/fetch.ts: KAFKA_CACHE_DIR, KAFKA_MVN, KAFKA_MVN_ARGS, KAFKA_JAVA.
  */
 
 import { execFile } from 'node:child_process';
@@ -18,7 +18,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { javaCommand, kafkaCacheDir } from '../kafka/fetch.js';
+import { javaCommand, kafkaCacheDir } from '../broker-harness/fetch.js';
 
 export const OPENAPI_GENERATOR_VERSION = '7.17.0';
 export const JAVA_CLIENT_DIR = fileURLToPath(new URL('./java/', import.meta.url));

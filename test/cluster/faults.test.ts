@@ -19,9 +19,9 @@ import type { GroupList } from '../../src/groups/model.js';
 import { securityFrom } from '../../src/http/security.js';
 import { createLogger } from '../../src/logger.js';
 import { createService, type Service } from '../../src/service.js';
-import { type RunningCluster, startCluster } from '../kafka/cluster.js';
-import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
-import { javaAdminOffsets } from '../kafka/java-admin.js';
+import { type RunningCluster, startCluster } from '../broker-harness/cluster.js';
+import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
+import { javaAdminOffsets } from '../broker-harness/java-admin.js';
 import { OpenApiChecker } from '../support/openapi.js';
 
 const REQUEST_TIMEOUT_MS = 3_000;

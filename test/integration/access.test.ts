@@ -14,7 +14,7 @@ import { createApp } from '../../src/app.js';
 import { type Env, loadConfig } from '../../src/config.js';
 import { securityFrom } from '../../src/http/security.js';
 import { createService, type Service } from '../../src/service.js';
-import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
+import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 import { hasGroupType } from '../support/kafka-version.js';
 import { OpenApiChecker } from '../support/openapi.js';
 

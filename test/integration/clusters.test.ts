@@ -14,8 +14,8 @@ import type { GroupList } from '../../src/groups/model.js';
 import { securityFrom } from '../../src/http/security.js';
 import type { Problem } from '../../src/openapi/problems.js';
 import { clustersOf, createService, type Service } from '../../src/service.js';
-import { type RunningBroker, startBroker } from '../kafka/broker.js';
-import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
+import { type RunningBroker, startBroker } from '../broker-harness/broker.js';
+import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 import { OpenApiChecker } from '../support/openapi.js';
 
 const run = uniqueName('clu');

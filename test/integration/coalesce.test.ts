@@ -5,7 +5,7 @@
  * caller, which is what this test would see if the feature were gone.
  */
 
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { KafkaCluster } from '../../src/broker/transport/cluster.js';
 import { BrokerConnection } from '../../src/broker/transport/connection.js';
@@ -14,30 +14,19 @@ import type { Group } from '../../src/groups/model.js';
 import { KafkaGroupService } from '../../src/groups/service.js';
 import { securityFrom } from '../../src/http/security.js';
 import { silentLogger } from '../../src/logger.js';
-import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
-import { type TestApp, testApp } from '../support/app.js';
+import { uniqueName } from '../broker-harness/fixtures.js';
+import { appWithGroups } from '../support/app-with-groups.js';
 
 const run = uniqueName('co');
 const COUNT = 48;
 const groupIds = Array.from({ length: COUNT }, (_, i) => `${run}-${String(i).padStart(2, '0')}`);
 const missing = `${run}-missing`;
 
-let t: TestApp;
-let fixtures: RunningFixtures;
-
-beforeAll(async () => {
-  t = await testApp();
-  fixtures = await startFixtures({
-    bootstrap: t.bootstrap,
-    topics: [{ name: `${run}-t`, partitions: 1, records: 1 }],
-    groups: groupIds.map((groupId) => ({ type: 'empty' as const, groupId, topics: [`${run}-t`], commit: 1 })),
-    readyTimeoutMs: 300_000,
-  });
-}, 330_000);
-
-afterAll(async () => {
-  await fixtures?.stop();
-  await t?.close();
+const t = appWithGroups({
+  topics: [{ name: `${run}-t`, partitions: 1, records: 1 }],
+  groups: groupIds.map((groupId) => ({ type: 'empty' as const, groupId, topics: [`${run}-t`], commit: 1 })),
+  readyTimeoutMs: 300_000,
+  timeoutMs: 330_000,
 });
 
 /** Counts the RPCs sent through every broker connection while `work` runs, by API name. */

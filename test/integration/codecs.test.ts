@@ -22,8 +22,8 @@ import { KafkaCluster } from '../../src/broker/transport/cluster.js';
 import type { BrokerConnection } from '../../src/broker/transport/connection.js';
 import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/logger.js';
-import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
-import { javaAdminOffsets } from '../kafka/java-admin.js';
+import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
+import { javaAdminOffsets } from '../broker-harness/java-admin.js';
 import { hasGroupType, kafkaAtLeast } from '../support/kafka-version.js';
 
 const run = uniqueName('codec');

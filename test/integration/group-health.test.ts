@@ -17,13 +17,13 @@ import { securityFrom } from '../../src/http/security.js';
 import type { GroupHealth } from '../../src/openapi/health-schemas.js';
 import { createService, type Service } from '../../src/service.js';
 import { tokenSigner } from '../../src/tokens/signed.js';
-import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
+import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 import {
   javaAdminAlterOffsets,
   javaAdminDeleteRecords,
   javaAdminOffsets,
   javaProduce,
-} from '../kafka/java-admin.js';
+} from '../broker-harness/java-admin.js';
 import { OpenApiChecker } from '../support/openapi.js';
 
 const bootstrap = inject('kafkaBrokers');

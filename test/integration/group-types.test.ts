@@ -4,12 +4,13 @@
  * describe, with the RPCs counted on the real connection.
  */
 
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { BrokerConnection } from '../../src/broker/transport/connection.js';
 import type { GroupType } from '../../src/groups/model.js';
 import type { Problem } from '../../src/openapi/problems.js';
-import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
-import { type TestApp, testApp } from '../support/app.js';
+import { uniqueName } from '../broker-harness/fixtures.js';
+import { testApp } from '../support/app.js';
+import { appWithGroups } from '../support/app-with-groups.js';
 import { hasGroupType, kafkaAtLeast } from '../support/kafka-version.js';
 
 const run = uniqueName('gt');
@@ -37,40 +38,29 @@ const present = (...kinds: Array<GroupType | 'empty'>) =>
     .map((k) => ids[k])
     .sort();
 
-let t: TestApp;
-let fixtures: RunningFixtures;
 // biome-ignore lint/suspicious/noExplicitAny: the group union is narrowed per test below
 type Json = any;
 
-beforeAll(async () => {
-  t = await testApp();
-  fixtures = await startFixtures({
-    bootstrap: t.bootstrap,
-    topics: [{ name: topic, partitions: 3, records: 20 }],
-    groups: [
-      { type: 'classic', groupId: ids.classic, topics: [topic], members: 2, clientId: `${run}-cl` },
-      {
-        type: 'consumer',
-        groupId: ids.consumer,
-        topics: [topic],
-        members: 2,
-        clientId: `${run}-co`,
-        instanceIdPrefix: `${run}-ci`,
-      },
-      ...(hasGroupType('share')
-        ? [{ type: 'share' as const, groupId: ids.share, topics: [topic], members: 2, clientId: `${run}-sh` }]
-        : []),
-      ...(hasGroupType('streams')
-        ? [{ type: 'streams' as const, groupId: ids.streams, topics: [topic], clientId: `${run}-st` }]
-        : []),
-      { type: 'empty', groupId: ids.empty, topics: [topic], commit: 5 },
-    ],
-  });
-});
-
-afterAll(async () => {
-  await fixtures?.stop();
-  await t?.close();
+const t = appWithGroups({
+  topics: [{ name: topic, partitions: 3, records: 20 }],
+  groups: () => [
+    { type: 'classic', groupId: ids.classic, topics: [topic], members: 2, clientId: `${run}-cl` },
+    {
+      type: 'consumer',
+      groupId: ids.consumer,
+      topics: [topic],
+      members: 2,
+      clientId: `${run}-co`,
+      instanceIdPrefix: `${run}-ci`,
+    },
+    ...(hasGroupType('share')
+      ? [{ type: 'share' as const, groupId: ids.share, topics: [topic], members: 2, clientId: `${run}-sh` }]
+      : []),
+    ...(hasGroupType('streams')
+      ? [{ type: 'streams' as const, groupId: ids.streams, topics: [topic], clientId: `${run}-st` }]
+      : []),
+    { type: 'empty', groupId: ids.empty, topics: [topic], commit: 5 },
+  ],
 });
 
 const path = (id: string, query = '') => `/groups/${encodeURIComponent(id)}${query}`;

@@ -3,11 +3,11 @@
  * clients. Every answer is checked against the published OpenAPI document.
  */
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ClassicGroup, GroupList } from '../../src/groups/model.js';
 import type { Problem } from '../../src/openapi/problems.js';
-import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
-import { type TestApp, testApp } from '../support/app.js';
+import { uniqueName } from '../broker-harness/fixtures.js';
+import { appWithGroups } from '../support/app-with-groups.js';
 import { hasGroupType } from '../support/kafka-version.js';
 
 const run = uniqueName('grp');
@@ -23,44 +23,30 @@ const ids = {
   odd: `${run} a/b%2F c+d?e#f ü 漢字 🎉`,
 };
 
-let t: TestApp;
-let fixtures: RunningFixtures;
-
-beforeAll(async () => {
-  t = await testApp();
-  fixtures = await startFixtures({
-    bootstrap: t.bootstrap,
-    topics: [{ name: topic, partitions: 3, records: 10 }],
-    groups: [
-      {
-        type: 'classic',
-        groupId: ids.classic,
-        topics: [topic],
-        members: 2,
-        clientId: `${run}-cl`,
-        commit: 4,
-      },
-      {
-        type: 'classic',
-        groupId: ids.static,
-        topics: [topic],
-        instanceIdPrefix: `${run}-inst`,
-        clientId: `${run}-st`,
-      },
-      { type: 'empty', groupId: ids.empty, topics: [topic], commit: 2 },
-      { type: 'empty', groupId: ids.odd, topics: [topic], commit: 1 },
-      { type: 'consumer', groupId: ids.consumer, topics: [topic] },
-      ...(hasGroupType('share') ? [{ type: 'share' as const, groupId: ids.share, topics: [topic] }] : []),
-      ...(hasGroupType('streams')
-        ? [{ type: 'streams' as const, groupId: ids.streams, topics: [topic] }]
-        : []),
-    ],
-  });
-});
-
-afterAll(async () => {
-  await fixtures?.stop();
-  await t?.close();
+const t = appWithGroups({
+  topics: [{ name: topic, partitions: 3, records: 10 }],
+  groups: () => [
+    {
+      type: 'classic',
+      groupId: ids.classic,
+      topics: [topic],
+      members: 2,
+      clientId: `${run}-cl`,
+      commit: 4,
+    },
+    {
+      type: 'classic',
+      groupId: ids.static,
+      topics: [topic],
+      instanceIdPrefix: `${run}-inst`,
+      clientId: `${run}-st`,
+    },
+    { type: 'empty', groupId: ids.empty, topics: [topic], commit: 2 },
+    { type: 'empty', groupId: ids.odd, topics: [topic], commit: 1 },
+    { type: 'consumer', groupId: ids.consumer, topics: [topic] },
+    ...(hasGroupType('share') ? [{ type: 'share' as const, groupId: ids.share, topics: [topic] }] : []),
+    ...(hasGroupType('streams') ? [{ type: 'streams' as const, groupId: ids.streams, topics: [topic] }] : []),
+  ],
 });
 
 const path = (id: string) => `/groups/${encodeURIComponent(id)}`;

@@ -11,9 +11,9 @@ import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { GroupType } from '../../src/groups/model.js';
+import { commitOffsets } from '../broker-harness/commit-offset.js';
+import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 import { ensureJavaClient, type JavaClient, runClientCheck } from '../clients/java-client.js';
-import { commitOffsets } from '../kafka/commit-offset.js';
-import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
 import { hasGroupType } from '../support/kafka-version.js';
 import { startServerProcess } from '../support/server-process.js';
 

@@ -5,10 +5,10 @@
  * made by Kafka's own clients, some that never commit.
  */
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GroupSpec } from '../kafka/fixtures.js';
-import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
-import { type TestApp, testApp } from '../support/app.js';
+import { describe, expect, it } from 'vitest';
+import type { GroupSpec } from '../broker-harness/fixtures.js';
+import { uniqueName } from '../broker-harness/fixtures.js';
+import { appWithGroups } from '../support/app-with-groups.js';
 import { hasGroupType } from '../support/kafka-version.js';
 
 const run = uniqueName('lagrule');
@@ -22,30 +22,21 @@ const ids = {
   streams: `${run}-streams`,
 };
 
-let t: TestApp;
-let fixtures: RunningFixtures | undefined;
-
-beforeAll(async () => {
-  t = await testApp();
-  const groups: GroupSpec[] = [
-    { type: 'classic', groupId: ids.classicNoCommit, topics: [topic], clientId: `${run}-cl` },
-    { type: 'consumer', groupId: ids.consumerNoCommit, topics: [topic], clientId: `${run}-cn` },
-    { type: 'consumer', groupId: ids.consumerCommitted, topics: [topic], clientId: `${run}-cc`, commit: 2 },
-    { type: 'empty', groupId: ids.empty, topics: [topic], commit: 1 },
-  ];
-  if (hasGroupType('share')) groups.push({ type: 'share', groupId: ids.share, topics: [topic] });
-  if (hasGroupType('streams')) groups.push({ type: 'streams', groupId: ids.streams, topics: [topic] });
-  fixtures = await startFixtures({
-    bootstrap: t.bootstrap,
-    topics: [{ name: topic, partitions: 3, records: 5 }],
-    groups,
-    readyTimeoutMs: 300_000,
-  });
-}, 360_000);
-
-afterAll(async () => {
-  await fixtures?.stop();
-  await t?.close();
+const t = appWithGroups({
+  topics: [{ name: topic, partitions: 3, records: 5 }],
+  groups: () => {
+    const groups: GroupSpec[] = [
+      { type: 'classic', groupId: ids.classicNoCommit, topics: [topic], clientId: `${run}-cl` },
+      { type: 'consumer', groupId: ids.consumerNoCommit, topics: [topic], clientId: `${run}-cn` },
+      { type: 'consumer', groupId: ids.consumerCommitted, topics: [topic], clientId: `${run}-cc`, commit: 2 },
+      { type: 'empty', groupId: ids.empty, topics: [topic], commit: 1 },
+    ];
+    if (hasGroupType('share')) groups.push({ type: 'share', groupId: ids.share, topics: [topic] });
+    if (hasGroupType('streams')) groups.push({ type: 'streams', groupId: ids.streams, topics: [topic] });
+    return groups;
+  },
+  readyTimeoutMs: 300_000,
+  timeoutMs: 360_000,
 });
 
 type Totals = {

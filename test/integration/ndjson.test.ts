@@ -6,7 +6,7 @@
 
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { ErrorCode } from '../../src/broker/protocol/errors.js';
 import { ApiKey } from '../../src/broker/protocol/index.js';
@@ -15,8 +15,9 @@ import type { GroupListing } from '../../src/groups/model.js';
 import { securityFrom } from '../../src/http/security.js';
 import { encodeCursor } from '../../src/routes/paging.js';
 import { createService } from '../../src/service.js';
-import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
-import { type TestApp, testApp } from '../support/app.js';
+import { uniqueName } from '../broker-harness/fixtures.js';
+import type { TestApp } from '../support/app.js';
+import { appWithGroups } from '../support/app-with-groups.js';
 import { reply, StandInBroker } from '../support/stand-in-broker.js';
 
 const run = uniqueName('nd');
@@ -31,8 +32,6 @@ const utf8 = new TextEncoder();
 const byBytes = (a: string, b: string) => Buffer.compare(utf8.encode(a), utf8.encode(b));
 const NDJSON = 'application/x-ndjson';
 
-let t: TestApp;
-let fixtures: RunningFixtures;
 let validateLine: (line: unknown) => boolean;
 
 type Line =
@@ -40,24 +39,18 @@ type Line =
   | { failure: { broker: { nodeId: number }; error: { name: string } } }
   | { end: { groups: number; failures: number } };
 
-beforeAll(async () => {
-  t = await testApp();
-  fixtures = await startFixtures({
-    bootstrap: t.bootstrap,
-    topics: [{ name: `${run}-t`, partitions: 1, records: 1 }],
-    groups: groupIds.map((groupId) => ({ type: 'empty' as const, groupId, topics: [`${run}-t`], commit: 1 })),
-    readyTimeoutMs: 300_000,
-  });
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats.default(ajv);
-  ajv.addSchema(t.checker.document as object, 'openapi.json');
-  const schema = 'openapi.json#/paths/~1groups/get/responses/200/content/application~1x-ndjson/schema';
-  validateLine = ajv.compile({ $ref: schema });
-}, 330_000);
-
-afterAll(async () => {
-  await fixtures?.stop();
-  await t?.close();
+const t = appWithGroups({
+  topics: [{ name: `${run}-t`, partitions: 1, records: 1 }],
+  groups: groupIds.map((groupId) => ({ type: 'empty' as const, groupId, topics: [`${run}-t`], commit: 1 })),
+  readyTimeoutMs: 300_000,
+  timeoutMs: 330_000,
+  afterStart: (app) => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    ajv.addSchema(app.checker.document as object, 'openapi.json');
+    const schema = 'openapi.json#/paths/~1groups/get/responses/200/content/application~1x-ndjson/schema';
+    validateLine = ajv.compile({ $ref: schema });
+  },
 });
 
 async function ndjson(app: TestApp['app'], path: string): Promise<{ status: number; lines: Line[] }> {

@@ -1,7 +1,7 @@
 /**
  * SASL OAUTHBEARER against the test broker's OAUTH listener, which validates JWTs with Kafka's own
  * OAuthBearerValidatorCallbackHandler against a JWKS served by the test run (keys made at start,
- * see test/kafka/oauth-issuer.ts). This file runs the token endpoint: an OAuth 2.0 client
+ * see test/broker-harness/oauth-issuer.ts). This file runs the token endpoint: an OAuth 2.0 client
  * credentials grant (HTTP Basic client authentication) that signs tokens with the issuer's key.
  * The product is configured as a user does it (KAFKA_SASL_MECHANISM=oauthbearer, KAFKA_SASL_OAUTH_*).
  *
@@ -25,7 +25,7 @@ import { securityFrom } from '../../src/http/security.js';
 import { createLogger } from '../../src/logger.js';
 import type { Problem } from '../../src/openapi/problems.js';
 import { createService, type Service } from '../../src/service.js';
-import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
+import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 import { OpenApiChecker } from '../support/openapi.js';
 
 const oauth = inject('kafkaOauth');

@@ -4,13 +4,18 @@
  * for a deleted topic, and proof that no endpoint ever moves a committed offset.
  */
 
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { BrokerConnection } from '../../src/broker/transport/connection.js';
 import type { GroupOffsets } from '../../src/groups/model.js';
 import type { Problem } from '../../src/openapi/problems.js';
-import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
-import { javaAdminCreatePartitions, javaAdminDeleteTopic, javaAdminOffsets } from '../kafka/java-admin.js';
-import { type TestApp, testApp } from '../support/app.js';
+import { uniqueName } from '../broker-harness/fixtures.js';
+import {
+  javaAdminCreatePartitions,
+  javaAdminDeleteTopic,
+  javaAdminOffsets,
+} from '../broker-harness/java-admin.js';
+import { testApp } from '../support/app.js';
+import { appWithGroups } from '../support/app-with-groups.js';
 import { hasGroupType } from '../support/kafka-version.js';
 
 const run = uniqueName('off');
@@ -29,53 +34,41 @@ const ids = {
   streams: `${run}-streams`,
 };
 
-let t: TestApp;
-let fixtures: RunningFixtures;
-
-beforeAll(async () => {
-  t = await testApp();
-  fixtures = await startFixtures({
-    bootstrap: t.bootstrap,
-    topics: [
-      { name: topic, partitions: 3, records: RECORDS },
-      { name: doomed, partitions: 2, records: RECORDS },
-      { name: growing, partitions: 2, records: RECORDS },
-    ],
-    groups: [
-      {
-        type: 'classic',
-        groupId: ids.classic,
-        topics: [topic],
-        members: 2,
-        commit: 4,
-        clientId: `${run}-cl`,
-      },
-      { type: 'consumer', groupId: ids.consumer, topics: [topic], commit: 7, clientId: `${run}-co` },
-      { type: 'consumer', groupId: ids.uncommitted, topics: [topic], clientId: `${run}-un` },
-      { type: 'empty', groupId: ids.empty, topics: [topic], commit: 2 },
-      { type: 'empty', groupId: ids.deleted, topics: [doomed], commit: 3 },
-      { type: 'classic', groupId: ids.growing, topics: [growing], commit: 5, clientId: `${run}-gr` },
-      ...(hasGroupType('share')
-        ? [
-            {
-              type: 'share' as const,
-              groupId: ids.share,
-              topics: [topic],
-              offsetReset: 'earliest' as const,
-              clientId: `${run}-sh`,
-            },
-          ]
-        : []),
-      ...(hasGroupType('streams')
-        ? [{ type: 'streams' as const, groupId: ids.streams, topics: [topic], clientId: `${run}-st` }]
-        : []),
-    ],
-  });
-});
-
-afterAll(async () => {
-  await fixtures?.stop();
-  await t?.close();
+const t = appWithGroups({
+  topics: [
+    { name: topic, partitions: 3, records: RECORDS },
+    { name: doomed, partitions: 2, records: RECORDS },
+    { name: growing, partitions: 2, records: RECORDS },
+  ],
+  groups: () => [
+    {
+      type: 'classic',
+      groupId: ids.classic,
+      topics: [topic],
+      members: 2,
+      commit: 4,
+      clientId: `${run}-cl`,
+    },
+    { type: 'consumer', groupId: ids.consumer, topics: [topic], commit: 7, clientId: `${run}-co` },
+    { type: 'consumer', groupId: ids.uncommitted, topics: [topic], clientId: `${run}-un` },
+    { type: 'empty', groupId: ids.empty, topics: [topic], commit: 2 },
+    { type: 'empty', groupId: ids.deleted, topics: [doomed], commit: 3 },
+    { type: 'classic', groupId: ids.growing, topics: [growing], commit: 5, clientId: `${run}-gr` },
+    ...(hasGroupType('share')
+      ? [
+          {
+            type: 'share' as const,
+            groupId: ids.share,
+            topics: [topic],
+            offsetReset: 'earliest' as const,
+            clientId: `${run}-sh`,
+          },
+        ]
+      : []),
+    ...(hasGroupType('streams')
+      ? [{ type: 'streams' as const, groupId: ids.streams, topics: [topic], clientId: `${run}-st` }]
+      : []),
+  ],
 });
 
 const offsets = async (id: string, query = '') => {

@@ -5,33 +5,22 @@
  * first page (a snapshot), or, where that snapshot is gone, from a fresh listing past the cursor.
  */
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { GroupListing } from '../../src/groups/model.js';
 import { decodePageCursor, encodeCursor } from '../../src/routes/paging.js';
-import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
-import { javaAdminDeleteGroups, javaAdminListGroups } from '../kafka/java-admin.js';
-import { type TestApp, testApp } from '../support/app.js';
+import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
+import { javaAdminDeleteGroups, javaAdminListGroups } from '../broker-harness/java-admin.js';
+import { appWithGroups } from '../support/app-with-groups.js';
 
 const run = uniqueName('pg');
 const COUNT = 2_000;
 const groupIds = Array.from({ length: COUNT }, (_, i) => `${run}-${String(i).padStart(4, '0')}`);
 
-let t: TestApp;
-let fixtures: RunningFixtures;
-
-beforeAll(async () => {
-  t = await testApp();
-  fixtures = await startFixtures({
-    bootstrap: t.bootstrap,
-    topics: [{ name: `${run}-t`, partitions: 1, records: 1 }],
-    groups: groupIds.map((groupId) => ({ type: 'empty' as const, groupId, topics: [`${run}-t`], commit: 1 })),
-    readyTimeoutMs: 300_000,
-  });
-}, 330_000);
-
-afterAll(async () => {
-  await fixtures?.stop();
-  await t?.close();
+const t = appWithGroups({
+  topics: [{ name: `${run}-t`, partitions: 1, records: 1 }],
+  groups: groupIds.map((groupId) => ({ type: 'empty' as const, groupId, topics: [`${run}-t`], commit: 1 })),
+  readyTimeoutMs: 300_000,
+  timeoutMs: 330_000,
 });
 
 type Page = { groups: GroupListing[]; nextCursor: string | null; failures: unknown[] };

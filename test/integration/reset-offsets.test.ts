@@ -15,10 +15,10 @@ import type { Logger } from '../../src/logger.js';
 import type { Problem } from '../../src/openapi/problems.js';
 import type { ResetExecuted, ResetPlanned } from '../../src/openapi/reset.js';
 import { tokenSigner } from '../../src/tokens/signed.js';
-import { commitOffsets } from '../kafka/commit-offset.js';
-import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
-import { javaAdminListGroups, javaAdminOffsets } from '../kafka/java-admin.js';
-import { produceAt } from '../kafka/produce-at.js';
+import { commitOffsets } from '../broker-harness/commit-offset.js';
+import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
+import { javaAdminListGroups, javaAdminOffsets } from '../broker-harness/java-admin.js';
+import { produceAt } from '../broker-harness/produce-at.js';
 import { type TestApp, testApp } from '../support/app.js';
 import { hasGroupType, kafkaAtLeast } from '../support/kafka-version.js';
 

@@ -6,12 +6,9 @@
 
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { generateSdk, SDK_DIR, SDK_FILES } from '../../scripts/generate-sdk.js';
 import { createGroupsClient, type Group, type GroupsClient } from '../../sdk/index.js';
-import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
+import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 import { hasGroupType } from '../support/kafka-version.js';
 import { startServerProcess } from '../support/server-process.js';
 
@@ -120,21 +117,6 @@ function checkTypeSpecific(data: Group): string {
     }
   }
 }
-
-describe('sdk/', () => {
-  it('is up to date with the OpenAPI document the app serves', async () => {
-    const fresh = await generateSdk();
-    const stale: string[] = [];
-    for (const name of SDK_FILES) {
-      const committed = await readFile(join(SDK_DIR, name), 'utf8').catch(() => undefined);
-      if (committed !== fresh[name]) stale.push(`sdk/${name}`);
-    }
-    expect(
-      stale,
-      `${stale.join(', ')} out of date with src/: run \`npm run sdk\` and commit the result`,
-    ).toEqual([]);
-  });
-});
 
 describe('the generated client against the Node server', () => {
   beforeAll(async () => {

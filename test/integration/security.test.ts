@@ -19,7 +19,7 @@ import { securityFrom } from '../../src/http/security.js';
 import { createLogger } from '../../src/logger.js';
 import type { Problem } from '../../src/openapi/problems.js';
 import { createService, type Service } from '../../src/service.js';
-import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
+import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 import { OpenApiChecker } from '../support/openapi.js';
 
 const sasl = inject('kafkaSasl');

@@ -4,7 +4,7 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GroupSpec, startFixtures, uniqueName } from '../kafka/fixtures.js';
+import { type GroupSpec, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 import { type TestApp, testApp } from '../support/app.js';
 
 const run = uniqueName('st');

@@ -13,13 +13,18 @@ import { type Env, loadConfig } from '../../src/config.js';
 import type { GroupType } from '../../src/groups/model.js';
 import { securityFrom } from '../../src/http/security.js';
 import { createService, type Service } from '../../src/service.js';
-import { type GroupSpec, type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
+import {
+  type GroupSpec,
+  type RunningFixtures,
+  startFixtures,
+  uniqueName,
+} from '../broker-harness/fixtures.js';
 import {
   javaAdminListGroups,
   javaAdminListTopics,
   javaAdminMemberInstances,
   javaAdminOffsets,
-} from '../kafka/java-admin.js';
+} from '../broker-harness/java-admin.js';
 import { type TestApp, testApp } from '../support/app.js';
 import { hasGroupType, kafkaAtLeast } from '../support/kafka-version.js';
 

@@ -7,7 +7,7 @@
 import type { LambdaEvent } from 'hono/aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { __lambdaInternals, handler } from '../../src/runtime/lambda.js';
-import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
+import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 
 const run = uniqueName('lambda');
 const groupId = `${run}-classic`;

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildWorker } from '../../scripts/build.js';
-import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
+import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 
 const run = uniqueName('worker');
 const groupId = `${run}-classic`;

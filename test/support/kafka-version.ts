@@ -9,7 +9,7 @@
 
 import { inject } from 'vitest';
 import type { GroupType } from '../../src/groups/model.js';
-import { versionAtLeast } from '../kafka/fetch.js';
+import { versionAtLeast } from '../broker-harness/fetch.js';
 
 /** The test broker's version, or 'external'. */
 export function kafkaVersion(): string {

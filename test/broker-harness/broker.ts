@@ -9,7 +9,7 @@
  *   await broker.stop();
  *
  * Each broker gets free loopback ports, a fresh temporary data dir (deleted by stop()) and a log
- * file under <cache>/logs. The JVM runs test/kafka/Launcher.java: unless `detached`, it exits when
+ * file under <cache>/logs. The JVM runs test/broker-harness/Launcher.java: unless `detached`, it exits when
  * its standard input closes, so it never outlives the Node process that started it, even one
  * killed by SIGKILL. Ready means the broker answered DescribeCluster and its group coordinator
  * answered FindCoordinator (the offsets topic exists), not a log line.

@@ -14,7 +14,7 @@ export interface JavaClientProgram {
   logFile: string;
 }
 
-/** Starts `source` (a file in test/kafka) with `args`; `logPrefix` names its log file. */
+/** Starts `source` (a file in test/broker-harness) with `args`; `logPrefix` names its log file. */
 export async function spawnJavaClient(
   source: string,
   args: readonly string[],

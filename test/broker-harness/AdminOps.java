@@ -2,8 +2,8 @@
  * AdminOps: the few changes and listings tests need beyond their fixtures, made by Kafka's own Java
  * Admin client. Test-only; one run, one operation, then exit.
  *
- *   java -cp 'CLIENTS_LIB/*' -Dlog4j2.configurationFile=test/kafka/log4j2-fixture.properties \
- *        -Dkafka.test.log.file=FILE test/kafka/AdminOps.java --bootstrap HOST:PORT OPERATION ARGS...
+ *   java -cp 'CLIENTS_LIB/*' -Dlog4j2.configurationFile=test/broker-harness/log4j2-fixture.properties \
+ *        -Dkafka.test.log.file=FILE test/broker-harness/AdminOps.java --bootstrap HOST:PORT OPERATION ARGS...
  *
  * OPERATION (every value is one argument, taken literally):
  *

@@ -1,6 +1,6 @@
 /**
  * Where the test broker's jars come from: Maven Central through the machine's `mvn`, run on
- * test/kafka/pom.xml, copied into a cache directory that later runs reuse.
+ * test/broker-harness/pom.xml, copied into a cache directory that later runs reuse.
  *
  *   <cache>/kafka-<version>/broker-lib    kafka_2.13 (broker + storage tool) + Log4j 2 binding
  *   <cache>/kafka-<version>/clients-lib   kafka-clients + kafka-streams + Log4j 2 binding (fixtures)
@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 /** The broker version used when KAFKA_VERSION is not set; the fixtures' clients always use it. */
 export const PINNED_KAFKA_VERSION = '4.4.0';
 
-/** This directory (test/kafka), where pom.xml, Launcher.java, Fixture.java and the Log4j configs live. */
+/** This directory (test/broker-harness), where pom.xml, Launcher.java, Fixture.java and the Log4j configs live. */
 export const KAFKA_TEST_DIR = path.dirname(fileURLToPath(import.meta.url));
 
 const POM = path.join(KAFKA_TEST_DIR, 'pom.xml');

@@ -3,7 +3,7 @@
  *
  *   npm run kafka:start      # fetch if needed, start (or find the running one), print KAFKA_BROKERS=...
  *   npm run kafka:stop       # stop it, delete its data
- *   npx tsx test/kafka/cli.ts status
+ *   npx tsx test/broker-harness/cli.ts status
  *
  *   export $(npm run -s kafka:start | grep ^KAFKA_BROKERS=)   # then vitest uses it, starts none
  *
@@ -122,7 +122,7 @@ async function status(): Promise<number> {
 const commands: Record<string, () => Promise<number>> = { start, stop, status };
 const command = commands[process.argv[2] ?? ''];
 if (!command) {
-  console.error('usage: tsx test/kafka/cli.ts start|stop|status');
+  console.error('usage: tsx test/broker-harness/cli.ts start|stop|status');
   process.exit(2);
 }
 command().then(

@@ -2,7 +2,7 @@
  * Launcher: runs a main class (here kafka.Kafka) in this JVM and, when asked, ties the JVM's life to
  * its parent's.
  *
- *   java -cp 'LIB/*' test/kafka/Launcher.java [--exit-on-stdin-eof] [--halt-after-ms N] MAIN_CLASS [ARGS...]
+ *   java -cp 'LIB/*' test/broker-harness/Launcher.java [--exit-on-stdin-eof] [--halt-after-ms N] MAIN_CLASS [ARGS...]
  *
  * --exit-on-stdin-eof  a daemon thread reads standard input and discards it; at end of file (the parent
  *                      closed its end of the pipe, or died, even by SIGKILL) it calls System.exit(0), so

@@ -2,8 +2,8 @@
  * Fixture: creates real Kafka groups of every type with Kafka's own clients and keeps them alive until
  * standard input closes or a line "stop" arrives; then it closes every client and exits 0.
  *
- *   java -cp 'CLIENTS_LIB/*' -Dlog4j2.configurationFile=test/kafka/log4j2-fixture.properties \
- *        -Dkafka.test.log.file=FILE test/kafka/Fixture.java ARGS...
+ *   java -cp 'CLIENTS_LIB/*' -Dlog4j2.configurationFile=test/broker-harness/log4j2-fixture.properties \
+ *        -Dkafka.test.log.file=FILE test/broker-harness/Fixture.java ARGS...
  *
  * ARGS (every value is one argument, taken literally, so group ids may hold spaces, slashes, unicode;
  * run the JVM under a UTF-8 locale such as LC_ALL=C.UTF-8 for non-ASCII ones):

@@ -2,8 +2,8 @@
  * Offsets: prints a group's offsets as Kafka's own Java Admin client sees them, so that tests can compare
  * the HTTP API's figures with Kafka's. Test-only; one run, one group, then exit.
  *
- *   java -cp 'CLIENTS_LIB/*' -Dlog4j2.configurationFile=test/kafka/log4j2-fixture.properties \
- *        -Dkafka.test.log.file=FILE test/kafka/Offsets.java ARGS...
+ *   java -cp 'CLIENTS_LIB/*' -Dlog4j2.configurationFile=test/broker-harness/log4j2-fixture.properties \
+ *        -Dkafka.test.log.file=FILE test/broker-harness/Offsets.java ARGS...
  *
  * ARGS (every value is one argument, taken literally; run under a UTF-8 locale such as LC_ALL=C.UTF-8 for
  * non-ASCII group ids):

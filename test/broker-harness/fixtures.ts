@@ -1,5 +1,5 @@
 /**
- * Real Kafka groups of every type, made by Kafka's own Java clients (test/kafka/Fixture.java), for
+ * Real Kafka groups of every type, made by Kafka's own Java clients (test/broker-harness/Fixture.java), for
  * tests and the demo.
  *
  *   const fx = await startFixtures({

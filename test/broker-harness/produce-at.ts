@@ -1,6 +1,6 @@
 /**
  * Creates a topic and fills each partition with records of known timestamps, with Kafka's own Admin
- * client and producer (test/kafka/ProduceAt.java): for resets by time.
+ * client and producer (test/broker-harness/ProduceAt.java): for resets by time.
  */
 
 import { runJavaClient } from './java-client.js';

@@ -2,7 +2,7 @@
  * ProduceAt: creates a topic and fills every partition with records of given timestamps, with Kafka's
  * own Admin client and producer. Test-only: resets by time need records whose times are known.
  *
- *   java -cp 'CLIENTS_LIB/*' test/kafka/ProduceAt.java --bootstrap HOST:PORT --topic TOPIC PARTITIONS \
+ *   java -cp 'CLIENTS_LIB/*' test/broker-harness/ProduceAt.java --bootstrap HOST:PORT --topic TOPIC PARTITIONS \
  *        --batch TIMESTAMP_MS COUNT [--batch ...]
  *
  * Each batch, in the order given, appends COUNT records with record time TIMESTAMP_MS to every

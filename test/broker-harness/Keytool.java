@@ -3,7 +3,7 @@
  * (sun.security.tools.keytool.Main, the class the `keytool` command runs), so the JVM starts and
  * warms up once instead of once per command (about a second less for broker.ts's six commands).
  *
- *   java --add-exports java.base/sun.security.tools.keytool=ALL-UNNAMED test/kafka/Keytool.java \
+ *   java --add-exports java.base/sun.security.tools.keytool=ALL-UNNAMED test/broker-harness/Keytool.java \
  *     -genkeypair ... --next -exportcert ... --next ...
  *
  * Each command's arguments are exactly those of `keytool`; a lone `--next` separates commands. The

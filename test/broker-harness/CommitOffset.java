@@ -3,7 +3,7 @@
  * (alterConsumerGroupOffsets), with no cap at the log end: tests use it for offsets no test topic could
  * reach by producing, such as values above 2^31. A group nobody joins is created Empty (classic).
  *
- *   java -cp 'CLIENTS_LIB/*' test/kafka/CommitOffset.java --bootstrap HOST:PORT --group GROUP_ID \
+ *   java -cp 'CLIENTS_LIB/*' test/broker-harness/CommitOffset.java --bootstrap HOST:PORT --group GROUP_ID \
  *        --offset TOPIC PARTITION OFFSET [--offset ...]
  *
  * Prints "COMMITTED" once Kafka accepted every offset; "ERROR ..." on standard error and exit 1 otherwise.

@@ -1,5 +1,5 @@
 /**
- * Commits offsets with Kafka's own Admin client (test/kafka/CommitOffset.java), uncapped: for offsets
+ * Commits offsets with Kafka's own Admin client (test/broker-harness/CommitOffset.java), uncapped: for offsets
  * no test topic reaches by producing, such as values above 2^31. A group nobody joins becomes Empty.
  */
 

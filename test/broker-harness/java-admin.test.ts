@@ -1,5 +1,5 @@
 /**
- * The Java Admin offsets reporter (test/kafka/Offsets.java) against real groups on the global setup's broker.
+ * The Java Admin offsets reporter (test/broker-harness/Offsets.java) against real groups on the global setup's broker.
  */
 import { describe, expect, inject, it } from 'vitest';
 import { versionAtLeast } from './fetch.js';

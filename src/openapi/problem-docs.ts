@@ -1,0 +1,54 @@
+/**
+ * When each problem type of the catalogue (problems.ts) is answered, in a sentence for readers:
+ * docs/problems.md is generated from the catalogue and this table (`npm run docs`). Typed by the
+ * catalogue's slugs, so a new problem type does not compile until it says when it happens.
+ */
+
+import type { ProblemSlug } from './problems.js';
+
+export const PROBLEM_WHEN: Readonly<Record<ProblemSlug, string>> = {
+  'invalid-input':
+    'a parameter or body field is invalid or unknown; `errors[]` names each one (`in`, `name`, `expected`, `received`)',
+  'group-not-found':
+    'the group does not exist (`GROUP_ID_NOT_FOUND`, or Dead from brokers before DescribeGroups v6), or the caller may not see it',
+  'route-not-found': 'no such route',
+  'cluster-not-found':
+    "an alias unknown under `/clusters/{alias}`, or one the caller's grants do not cover; `clusters` lists the aliases it may use",
+  'group-type-mismatch':
+    "the group exists but is of another type than `?type=` (or a write's `type`) asked (`expectedType`, `actualType`)",
+  'internal-error':
+    'an error nothing maps to a problem: the answer shows nothing of the internals, the server log has the details',
+  'configuration-error':
+    'the service cannot run with its configuration (Cloudflare Workers: a TLS option or SASL mechanism the runtime cannot serve); the detail names the variable',
+  'group-type-unavailable':
+    'the cluster does not serve the group type asked for (its RPC is missing, or the broker answers `UNSUPPORTED_VERSION`)',
+  'broker-response-unreadable': 'a broker answered bytes that cannot be read',
+  'unsupported-broker-api': 'a broker speaks no version of an RPC this product knows',
+  'kafka-error': 'Kafka answered an error with no better mapping (`kafkaError` has code, name, message)',
+  'broker-unavailable': 'no broker could be reached (with `Retry-After`)',
+  'coordinator-unavailable':
+    "the group's coordinator stayed unavailable through the retries (with `Retry-After`)",
+  'broker-timeout': 'a broker did not answer within `KAFKA_REQUEST_TIMEOUT_MS`',
+  'malformed-request': 'the bytes are not HTTP (Node server, before the app)',
+  unauthorized: 'no credentials, or refused ones (with `WWW-Authenticate: Bearer ...`)',
+  forbidden:
+    "a known principal with no grant for the route's action (a write: `action` names the one it needs)",
+  'method-not-allowed': 'a known path, another method (with `Allow`)',
+  'client-timeout': 'the request was not received in time (Node server)',
+  'payload-too-large': 'a body larger than `MAX_BODY_BYTES`, declared or counted while read',
+  'unsupported-media-type': 'a body that is not `application/json`',
+  'rate-limited': "the caller's token bucket is empty (with `Retry-After`)",
+  'headers-too-large': 'request line and headers above 256 KiB (Node server)',
+  'request-timeout': 'the request did not complete within `REQUEST_TIMEOUT_MS`',
+  'auth-unavailable':
+    "a JWT cannot be checked because the issuer's key set (`AUTH_JWKS_URL`) cannot be read (with `Retry-After`); API keys keep working",
+  'writes-disabled':
+    'a write while writes are off (`AUTH=none` without `WRITES=enabled`, or `WRITES=disabled`)',
+  'group-not-empty': 'a write Kafka refuses while the group has members; `members[]` names them',
+  'group-subscribed-to-topic':
+    'offsets of a topic the live group still subscribes to; `partitions[]` lists them',
+  'member-removal-unsupported':
+    'removing members of a share or streams group (Kafka has no admin removal for them), or of a consumer group on Kafka 3.9',
+  'member-not-found': 'no member with that `group.instance.id`',
+  'plan-stale': 'a reset plan executed after the group changed (state, epoch, or offsets of `partitions[]`)',
+};
