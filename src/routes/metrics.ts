@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { listedVisible } from '../auth/visibility.js';
+import type { MetricsNames } from '../config.js';
 import type { Thresholds } from '../groups/health/verdicts.js';
 import type { Group, GroupListing } from '../groups/model.js';
 import type { GroupService, OffsetTable } from '../groups/service.js';
@@ -8,6 +9,7 @@ import { exposition, type Labels, type MetricFamily, PROMETHEUS_CONTENT_TYPE } f
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { expect, strictQuery } from '../openapi/validation.js';
 import { healthOf, ThresholdParams, thresholdsOf } from './group-health.js';
+import { compatibleFamilies } from './metrics-names.js';
 
 export const GRANULARITIES = ['group', 'topic', 'partition'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
@@ -237,7 +239,17 @@ function groupHeader(listing: GroupListing, group: Group) {
   };
 }
 
-export function metricsRoutes(app: OpenAPIHono, service: GroupService): void {
+/** METRICS_NAMES, and the cluster alias the kafka-lag-exporter names put in cluster_name. */
+export interface MetricsNaming {
+  names: MetricsNames;
+  cluster: string;
+}
+
+export function metricsRoutes(
+  app: OpenAPIHono,
+  service: GroupService,
+  naming: MetricsNaming = { names: 'native', cluster: 'default' },
+): void {
   app.openapi(metrics, async (c) => {
     const {
       granularity = 'group',
@@ -277,7 +289,10 @@ export function metricsRoutes(app: OpenAPIHono, service: GroupService): void {
       if (!permissions.allows('offsets', listing.groupId, group.value.type)) continue;
       readings.push({ listing, group: group.value, table: table.value });
     }
-    const { families, dropped } = groupFamilies(readings, granularity, thresholds, maxSeries, at);
+    const { families, dropped } =
+      naming.names === 'native'
+        ? groupFamilies(readings, granularity, thresholds, maxSeries, at)
+        : compatibleFamilies(readings, naming.names, naming.cluster, maxSeries);
     const scrape = (name: string, help: string, value: number): MetricFamily => ({
       name,
       help,

@@ -92,6 +92,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     tokens: tokenSigner(config.tokenKeys),
     logger,
     ...(config.publicUrl !== undefined && { publicUrl: config.publicUrl }),
+    metricsNames: config.metricsNames,
     docsAssetsUrl: '/docs/assets',
     extend: (app) =>
       app.get('/docs/assets/:file', async (c) => {

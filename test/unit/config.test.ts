@@ -729,10 +729,18 @@ describe('several clusters and the OAUTHBEARER mechanisms', () => {
 
 describe('MANAGEMENT_PORT and METRICS_NAMES', () => {
   it.each([
-    [{ MANAGEMENT_PORT: '8080' }, 'MANAGEMENT_PORT', "expected a port other than PORT (8080), received '8080'"],
+    [
+      { MANAGEMENT_PORT: '8080' },
+      'MANAGEMENT_PORT',
+      "expected a port other than PORT (8080), received '8080'",
+    ],
     [{ MANAGEMENT_PORT: '9000', PORT: '9000' }, 'MANAGEMENT_PORT', 'other than PORT (9000)'],
     [{ MANAGEMENT_PORT: '70000' }, 'MANAGEMENT_PORT', "from 0 to 65535, received '70000'"],
-    [{ METRICS_NAMES: 'burrow' }, 'METRICS_NAMES', "native, kafka-lag-exporter, kafka-exporter, received 'burrow'"],
+    [
+      { METRICS_NAMES: 'burrow' },
+      'METRICS_NAMES',
+      "native, kafka-lag-exporter, kafka-exporter, received 'burrow'",
+    ],
   ] as [Env, string, string][])('refuses %j naming %s', (env, variable, message) => {
     const error = configError({ AUTH: 'none', ...env });
     expect(error.variable).toBe(variable);
