@@ -39,9 +39,12 @@ const LAG = { lagging: RECORDS - 4, stopped: RECORDS - 3, idle: 0, loss: RECORDS
 const VERDICT = { lagging: 'LAGGING', stopped: 'STOPPED', idle: 'IDLE', loss: 'DATA_LOSS' };
 
 interface Panel {
+  id: number;
   type: string;
   title: string;
-  targets?: { expr: string; refId: string }[];
+  gridPos: { x: number; y: number; w: number; h: number };
+  datasource?: { uid: string };
+  targets?: { expr: string; refId: string; datasource?: { uid: string } }[];
 }
 
 let fixtures: RunningFixtures | undefined;
@@ -225,6 +228,27 @@ describe('the Grafana dashboard (file)', () => {
       Object.keys(refs).map((r) => `${title}/${r}`),
     );
     expect(queries.sort()).toEqual(expected.sort());
+  });
+
+  it('lays its panels out on the 24-column grid without overlap, each query on the chosen data source', () => {
+    const ids = dashboard.panels.map((p) => p.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const cells = new Set<string>();
+    for (const p of dashboard.panels) {
+      const { x, y, w, h } = p.gridPos;
+      expect(x + w, p.title).toBeLessThanOrEqual(24);
+      for (let row = y; row < y + h; row++) {
+        for (let col = x; col < x + w; col++) {
+          const cell = `${row}:${col}`;
+          expect(cells.has(cell), `${p.title} overlaps at ${cell}`).toBe(false);
+          cells.add(cell);
+        }
+      }
+      if (p.type === 'row') continue;
+      expect(p.datasource?.uid, p.title).toBe('${datasource}');
+      for (const t of p.targets ?? [])
+        expect(t.datasource?.uid, `${p.title}/${t.refId}`).toBe('${datasource}');
+    }
   });
 });
 
