@@ -5,6 +5,7 @@
 
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Hono } from 'hono';
+import type { MetricsNames } from './config.js';
 import type { GroupService } from './groups/service.js';
 import type { WriteDeps } from './http/audit.js';
 import { installGuards, methodNotAllowed, permissionsOf, type Security } from './http/middleware.js';
@@ -40,6 +41,8 @@ export interface AppDeps {
   extend?: (app: Hono) => void;
   /** Every cluster, the default first (`clustersOf(service)`); default: `service` alone, as `default`. */
   clusters?: ApiClusters;
+  /** METRICS_NAMES: the names /metrics writes (default native). */
+  metricsNames?: MetricsNames;
 }
 
 /** The API's version: semver; what may change within 1.x is written in the README. */
@@ -54,6 +57,7 @@ export function createApp({
   tokens = tokenSigner(),
   extend,
   clusters = { defaultAlias: 'default', list: [{ alias: 'default', service }] },
+  metricsNames = 'native',
 }: AppDeps) {
   const app = new OpenAPIHono({ defaultHook: validationHook });
   const routes = installGuards(app, security, logger, {
@@ -79,7 +83,7 @@ export function createApp({
   mirror((app, service) => resetRoutes(app, writesOf(service), tokens));
   mirror((app, service) => groupHealthRoutes(app, service, tokens));
   // Process-wide: the default cluster's groups.
-  metricsRoutes(app, service);
+  metricsRoutes(app, service, { names: metricsNames, cluster: clusters.defaultAlias });
   clustersRoutes(app, clusters, (c, alias) => permissionsOf(c).seesCluster(alias));
 
   app.doc31('/openapi.json', (c) => ({

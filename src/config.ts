@@ -36,7 +36,15 @@ export interface Config {
   tokenKeys: string[];
   /** WRITES: whether the write routes may run at all (see WritesSetting). */
   writes: WritesSetting;
+  /** MANAGEMENT_PORT: the Node server's listener of /healthz, /readyz and /metrics; unset: the public one serves them. */
+  managementPort?: number;
+  /** METRICS_NAMES: the names and labels /metrics writes (see MetricsNames). */
+  metricsNames: MetricsNames;
 }
+
+/** METRICS_NAMES: this product's own metric names, or those of another exporter for its dashboards and rules. */
+export const METRICS_NAMES = ['native', 'kafka-lag-exporter', 'kafka-exporter'] as const;
+export type MetricsNames = (typeof METRICS_NAMES)[number];
 
 /**
  * WRITES. `unset`: with AUTH=none every write is refused, with authentication the grants decide.
@@ -138,5 +146,17 @@ export function loadConfig(env: Env): Config {
     ...(publicUrl_ !== undefined && { publicUrl: publicUrl_ }),
     tokenKeys: tokenKeys(env),
     writes: oneOf(env, 'WRITES', ['enabled', 'disabled'] as const) ?? 'unset',
+    ...managementPort(env),
+    metricsNames: oneOf(env, 'METRICS_NAMES', METRICS_NAMES, 'native'),
   };
+}
+
+function managementPort(env: Env): { managementPort?: number } {
+  if (text(env, 'MANAGEMENT_PORT') === undefined) return {};
+  const port = integer(env, 'MANAGEMENT_PORT', 0, 0, 65535);
+  const main = integer(env, 'PORT', 8080, 0, 65535);
+  if (port !== 0 && port === main) {
+    throw new ConfigError('MANAGEMENT_PORT', `expected a port other than PORT (${main}), received '${port}'`);
+  }
+  return { managementPort: port };
 }

@@ -27,6 +27,18 @@ export interface VariableDoc {
 
 export const ENV_VARIABLES = {
   PORT: { section: 'Server', default: '`8080`', meaning: 'HTTP port of the Node server (0 to 65535)' },
+  MANAGEMENT_PORT: {
+    section: 'Server',
+    default: '`PORT` serves them',
+    meaning:
+      'a second Node server listener serving only `/healthz`, `/readyz` and `/metrics`, which `PORT` then no longer serves (see [operations.md](operations.md))',
+  },
+  METRICS_NAMES: {
+    section: 'Server',
+    default: '`native`',
+    meaning:
+      '`native`, `kafka-lag-exporter` or `kafka-exporter`: the metric and label names `/metrics` writes ([mapping](operations.md#compatible-metric-names-metrics_names))',
+  },
   LOG_LEVEL: {
     section: 'Server',
     default: '`info`',

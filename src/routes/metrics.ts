@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import type { MetricsNames } from '../config.js';
 import { healthOf } from '../groups/health/assess.js';
 import type { Thresholds } from '../groups/health/verdicts.js';
 import type { Group, GroupListing } from '../groups/model.js';
@@ -9,6 +10,7 @@ import { listedVisible } from '../http/visibility.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { expect, strictQuery } from '../openapi/validation.js';
 import { ThresholdParams, thresholdsOf } from './group-health.js';
+import { compatibleFamilies } from './metrics-names.js';
 
 export const GRANULARITIES = ['group', 'topic', 'partition'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
@@ -238,7 +240,17 @@ function groupHeader(listing: GroupListing, group: Group) {
   };
 }
 
-export function metricsRoutes(app: OpenAPIHono, service: GroupService): void {
+/** METRICS_NAMES, and the cluster alias the kafka-lag-exporter names put in cluster_name. */
+export interface MetricsNaming {
+  names: MetricsNames;
+  cluster: string;
+}
+
+export function metricsRoutes(
+  app: OpenAPIHono,
+  service: GroupService,
+  naming: MetricsNaming = { names: 'native', cluster: 'default' },
+): void {
   app.openapi(metrics, async (c) => {
     const {
       granularity = 'group',
@@ -270,7 +282,10 @@ export function metricsRoutes(app: OpenAPIHono, service: GroupService): void {
       if (!permissions.allows('offsets', listing.groupId, group.value.type)) continue;
       readings.push({ listing, group: group.value, table: table.value });
     }
-    const { families, dropped } = groupFamilies(readings, granularity, thresholds, maxSeries, at);
+    const { families, dropped } =
+      naming.names === 'native'
+        ? groupFamilies(readings, granularity, thresholds, maxSeries, at)
+        : compatibleFamilies(readings, naming.names, naming.cluster, maxSeries);
     const scrape = (name: string, help: string, value: number): MetricFamily => ({
       name,
       help,

@@ -39,6 +39,7 @@ function build(): Instance {
         tokens: tokenSigner(config.tokenKeys),
         logger,
         publicUrl: config.publicUrl,
+        metricsNames: config.metricsNames,
       }),
     ),
   };

@@ -21,6 +21,7 @@ import { createLogger, type Logger } from '../logger.js';
 import { PROBLEM_CONTENT_TYPE, type ProblemSlug, problemBody } from '../openapi/problems.js';
 import { clustersOf, createService } from '../service.js';
 import { tokenSigner } from '../tokens/signed.js';
+import { type ManagementListener, splitFetch, startManagementListener } from './management.js';
 
 const DOCS_ASSETS = {
   'swagger-ui.css': 'text/css; charset=utf-8',
@@ -67,6 +68,8 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex, max
 
 export interface RunningServer {
   url: string;
+  /** With MANAGEMENT_PORT: the listener of /healthz, /readyz and /metrics. */
+  managementUrl?: string;
   /** Stops accepting, lets requests in flight finish (bounded), closes Kafka connections. */
   close(): Promise<void>;
 }
@@ -89,6 +92,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     tokens: tokenSigner(config.tokenKeys),
     logger,
     ...(config.publicUrl !== undefined && { publicUrl: config.publicUrl }),
+    metricsNames: config.metricsNames,
     docsAssetsUrl: '/docs/assets',
     extend: (app) =>
       app.get('/docs/assets/:file', async (c) => {
@@ -99,8 +103,9 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       }),
   });
 
+  const fetch = config.managementPort === undefined ? undefined : splitFetch(app.fetch);
   const server = serve({
-    fetch: app.fetch,
+    fetch: fetch?.public ?? app.fetch,
     port: config.port,
     serverOptions: { maxHeaderSize: MAX_HEADER_BYTES },
   });
@@ -113,8 +118,20 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
+  let management: ManagementListener | undefined;
+  if (fetch && config.managementPort !== undefined) {
+    management = await startManagementListener(fetch.management, config.managementPort, {
+      maxHeaderBytes: MAX_HEADER_BYTES,
+      graceMs: SHUTDOWN_GRACE_MS,
+      onClientError: (error, socket) => answerClientError(error, socket, MAX_HEADER_BYTES),
+    }).catch((error) => {
+      server.close();
+      throw error;
+    });
+  }
   logger.info('listening', {
     url,
+    ...(management && { managementUrl: management.url }),
     brokers: config.kafka.brokers,
     auth: config.auth.mode === 'none' ? 'none' : describeAuth(config.auth),
     writes: config.writes,
@@ -151,15 +168,18 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       }, SHUTDOWN_GRACE_MS);
       force.unref();
       // close() stops accepting and calls back once the requests in flight are answered.
+      const managed = management?.close();
       server.close(() => {
         clearTimeout(force);
-        service.close().finally(resolve);
+        Promise.resolve(managed)
+          .then(() => service.close())
+          .finally(resolve);
       });
       if ('closeIdleConnections' in server) server.closeIdleConnections();
     });
     return closing;
   };
-  return { url, close };
+  return { url, ...(management && { managementUrl: management.url }), close };
 }
 
 function describeAuth(auth: Extract<Config['auth'], { mode: 'enforced' }>): string {
@@ -185,6 +205,9 @@ async function main(): Promise<void> {
   console.log(
     `kafka-groups-rest listening on ${server.url}${config.auth.mode === 'none' ? ' (AUTH=none: no authentication, every caller reads every group)' : ''}`,
   );
+  if (server.managementUrl) {
+    console.log(`kafka-groups-rest serves /healthz, /readyz and /metrics on ${server.managementUrl}`);
+  }
   const stop = (signal: string) => {
     logger.info('stopping', { signal });
     server.close().then(() => process.exit(0));

@@ -111,6 +111,7 @@ export default {
         ...keptFor(config, env),
         logger,
         publicUrl: config.publicUrl,
+        metricsNames: config.metricsNames,
       }).fetch(request);
     } finally {
       // Awaited here, not in ctx.waitUntil: the bodies are complete strings already, and a socket

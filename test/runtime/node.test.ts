@@ -8,74 +8,12 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildNode } from '../../scripts/build.js';
+import { HOLD_MS, HoldingRelay } from '../support/holding-relay.js';
 import { startServerProcess } from '../support/server-process.js';
-
-const HOLD_MS = 1_000;
-
-/** Relays to `target`; once armed, holds the next answer chunk for HOLD_MS and says when it has one. */
-class HoldingRelay {
-  private armed: (() => void) | undefined;
-  private readonly sockets = new Set<Socket>();
-  private constructor(
-    private readonly server: Server,
-    readonly port: number,
-  ) {}
-
-  static async start(target: { host: string; port: number }): Promise<HoldingRelay> {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const relay = new HoldingRelay(server, (server.address() as { port: number }).port);
-    server.on('connection', (client) => relay.relay(client, target));
-    return relay;
-  }
-
-  /** Resolves once an answer is being held. */
-  arm(): Promise<void> {
-    return new Promise((resolve) => {
-      this.armed = resolve;
-    });
-  }
-
-  /** Closes every relayed connection: the server's next request opens a new one. */
-  dropConnections(): void {
-    for (const s of this.sockets) s.destroy();
-  }
-
-  async stop(): Promise<void> {
-    this.dropConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-
-  private relay(client: Socket, target: { host: string; port: number }): void {
-    const broker = createConnection(target);
-    for (const s of [client, broker]) {
-      this.sockets.add(s);
-      s.on('error', () => {
-        client.destroy();
-        broker.destroy();
-      });
-      s.on('close', () => this.sockets.delete(s));
-    }
-    client.on('data', (chunk) => broker.write(chunk));
-    broker.on('data', (chunk) => {
-      const held = this.armed;
-      if (!held) {
-        client.write(chunk);
-        return;
-      }
-      this.armed = undefined;
-      held();
-      setTimeout(() => client.write(chunk), HOLD_MS);
-    });
-    client.on('end', () => broker.end());
-    broker.on('end', () => client.end());
-  }
-}
 
 let outdir: string;
 let relay: HoldingRelay;

@@ -11,9 +11,16 @@ export interface ServerProcess {
 
 export function startServerProcess(
   args: readonly string[],
-  options: { env: Record<string, string>; cwd?: string },
+  options: {
+    env: Record<string, string>;
+    cwd?: string;
+    /** A command that execs Node with these arguments (e.g. setpriv, to run as another user). */
+    wrap?: readonly [string, ...string[]];
+  },
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...args], {
+  const [command, ...before] = options.wrap ?? [process.execPath];
+  const node = options.wrap ? [process.execPath] : [];
+  const child = spawn(command, [...before, ...node, ...args], {
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
     ...(options.cwd !== undefined && { cwd: options.cwd }),

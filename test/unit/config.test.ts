@@ -29,6 +29,7 @@ const DEFAULTS: Config = {
     requestTimeoutMs: 10_000,
   },
   writes: 'unset',
+  metricsNames: 'native',
   clusters: [],
   defaultCluster: 'default',
 };
@@ -139,6 +140,23 @@ describe('loadConfig', () => {
 
   /** Per variable: environments and the part of the config each must produce. */
   const parsed: Record<Variable, [string, Env, (c: Config) => unknown, unknown][]> = {
+    MANAGEMENT_PORT: [
+      ['unset', {}, (c) => c.managementPort, undefined],
+      ['9090', { MANAGEMENT_PORT: '9090' }, (c) => c.managementPort, 9090],
+      ['0 (any free port) beside PORT=0', { MANAGEMENT_PORT: '0', PORT: '0' }, (c) => c.managementPort, 0],
+    ],
+    METRICS_NAMES: [
+      ['native by default', {}, (c) => c.metricsNames, 'native'],
+      ...(['native', 'kafka-lag-exporter', 'kafka-exporter'] as const).map(
+        (names): [string, Env, (c: Config) => unknown, unknown] => [
+          names,
+          { METRICS_NAMES: names },
+          (c) => c.metricsNames,
+          names,
+        ],
+      ),
+      ['any case', { METRICS_NAMES: 'Kafka-Lag-Exporter' }, (c) => c.metricsNames, 'kafka-lag-exporter'],
+    ],
     PORT: [
       ['0 (any free port)', { PORT: '0' }, (c) => c.port, 0],
       ['65535', { PORT: '65535' }, (c) => c.port, 65535],
@@ -706,5 +724,26 @@ describe('several clusters and the OAUTHBEARER mechanisms', () => {
     const error = configError({ AUTH: 'none', ...OAUTH, KAFKA_SASL_OAUTH_CLIENT_AUTH: 'digest' });
     expect(error.variable).toBe('KAFKA_SASL_OAUTH_CLIENT_AUTH');
     expect(error.message).not.toContain('client-secret');
+  });
+});
+
+describe('MANAGEMENT_PORT and METRICS_NAMES', () => {
+  it.each([
+    [
+      { MANAGEMENT_PORT: '8080' },
+      'MANAGEMENT_PORT',
+      "expected a port other than PORT (8080), received '8080'",
+    ],
+    [{ MANAGEMENT_PORT: '9000', PORT: '9000' }, 'MANAGEMENT_PORT', 'other than PORT (9000)'],
+    [{ MANAGEMENT_PORT: '70000' }, 'MANAGEMENT_PORT', "from 0 to 65535, received '70000'"],
+    [
+      { METRICS_NAMES: 'burrow' },
+      'METRICS_NAMES',
+      "native, kafka-lag-exporter, kafka-exporter, received 'burrow'",
+    ],
+  ] as [Env, string, string][])('refuses %j naming %s', (env, variable, message) => {
+    const error = configError({ AUTH: 'none', ...env });
+    expect(error.variable).toBe(variable);
+    expect(error.message).toContain(message);
   });
 });
