@@ -65,7 +65,7 @@ describe('content negotiation on GET /groups', () => {
     ['ndjson by q-value', 'application/json;q=0.5, application/x-ndjson;q=0.9', NDJSON],
     ['json excluded by q=0 under */*', '*/*, application/json;q=0', NDJSON],
     ['type/* below ndjson', 'application/*;q=0.1, application/x-ndjson', NDJSON],
-  ])('%s → %s', async (_, accept, expected) => {
+  ])('%s (Accept: %s) → %s', async (_, accept, expected) => {
     const res = await t.app.request(listing, accept === undefined ? {} : { headers: { accept } });
     expect(res.status).toBe(200);
     expect(mediaType(res)).toBe(expected);
@@ -85,7 +85,7 @@ describe('content negotiation on GET /groups', () => {
     ['both types at q=0', 'application/json;q=0, application/x-ndjson;q=0'],
     ['everything at q=0', '*/*;q=0'],
     ['another charset', 'application/json; charset=iso-8859-1'],
-  ])('%s → 406 problem naming what the route offers', async (_, accept) => {
+  ])('%s (Accept: %s) → 406 problem naming what the route offers', async (_, accept) => {
     for (const path of [listing, `/clusters/default${listing}`]) {
       const res = await t.app.request(path, { headers: { accept } });
       expect(res.status).toBe(406);
