@@ -127,8 +127,8 @@ ${types}
 export type GroupOf<T extends Group['type']> = Extract<Group, { type: T }>;
 
 /**
- * What this client reads: JSON answers and problems. The ndjson listing (Accept:
- * application/x-ndjson) is for streaming readers, not for a client that parses one JSON body.
+ * What this client reads: JSON answers and problems. The ndjson listing (GET /groups.ndjson,
+ * streamGroups) is for streaming readers, not for a client that parses one JSON body.
  */
 export type ClientMedia = 'application/json' | 'application/problem+json';
 

@@ -50,9 +50,29 @@ export interface paths {
         };
         /**
          * List the groups of every broker, filtered and paged
-         * @description Asks every broker for its groups (ListGroups at the highest version it offers; `type` and `state` are sent to brokers that can filter, v5 and v4, and applied here in every case) and merges the answers, sorted by group id in UTF-8 byte order. A broker that fails is listed in `failures`, never silently dropped. `include=details` describes the groups of the page, one RPC per coordinator and type. With `Accept: application/x-ndjson` the answer is every matching group (after `cursor`, if given), one JSON object per line, streamed: one ListGroups per broker, filters applied, broker failures in-band; `limit` and `include` are for pages and refused there.
+         * @description Asks every broker for its groups (ListGroups at the highest version it offers; `type` and `state` are sent to brokers that can filter, v5 and v4, and applied here in every case) and merges the answers, sorted by group id in UTF-8 byte order. A broker that fails is listed in `failures`, never silently dropped. `include=details` describes the groups of the page, one RPC per coordinator and type. A page with more after it links the next one (`Link: <…>; rel="next"`) beside `nextCursor`. The whole listing as NDJSON is `GET /groups.ndjson` (streamGroups); a caller whose `Accept` prefers `application/x-ndjson` (RFC 9110 content negotiation: q-values, then the more specific range, then the order given) gets that stream here too, where `limit` and `include` are refused. An `Accept` that takes neither is a 406.
          */
         get: operations["listGroups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups.ndjson": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every matching group, one JSON object per line, streamed
+         * @description The whole listing of `GET /groups` (after `cursor`, if given) as application/x-ndjson: one ListGroups per broker, the filters applied, sorted by group id in UTF-8 byte order, broker failures in-band. Memory holds the listing once; lines are made as the client reads. A path of its own (not under /groups/) so that it names no group id.
+         */
+        get: operations["streamGroups"];
         put?: never;
         post?: never;
         delete?: never;
@@ -114,9 +134,29 @@ export interface paths {
         };
         /**
          * List the groups of every broker, filtered and paged (one cluster)
-         * @description Asks every broker for its groups (ListGroups at the highest version it offers; `type` and `state` are sent to brokers that can filter, v5 and v4, and applied here in every case) and merges the answers, sorted by group id in UTF-8 byte order. A broker that fails is listed in `failures`, never silently dropped. `include=details` describes the groups of the page, one RPC per coordinator and type. With `Accept: application/x-ndjson` the answer is every matching group (after `cursor`, if given), one JSON object per line, streamed: one ListGroups per broker, filters applied, broker failures in-band; `limit` and `include` are for pages and refused there.
+         * @description Asks every broker for its groups (ListGroups at the highest version it offers; `type` and `state` are sent to brokers that can filter, v5 and v4, and applied here in every case) and merges the answers, sorted by group id in UTF-8 byte order. A broker that fails is listed in `failures`, never silently dropped. `include=details` describes the groups of the page, one RPC per coordinator and type. A page with more after it links the next one (`Link: <…>; rel="next"`) beside `nextCursor`. The whole listing as NDJSON is `GET /groups.ndjson` (streamGroups); a caller whose `Accept` prefers `application/x-ndjson` (RFC 9110 content negotiation: q-values, then the more specific range, then the order given) gets that stream here too, where `limit` and `include` are refused. An `Accept` that takes neither is a 406.
          */
         get: operations["listGroupsInCluster"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clusters/{alias}/groups.ndjson": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every matching group, one JSON object per line, streamed (one cluster)
+         * @description The whole listing of `GET /groups` (after `cursor`, if given) as application/x-ndjson: one ListGroups per broker, the filters applied, sorted by group id in UTF-8 byte order, broker failures in-band. Memory holds the listing once; lines are made as the client reads. A path of its own (not under /groups/) so that it names no group id.
+         */
+        get: operations["streamGroupsInCluster"];
         put?: never;
         post?: never;
         delete?: never;
@@ -523,7 +563,7 @@ export interface components {
              * @example /problems/group-not-found
              * @enum {string}
              */
-            type: "/problems/invalid-input" | "/problems/group-not-found" | "/problems/route-not-found" | "/problems/cluster-not-found" | "/problems/group-type-mismatch" | "/problems/internal-error" | "/problems/configuration-error" | "/problems/group-type-unavailable" | "/problems/broker-response-unreadable" | "/problems/unsupported-broker-api" | "/problems/kafka-error" | "/problems/broker-unavailable" | "/problems/coordinator-unavailable" | "/problems/broker-timeout" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/forbidden" | "/problems/method-not-allowed" | "/problems/client-timeout" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/headers-too-large" | "/problems/request-timeout" | "/problems/auth-unavailable" | "/problems/writes-disabled" | "/problems/group-not-empty" | "/problems/group-subscribed-to-topic" | "/problems/member-removal-unsupported" | "/problems/member-not-found" | "/problems/plan-stale";
+            type: "/problems/invalid-input" | "/problems/group-not-found" | "/problems/route-not-found" | "/problems/cluster-not-found" | "/problems/group-type-mismatch" | "/problems/internal-error" | "/problems/configuration-error" | "/problems/group-type-unavailable" | "/problems/broker-response-unreadable" | "/problems/unsupported-broker-api" | "/problems/kafka-error" | "/problems/broker-unavailable" | "/problems/coordinator-unavailable" | "/problems/broker-timeout" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/forbidden" | "/problems/method-not-allowed" | "/problems/not-acceptable" | "/problems/client-timeout" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/headers-too-large" | "/problems/request-timeout" | "/problems/auth-unavailable" | "/problems/writes-disabled" | "/problems/group-not-empty" | "/problems/group-subscribed-to-topic" | "/problems/member-removal-unsupported" | "/problems/member-not-found" | "/problems/plan-stale";
             title: string;
             /** Format: int32 */
             status: number;
@@ -558,6 +598,14 @@ export interface components {
             instanceId?: string;
             /** @description cluster-not-found: the aliases the caller may use */
             clusters?: string[];
+            /**
+             * @description not-acceptable: the media types the route answers with
+             * @example [
+             *       "application/json",
+             *       "application/x-ndjson"
+             *     ]
+             */
+            offers?: string[];
         };
         KafkaError: {
             /**
@@ -2489,7 +2537,19 @@ export interface components {
     };
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /**
+         * @description RFC 8288 links: `</openapi.json>; rel="service-desc"` (RFC 8631) on every answer, and on a page with more after it `<groups?…&cursor=…>; rel="next"`, relative to the request URL, the other query parameters kept
+         * @example <groups?limit=100&cursor=ZzE6ZGVtby1jb25zdW1lcg>; rel="next", </openapi.json>; rel="service-desc"
+         */
+        Link: string;
+        /** @description Requests the caller may send in a burst. Present when rate limiting is on (RATE_LIMIT_PER_MINUTE) and counted by this server. */
+        "RateLimit-Limit": number;
+        /** @description Requests left of that burst. Present when rate limiting is on (RATE_LIMIT_PER_MINUTE) and counted by this server. */
+        "RateLimit-Remaining": number;
+        /** @description Seconds until the burst is whole again. Present when rate limiting is on (RATE_LIMIT_PER_MINUTE) and counted by this server. */
+        "RateLimit-Reset": number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -2506,6 +2566,7 @@ export interface operations {
             /** @description Alive */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2515,6 +2576,7 @@ export interface operations {
             /** @description Request took longer than its deadline */
             504: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2535,6 +2597,7 @@ export interface operations {
             /** @description Ready: at least one broker answered */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2544,6 +2607,7 @@ export interface operations {
             /** @description Internal error; Configuration error */
             500: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2555,6 +2619,7 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2564,6 +2629,7 @@ export interface operations {
             /** @description Request took longer than its deadline */
             504: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2598,19 +2664,26 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of groups, or with `Accept: application/x-ndjson` all of them, one per line */
+            /** @description A page of groups */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["GroupPage"];
-                    "application/x-ndjson": components["schemas"]["GroupListingLine"];
                 };
             };
             /** @description Invalid input */
             400: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2622,6 +2695,10 @@ export interface operations {
                 headers: {
                     /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
                     "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2631,6 +2708,23 @@ export interface operations {
             /** @description Not granted */
             403: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No acceptable representation */
+            406: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2642,6 +2736,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2651,6 +2749,10 @@ export interface operations {
             /** @description Internal error; Configuration error */
             500: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2660,6 +2762,10 @@ export interface operations {
             /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
             502: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2671,6 +2777,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2680,6 +2790,155 @@ export interface operations {
             /** @description Broker did not answer in time; Request took longer than its deadline */
             504: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    streamGroups: {
+        parameters: {
+            query?: {
+                /** @description Only groups of these types: one or more of classic, consumer, share, streams (repeated or comma-separated, any case) */
+                type?: ("classic" | "consumer" | "share" | "streams")[];
+                /** @description Only groups in these states: one or more of Empty, Stable, Dead, PreparingRebalance, CompletingRebalance, Assigning, Reconciling, NotReady (repeated or comma-separated, any case) */
+                state?: ("Empty" | "Stable" | "Dead" | "PreparingRebalance" | "CompletingRebalance" | "Assigning" | "Reconciling" | "NotReady")[];
+                /** @description Only group ids starting with this (case-sensitive) */
+                prefix?: string;
+                /** @description Only groups of this exact protocol type ('consumer', 'connect'; empty for groups made by an offset commit) */
+                protocolType?: string;
+                /** @description Opaque: a previous page's `nextCursor`. The next page is cut from the listing its first page was taken from (a snapshot this server keeps for a while: 60 s after its last page, 5 min at most), so following the cursors walks one listing, each group once, with the failures of that listing on every page. When the snapshot is gone (expired, or the request reached another instance) the page comes from a fresh listing past the last group id of the previous page, which is then kept for the pages after it: groups created or deleted meanwhile neither shift nor repeat the others. Cursors of earlier versions still work. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every matching group, one per line */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["GroupListingLine"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2706,6 +2965,10 @@ export interface operations {
             /** @description The group */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2715,6 +2978,10 @@ export interface operations {
             /** @description Invalid input */
             400: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2726,6 +2993,10 @@ export interface operations {
                 headers: {
                     /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
                     "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2735,6 +3006,10 @@ export interface operations {
             /** @description Not granted */
             403: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2744,6 +3019,10 @@ export interface operations {
             /** @description Group not found */
             404: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2753,6 +3032,10 @@ export interface operations {
             /** @description Group is of another type */
             409: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2764,6 +3047,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2773,6 +3060,10 @@ export interface operations {
             /** @description Internal error; Configuration error */
             500: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2782,6 +3073,10 @@ export interface operations {
             /** @description Group type not served by this cluster */
             501: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2791,6 +3086,10 @@ export interface operations {
             /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
             502: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2802,6 +3101,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2811,6 +3114,10 @@ export interface operations {
             /** @description Broker did not answer in time; Request took longer than its deadline */
             504: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2839,6 +3146,10 @@ export interface operations {
             /** @description What was deleted (or, on a dry run, what would be) */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2848,6 +3159,10 @@ export interface operations {
             /** @description Invalid input */
             400: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2859,6 +3174,10 @@ export interface operations {
                 headers: {
                     /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
                     "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2868,6 +3187,10 @@ export interface operations {
             /** @description Writes are disabled; Not granted; Not granted */
             403: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2877,6 +3200,10 @@ export interface operations {
             /** @description Group not found */
             404: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2886,6 +3213,10 @@ export interface operations {
             /** @description Group is of another type; Group has members */
             409: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2897,6 +3228,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2906,6 +3241,10 @@ export interface operations {
             /** @description Internal error; Configuration error */
             500: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2915,6 +3254,10 @@ export interface operations {
             /** @description Group type not served by this cluster */
             501: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2924,6 +3267,10 @@ export interface operations {
             /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
             502: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2935,6 +3282,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2944,6 +3295,10 @@ export interface operations {
             /** @description Broker did not answer in time; Request took longer than its deadline */
             504: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2968,6 +3323,10 @@ export interface operations {
             /** @description One outcome per group id */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2977,6 +3336,10 @@ export interface operations {
             /** @description Invalid input */
             400: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2988,6 +3351,10 @@ export interface operations {
                 headers: {
                     /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
                     "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2997,6 +3364,10 @@ export interface operations {
             /** @description Not granted */
             403: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3006,6 +3377,10 @@ export interface operations {
             /** @description Request body too large */
             413: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3015,6 +3390,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3026,6 +3405,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3035,6 +3418,10 @@ export interface operations {
             /** @description Internal error; Configuration error */
             500: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3044,6 +3431,10 @@ export interface operations {
             /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
             502: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3055,6 +3446,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3064,6 +3459,10 @@ export interface operations {
             /** @description Broker did not answer in time; Request took longer than its deadline */
             504: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3101,19 +3500,26 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of groups, or with `Accept: application/x-ndjson` all of them, one per line */
+            /** @description A page of groups */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["GroupPage"];
-                    "application/x-ndjson": components["schemas"]["GroupListingLine"];
                 };
             };
             /** @description Invalid input */
             400: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3125,6 +3531,10 @@ export interface operations {
                 headers: {
                     /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
                     "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3134,6 +3544,10 @@ export interface operations {
             /** @description Not granted */
             403: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3143,6 +3557,23 @@ export interface operations {
             /** @description No such cluster */
             404: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No acceptable representation */
+            406: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3154,6 +3585,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3163,6 +3598,10 @@ export interface operations {
             /** @description Internal error; Configuration error */
             500: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3172,6 +3611,10 @@ export interface operations {
             /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
             502: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3183,6 +3626,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3192,6 +3639,171 @@ export interface operations {
             /** @description Broker did not answer in time; Request took longer than its deadline */
             504: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    streamGroupsInCluster: {
+        parameters: {
+            query?: {
+                /** @description Only groups of these types: one or more of classic, consumer, share, streams (repeated or comma-separated, any case) */
+                type?: ("classic" | "consumer" | "share" | "streams")[];
+                /** @description Only groups in these states: one or more of Empty, Stable, Dead, PreparingRebalance, CompletingRebalance, Assigning, Reconciling, NotReady (repeated or comma-separated, any case) */
+                state?: ("Empty" | "Stable" | "Dead" | "PreparingRebalance" | "CompletingRebalance" | "Assigning" | "Reconciling" | "NotReady")[];
+                /** @description Only group ids starting with this (case-sensitive) */
+                prefix?: string;
+                /** @description Only groups of this exact protocol type ('consumer', 'connect'; empty for groups made by an offset commit) */
+                protocolType?: string;
+                /** @description Opaque: a previous page's `nextCursor`. The next page is cut from the listing its first page was taken from (a snapshot this server keeps for a while: 60 s after its last page, 5 min at most), so following the cursors walks one listing, each group once, with the failures of that listing on every page. When the snapshot is gone (expired, or the request reached another instance) the page comes from a fresh listing past the last group id of the previous page, which is then kept for the pages after it: groups created or deleted meanwhile neither shift nor repeat the others. Cursors of earlier versions still work. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The alias of a cluster, as GET /clusters lists them */
+                alias: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every matching group, one per line */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["GroupListingLine"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such cluster */
+            404: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3220,6 +3832,10 @@ export interface operations {
             /** @description The group */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3229,6 +3845,10 @@ export interface operations {
             /** @description Invalid input */
             400: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3240,6 +3860,10 @@ export interface operations {
                 headers: {
                     /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
                     "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3249,6 +3873,10 @@ export interface operations {
             /** @description Not granted */
             403: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3258,6 +3886,10 @@ export interface operations {
             /** @description Group not found; No such cluster */
             404: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3267,6 +3899,10 @@ export interface operations {
             /** @description Group is of another type */
             409: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3278,6 +3914,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3287,6 +3927,10 @@ export interface operations {
             /** @description Internal error; Configuration error */
             500: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3296,6 +3940,10 @@ export interface operations {
             /** @description Group type not served by this cluster */
             501: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3305,6 +3953,10 @@ export interface operations {
             /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
             502: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3316,6 +3968,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3325,6 +3981,10 @@ export interface operations {
             /** @description Broker did not answer in time; Request took longer than its deadline */
             504: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3355,6 +4015,10 @@ export interface operations {
             /** @description What was deleted (or, on a dry run, what would be) */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3364,6 +4028,10 @@ export interface operations {
             /** @description Invalid input */
             400: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3375,6 +4043,10 @@ export interface operations {
                 headers: {
                     /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
                     "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3384,6 +4056,10 @@ export interface operations {
             /** @description Writes are disabled; Not granted; Not granted */
             403: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3393,6 +4069,10 @@ export interface operations {
             /** @description Group not found; No such cluster */
             404: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3402,6 +4082,10 @@ export interface operations {
             /** @description Group is of another type; Group has members */
             409: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3413,6 +4097,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3422,6 +4110,10 @@ export interface operations {
             /** @description Internal error; Configuration error */
             500: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3431,6 +4123,10 @@ export interface operations {
             /** @description Group type not served by this cluster */
             501: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3440,6 +4136,10 @@ export interface operations {
             /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
             502: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3451,6 +4151,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3460,6 +4164,10 @@ export interface operations {
             /** @description Broker did not answer in time; Request took longer than its deadline */
             504: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3487,6 +4195,10 @@ export interface operations {
             /** @description One outcome per group id */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3496,6 +4208,10 @@ export interface operations {
             /** @description Invalid input */
             400: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3507,6 +4223,10 @@ export interface operations {
                 headers: {
                     /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
                     "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3516,6 +4236,10 @@ export interface operations {
             /** @description Not granted */
             403: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3525,6 +4249,10 @@ export interface operations {
             /** @description No such cluster */
             404: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3534,6 +4262,10 @@ export interface operations {
             /** @description Request body too large */
             413: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3543,6 +4275,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3554,6 +4290,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3563,6 +4303,10 @@ export interface operations {
             /** @description Internal error; Configuration error */
             500: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3572,6 +4316,10 @@ export interface operations {
             /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
             502: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3583,6 +4331,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3592,6 +4344,10 @@ export interface operations {
             /** @description Broker did not answer in time; Request took longer than its deadline */
             504: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3622,6 +4378,10 @@ export interface operations {
             /** @description Offsets and lag */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3631,6 +4391,10 @@ export interface operations {
             /** @description Invalid input */
             400: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3642,6 +4406,10 @@ export interface operations {
                 headers: {
                     /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
                     "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3651,6 +4419,10 @@ export interface operations {
             /** @description Not granted */
             403: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3660,6 +4432,10 @@ export interface operations {
             /** @description Group not found */
             404: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3669,6 +4445,10 @@ export interface operations {
             /** @description Group is of another type */
             409: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3680,6 +4460,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3689,6 +4473,10 @@ export interface operations {
             /** @description Internal error; Configuration error */
             500: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3698,6 +4486,10 @@ export interface operations {
             /** @description Group type not served by this cluster */
             501: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3707,6 +4499,10 @@ export interface operations {
             /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
             502: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3718,6 +4514,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3727,6 +4527,10 @@ export interface operations {
             /** @description Broker did not answer in time; Request took longer than its deadline */
             504: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3759,6 +4563,10 @@ export interface operations {
             /** @description The offsets deleted (or, on a dry run, those that would be) */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3768,6 +4576,10 @@ export interface operations {
             /** @description Invalid input */
             400: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3779,6 +4591,10 @@ export interface operations {
                 headers: {
                     /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
                     "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3788,6 +4604,10 @@ export interface operations {
             /** @description Writes are disabled; Not granted; Not granted */
             403: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3797,6 +4617,10 @@ export interface operations {
             /** @description Group not found */
             404: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3806,6 +4630,10 @@ export interface operations {
             /** @description Group is of another type; Group has members; Group still subscribes to the topic */
             409: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3817,6 +4645,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3826,6 +4658,10 @@ export interface operations {
             /** @description Internal error; Configuration error */
             500: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3835,6 +4671,10 @@ export interface operations {
             /** @description Group type not served by this cluster */
             501: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3844,6 +4684,10 @@ export interface operations {
             /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
             502: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3855,6 +4699,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3864,6 +4712,10 @@ export interface operations {
             /** @description Broker did not answer in time; Request took longer than its deadline */
             504: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3896,6 +4748,10 @@ export interface operations {
             /** @description Offsets and lag */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3905,6 +4761,10 @@ export interface operations {
             /** @description Invalid input */
             400: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3916,6 +4776,10 @@ export interface operations {
                 headers: {
                     /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
                     "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3925,6 +4789,10 @@ export interface operations {
             /** @description Not granted */
             403: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3934,6 +4802,10 @@ export interface operations {
             /** @description Group not found; No such cluster */
             404: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3943,6 +4815,10 @@ export interface operations {
             /** @description Group is of another type */
             409: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3954,6 +4830,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3963,6 +4843,10 @@ export interface operations {
             /** @description Internal error; Configuration error */
             500: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3972,6 +4856,10 @@ export interface operations {
             /** @description Group type not served by this cluster */
             501: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3981,6 +4869,10 @@ export interface operations {
             /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
             502: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3992,6 +4884,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4001,6 +4897,10 @@ export interface operations {
             /** @description Broker did not answer in time; Request took longer than its deadline */
             504: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4035,6 +4935,10 @@ export interface operations {
             /** @description The offsets deleted (or, on a dry run, those that would be) */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4044,6 +4948,10 @@ export interface operations {
             /** @description Invalid input */
             400: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4055,6 +4963,10 @@ export interface operations {
                 headers: {
                     /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
                     "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4064,6 +4976,10 @@ export interface operations {
             /** @description Writes are disabled; Not granted; Not granted */
             403: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4073,6 +4989,10 @@ export interface operations {
             /** @description Group not found; No such cluster */
             404: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4082,6 +5002,10 @@ export interface operations {
             /** @description Group is of another type; Group has members; Group still subscribes to the topic */
             409: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4093,6 +5017,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4102,6 +5030,10 @@ export interface operations {
             /** @description Internal error; Configuration error */
             500: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4111,6 +5043,10 @@ export interface operations {
             /** @description Group type not served by this cluster */
             501: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4120,6 +5056,10 @@ export interface operations {
             /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
             502: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4131,6 +5071,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4140,6 +5084,10 @@ export interface operations {
             /** @description Broker did not answer in time; Request took longer than its deadline */
             504: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4160,6 +5108,10 @@ export interface operations {
             /** @description The cluster */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4169,6 +5121,10 @@ export interface operations {
             /** @description Invalid input */
             400: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4180,6 +5136,10 @@ export interface operations {
                 headers: {
                     /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
                     "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4189,6 +5149,10 @@ export interface operations {
             /** @description Not granted */
             403: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4200,6 +5164,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4209,6 +5177,10 @@ export interface operations {
             /** @description Internal error; Configuration error */
             500: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4218,6 +5190,10 @@ export interface operations {
             /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
             502: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4229,6 +5205,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4238,6 +5218,10 @@ export interface operations {
             /** @description Broker did not answer in time; Request took longer than its deadline */
             504: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4266,6 +5250,10 @@ export interface operations {
             /** @description The member removed */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4275,6 +5263,10 @@ export interface operations {
             /** @description Invalid input */
             400: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4286,6 +5278,10 @@ export interface operations {
                 headers: {
                     /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
                     "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4295,6 +5291,10 @@ export interface operations {
             /** @description Writes are disabled; Not granted; Not granted */
             403: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4304,6 +5304,10 @@ export interface operations {
             /** @description Group not found; Member not found */
             404: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4313,6 +5317,10 @@ export interface operations {
             /** @description Group is of another type; Members of this group type cannot be removed */
             409: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4324,6 +5332,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4333,6 +5345,10 @@ export interface operations {
             /** @description Internal error; Configuration error */
             500: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4342,6 +5358,10 @@ export interface operations {
             /** @description Group type not served by this cluster */
             501: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4351,6 +5371,10 @@ export interface operations {
             /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
             502: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4362,6 +5386,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4371,6 +5399,10 @@ export interface operations {
             /** @description Broker did not answer in time; Request took longer than its deadline */
             504: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4401,6 +5433,10 @@ export interface operations {
             /** @description One outcome per instance id */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4410,6 +5446,10 @@ export interface operations {
             /** @description Invalid input */
             400: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4421,6 +5461,10 @@ export interface operations {
                 headers: {
                     /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
                     "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4430,6 +5474,10 @@ export interface operations {
             /** @description Writes are disabled; Not granted; Not granted */
             403: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4439,6 +5487,10 @@ export interface operations {
             /** @description Group not found */
             404: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4448,6 +5500,10 @@ export interface operations {
             /** @description Group is of another type; Members of this group type cannot be removed */
             409: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4457,6 +5513,10 @@ export interface operations {
             /** @description Request body too large; Request body too large */
             413: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4466,6 +5526,10 @@ export interface operations {
             /** @description Unsupported media type; Unsupported media type */
             415: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4477,6 +5541,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4486,6 +5554,10 @@ export interface operations {
             /** @description Internal error; Configuration error */
             500: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4495,6 +5567,10 @@ export interface operations {
             /** @description Group type not served by this cluster */
             501: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4504,6 +5580,10 @@ export interface operations {
             /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
             502: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4515,6 +5595,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4524,6 +5608,10 @@ export interface operations {
             /** @description Broker did not answer in time; Request took longer than its deadline */
             504: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4554,6 +5642,10 @@ export interface operations {
             /** @description The member removed */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4563,6 +5655,10 @@ export interface operations {
             /** @description Invalid input */
             400: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4574,6 +5670,10 @@ export interface operations {
                 headers: {
                     /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
                     "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4583,6 +5683,10 @@ export interface operations {
             /** @description Writes are disabled; Not granted; Not granted */
             403: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4592,6 +5696,10 @@ export interface operations {
             /** @description Group not found; Member not found; No such cluster */
             404: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4601,6 +5709,10 @@ export interface operations {
             /** @description Group is of another type; Members of this group type cannot be removed */
             409: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4612,6 +5724,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4621,6 +5737,10 @@ export interface operations {
             /** @description Internal error; Configuration error */
             500: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4630,6 +5750,10 @@ export interface operations {
             /** @description Group type not served by this cluster */
             501: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4639,6 +5763,10 @@ export interface operations {
             /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
             502: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4650,6 +5778,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4659,6 +5791,10 @@ export interface operations {
             /** @description Broker did not answer in time; Request took longer than its deadline */
             504: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4691,6 +5827,10 @@ export interface operations {
             /** @description One outcome per instance id */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4700,6 +5840,10 @@ export interface operations {
             /** @description Invalid input */
             400: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4711,6 +5855,10 @@ export interface operations {
                 headers: {
                     /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
                     "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4720,6 +5868,10 @@ export interface operations {
             /** @description Writes are disabled; Not granted; Not granted */
             403: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4729,6 +5881,10 @@ export interface operations {
             /** @description Group not found; No such cluster */
             404: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4738,6 +5894,10 @@ export interface operations {
             /** @description Group is of another type; Members of this group type cannot be removed */
             409: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4747,6 +5907,10 @@ export interface operations {
             /** @description Request body too large; Request body too large */
             413: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4756,6 +5920,10 @@ export interface operations {
             /** @description Unsupported media type; Unsupported media type */
             415: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4767,6 +5935,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4776,6 +5948,10 @@ export interface operations {
             /** @description Internal error; Configuration error */
             500: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4785,6 +5961,10 @@ export interface operations {
             /** @description Group type not served by this cluster */
             501: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4794,6 +5974,10 @@ export interface operations {
             /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
             502: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4805,6 +5989,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4814,6 +6002,10 @@ export interface operations {
             /** @description Broker did not answer in time; Request took longer than its deadline */
             504: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4849,6 +6041,10 @@ export interface operations {
                 headers: {
                     /** @description Dry run: the planToken, quoted, for If-Match */
                     ETag?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4858,6 +6054,10 @@ export interface operations {
             /** @description Invalid input */
             400: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4869,6 +6069,10 @@ export interface operations {
                 headers: {
                     /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
                     "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4878,6 +6082,10 @@ export interface operations {
             /** @description Not granted; Writes are disabled; Not granted */
             403: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4887,6 +6095,10 @@ export interface operations {
             /** @description Group not found */
             404: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4896,6 +6108,10 @@ export interface operations {
             /** @description Group is of another type; Group has members; The group changed since the plan */
             409: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4905,6 +6121,10 @@ export interface operations {
             /** @description Request body too large */
             413: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4914,6 +6134,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4925,6 +6149,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4934,6 +6162,10 @@ export interface operations {
             /** @description Internal error; Configuration error */
             500: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4943,6 +6175,10 @@ export interface operations {
             /** @description Group type not served by this cluster */
             501: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4952,6 +6188,10 @@ export interface operations {
             /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
             502: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4963,6 +6203,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4972,6 +6216,10 @@ export interface operations {
             /** @description Broker did not answer in time; Request took longer than its deadline */
             504: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5009,6 +6257,10 @@ export interface operations {
                 headers: {
                     /** @description Dry run: the planToken, quoted, for If-Match */
                     ETag?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5018,6 +6270,10 @@ export interface operations {
             /** @description Invalid input */
             400: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5029,6 +6285,10 @@ export interface operations {
                 headers: {
                     /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
                     "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5038,6 +6298,10 @@ export interface operations {
             /** @description Not granted; Writes are disabled; Not granted */
             403: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5047,6 +6311,10 @@ export interface operations {
             /** @description Group not found; No such cluster */
             404: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5056,6 +6324,10 @@ export interface operations {
             /** @description Group is of another type; Group has members; The group changed since the plan */
             409: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5065,6 +6337,10 @@ export interface operations {
             /** @description Request body too large */
             413: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5074,6 +6350,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5085,6 +6365,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5094,6 +6378,10 @@ export interface operations {
             /** @description Internal error; Configuration error */
             500: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5103,6 +6391,10 @@ export interface operations {
             /** @description Group type not served by this cluster */
             501: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5112,6 +6404,10 @@ export interface operations {
             /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
             502: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5123,6 +6419,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5132,6 +6432,10 @@ export interface operations {
             /** @description Broker did not answer in time; Request took longer than its deadline */
             504: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5168,6 +6472,10 @@ export interface operations {
             /** @description Verdicts and lag */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5177,6 +6485,10 @@ export interface operations {
             /** @description Invalid input */
             400: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5188,6 +6500,10 @@ export interface operations {
                 headers: {
                     /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
                     "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5197,6 +6513,10 @@ export interface operations {
             /** @description Not granted */
             403: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5206,6 +6526,10 @@ export interface operations {
             /** @description Group not found */
             404: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5215,6 +6539,10 @@ export interface operations {
             /** @description Group is of another type */
             409: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5226,6 +6554,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5235,6 +6567,10 @@ export interface operations {
             /** @description Internal error; Configuration error */
             500: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5244,6 +6580,10 @@ export interface operations {
             /** @description Group type not served by this cluster */
             501: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5253,6 +6593,10 @@ export interface operations {
             /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
             502: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5264,6 +6608,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5273,6 +6621,10 @@ export interface operations {
             /** @description Broker did not answer in time; Request took longer than its deadline */
             504: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5311,6 +6663,10 @@ export interface operations {
             /** @description Verdicts and lag */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5320,6 +6676,10 @@ export interface operations {
             /** @description Invalid input */
             400: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5331,6 +6691,10 @@ export interface operations {
                 headers: {
                     /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
                     "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5340,6 +6704,10 @@ export interface operations {
             /** @description Not granted */
             403: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5349,6 +6717,10 @@ export interface operations {
             /** @description Group not found; No such cluster */
             404: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5358,6 +6730,10 @@ export interface operations {
             /** @description Group is of another type */
             409: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5369,6 +6745,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5378,6 +6758,10 @@ export interface operations {
             /** @description Internal error; Configuration error */
             500: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5387,6 +6771,10 @@ export interface operations {
             /** @description Group type not served by this cluster */
             501: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5396,6 +6784,10 @@ export interface operations {
             /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
             502: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5407,6 +6799,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5416,6 +6812,10 @@ export interface operations {
             /** @description Broker did not answer in time; Request took longer than its deadline */
             504: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5451,6 +6851,10 @@ export interface operations {
             /** @description The metrics */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5492,6 +6896,10 @@ export interface operations {
             /** @description Invalid input */
             400: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5503,6 +6911,10 @@ export interface operations {
                 headers: {
                     /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
                     "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5512,6 +6924,10 @@ export interface operations {
             /** @description Not granted */
             403: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5523,6 +6939,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5532,6 +6952,10 @@ export interface operations {
             /** @description Internal error; Configuration error */
             500: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5541,6 +6965,10 @@ export interface operations {
             /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
             502: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5552,6 +6980,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5561,6 +6993,10 @@ export interface operations {
             /** @description Broker did not answer in time; Request took longer than its deadline */
             504: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5581,6 +7017,10 @@ export interface operations {
             /** @description The clusters */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5590,6 +7030,10 @@ export interface operations {
             /** @description Invalid input */
             400: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5601,6 +7045,10 @@ export interface operations {
                 headers: {
                     /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
                     "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5610,6 +7058,10 @@ export interface operations {
             /** @description Not granted */
             403: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5621,6 +7073,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5632,6 +7088,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5641,6 +7101,10 @@ export interface operations {
             /** @description Request took longer than its deadline */
             504: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5664,6 +7128,10 @@ export interface operations {
             /** @description The cluster */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5673,6 +7141,10 @@ export interface operations {
             /** @description Invalid input */
             400: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5684,6 +7156,10 @@ export interface operations {
                 headers: {
                     /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
                     "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5693,6 +7169,10 @@ export interface operations {
             /** @description Not granted */
             403: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5702,6 +7182,10 @@ export interface operations {
             /** @description No such cluster */
             404: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5713,6 +7197,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5722,6 +7210,10 @@ export interface operations {
             /** @description Internal error; Configuration error */
             500: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5731,6 +7223,10 @@ export interface operations {
             /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
             502: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5742,6 +7238,10 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5751,6 +7251,10 @@ export interface operations {
             /** @description Broker did not answer in time; Request took longer than its deadline */
             504: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -8,7 +8,9 @@ import type { Hono } from 'hono';
 import type { MetricsNames } from './config.js';
 import type { GroupService } from './groups/service.js';
 import type { WriteDeps } from './http/audit.js';
+import { serviceDescLink } from './http/links.js';
 import { installGuards, methodNotAllowed, permissionsOf, type Security } from './http/middleware.js';
+import { rateLimitHeaders } from './http/rate-limit-headers.js';
 import { type Logger, silentLogger } from './logger.js';
 import { docsPage, PUBLIC_SWAGGER_UI_ASSETS } from './openapi/docs.js';
 import { problemResponse } from './openapi/problems.js';
@@ -46,7 +48,7 @@ export interface AppDeps {
 }
 
 /** The API's version: semver; what may change within 1.x is written in the README. */
-export const API_VERSION = '1.0.0';
+export const API_VERSION = '1.1.0';
 
 export function createApp({
   service,
@@ -60,6 +62,9 @@ export function createApp({
   metricsNames = 'native',
 }: AppDeps) {
   const app = new OpenAPIHono({ defaultHook: validationHook });
+  // Outermost: every answer, the guards' refusals included, links the document.
+  app.use('*', serviceDescLink());
+  app.use('*', rateLimitHeaders());
   const routes = installGuards(app, security, logger, {
     aliases: clusters.list.map((k) => k.alias),
     defaultAlias: clusters.defaultAlias,
@@ -114,7 +119,8 @@ export function createApp({
       { name: 'health', description: 'Liveness and readiness' },
       {
         name: 'clusters',
-        description: 'Several clusters: each one, and every group route under /clusters/{alias}',
+        description:
+          'Several clusters: the list and each one. Every group route is mirrored under /clusters/{alias}, tagged as the route it mirrors',
       },
     ],
   }));

@@ -11,6 +11,7 @@ import type { Authenticator, Principal } from '../auth/authenticate.js';
 import { isWriteAction, Permissions } from '../auth/grants.js';
 import type { HttpLimits, WritesSetting } from '../config.js';
 import type { Logger } from '../logger.js';
+import { addResponseHeaders } from '../openapi/headers.js';
 import { problemResponse } from '../openapi/problems.js';
 import { addSecurity } from '../openapi/security.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -107,6 +108,7 @@ function guard(
           ? principal.id
           : `address:${security.clientAddress?.(c) ?? 'unknown'}`;
       const decision = await rateLimiter.take(key);
+      if (decision.quota) c.set('rateQuota', decision.quota);
       if (!decision.allowed) {
         return problemResponse(
           c,
@@ -222,7 +224,14 @@ export function installGuards(
         origin: origins.includes('*') ? '*' : origins,
         allowMethods: ['GET', 'HEAD', 'POST', 'DELETE', 'OPTIONS'],
         allowHeaders: ['authorization', 'content-type'],
-        exposeHeaders: ['retry-after', 'www-authenticate'],
+        exposeHeaders: [
+          'retry-after',
+          'www-authenticate',
+          'link',
+          'ratelimit-limit',
+          'ratelimit-remaining',
+          'ratelimit-reset',
+        ],
         maxAge: 600,
       }),
     );
@@ -233,7 +242,7 @@ export function installGuards(
   app.use('/openapi.json', async (c, next) => {
     await next();
     if (c.res.status !== 200) return;
-    document ??= JSON.stringify(addSecurity((await c.res.json()) as object));
+    document ??= JSON.stringify(addResponseHeaders(addSecurity((await c.res.json()) as object)));
     c.res = new Response(document, { status: 200, headers: { 'content-type': 'application/json' } });
   });
   app.use('*', guard(security, routes, logger, clusters));

@@ -5,7 +5,19 @@
  * would keep its own, the platform's rate-limit binding counts across them when one is configured.
  */
 
-export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+/**
+ * What a limiter knows of the caller's quota after a request: the burst it allows, what is left of
+ * it, and the seconds until it is whole again. Limiters that count elsewhere may not know.
+ */
+export interface RateQuota {
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+}
+
+export type RateDecision = ({ allowed: true } | { allowed: false; retryAfterSeconds: number }) & {
+  quota?: RateQuota;
+};
 
 export interface RateLimiter {
   take(key: string): Promise<RateDecision>;
@@ -42,11 +54,20 @@ export class TokenBucketLimiter implements RateLimiter {
     if (this.buckets.size > MAX_BUCKETS) this.evict(now);
     if (bucket.tokens >= 1) {
       bucket.tokens -= 1;
-      return { allowed: true };
+      return { allowed: true, quota: this.quota(bucket) };
     }
     return {
       allowed: false,
       retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / this.perMs / 1000)),
+      quota: this.quota(bucket),
+    };
+  }
+
+  private quota(bucket: Bucket): RateQuota {
+    return {
+      limit: this.burst,
+      remaining: Math.floor(bucket.tokens),
+      resetSeconds: Math.ceil((this.burst - bucket.tokens) / this.perMs / 1000),
     };
   }
 

@@ -23,6 +23,7 @@ interface CompiledRoute {
  */
 const ACTIONS: Record<string, Action> = {
   'GET /groups': 'read',
+  'GET /groups.ndjson': 'read',
   'GET /groups/:groupId': 'read',
   'POST /groups/describe': 'read',
   'GET /groups/:groupId/offsets': 'offsets',

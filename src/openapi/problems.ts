@@ -69,6 +69,7 @@ export const PROBLEMS = {
   unauthorized: { status: 401, title: 'Credentials missing or refused' },
   forbidden: { status: 403, title: 'Not granted' },
   'method-not-allowed': { status: 405, title: 'Method not allowed' },
+  'not-acceptable': { status: 406, title: 'No acceptable representation' },
   'client-timeout': { status: 408, title: 'Request not received in time' },
   'payload-too-large': { status: 413, title: 'Request body too large' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
@@ -127,6 +128,13 @@ export const ProblemSchema = z
       .array(z.string())
       .optional()
       .openapi({ description: 'cluster-not-found: the aliases the caller may use' }),
+    offers: z
+      .array(z.string())
+      .optional()
+      .openapi({
+        description: 'not-acceptable: the media types the route answers with',
+        example: ['application/json', 'application/x-ndjson'],
+      }),
   })
   .openapi('Problem', { description: 'RFC 9457 problem details' });
 
@@ -178,6 +186,11 @@ const SECURITY_EXAMPLES = {
     {
       instance: '/groups/orders-eu',
     },
+  ),
+  'not-acceptable': problemBody(
+    'not-acceptable',
+    "GET /groups answers application/json or application/x-ndjson; the Accept header 'text/html' takes none of them",
+    { instance: '/groups', offers: ['application/json', 'application/x-ndjson'] },
   ),
   'client-timeout': problemBody('client-timeout', 'the request was not received completely in time'),
   'payload-too-large': problemBody(

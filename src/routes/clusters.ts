@@ -83,7 +83,9 @@ export function clusterMirror(app: OpenAPIHono, clusters: ApiClusters): (registe
         path: `${CLUSTER_PREFIX}${route.path}`,
         ...(route.operationId && { operationId: `${route.operationId}InCluster` }),
         ...(route.summary && { summary: `${route.summary} (one cluster)` }),
-        tags: [...(route.tags ?? []), 'clusters'],
+        // One tag per operation: generators make one API class per tag, and an operation in two
+        // classes exports its request types twice.
+        ...(route.tags && { tags: route.tags }),
         request: { ...route.request, params: z.object({ alias: AliasParam, ...shape }) },
         responses: withClusterNotFound(
           route.responses as Record<string, ResponseObject>,

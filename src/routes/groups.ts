@@ -4,6 +4,8 @@ import { GROUP_TYPES, type GroupListing, type GroupType } from '../groups/model.
 import type { GroupService } from '../groups/service.js';
 import { cutPage, ListingSnapshots, snapshotKey } from '../groups/snapshots.js';
 import { describeVisible, listedVisible, readVisible } from '../http/visibility.js';
+import { nextLink } from '../http/links.js';
+import { negotiate, notAcceptable } from '../http/negotiation.js';
 import type { Logger } from '../logger.js';
 import { BROKER_PROBLEMS, problemResponse, problemResponses } from '../openapi/problems.js';
 import {
@@ -21,7 +23,7 @@ import {
 } from '../openapi/schemas.js';
 import { expect, strictQuery } from '../openapi/validation.js';
 import { problemOf } from './errors.js';
-import { decodePageCursor, encodeCursor, NDJSON, ndjsonListing, wantsNdjson } from './paging.js';
+import { decodePageCursor, encodeCursor, NDJSON, ndjsonListing } from './paging.js';
 import { GroupIdParam, IsolationParam, TypeAssertionParam } from './params.js';
 
 /**
@@ -164,6 +166,18 @@ const ListingLineSchema = z
     example: { groupId: 'demo-classic', type: 'classic', protocolType: 'consumer', state: 'Stable' },
   });
 
+/** The stream's filters: the page's, without what only a page has (limit, include, isolation). */
+const StreamQuery = strictQuery({
+  type: ListQuery.shape.type,
+  state: ListQuery.shape.state,
+  prefix: ListQuery.shape.prefix,
+  protocolType: ListQuery.shape.protocolType,
+  cursor: ListQuery.shape.cursor,
+});
+
+/** What GET /groups answers with, in its order of preference (JSON first: it wins ties). */
+const LISTING_TYPES = ['application/json', NDJSON] as const;
+
 const listGroups = createRoute({
   method: 'get',
   path: '/groups',
@@ -174,17 +188,35 @@ const listGroups = createRoute({
     'Asks every broker for its groups (ListGroups at the highest version it offers; `type` and `state` are sent to brokers that ' +
     'can filter, v5 and v4, and applied here in every case) and merges the answers, sorted by group id in UTF-8 byte order. ' +
     'A broker that fails is listed in `failures`, never silently dropped. `include=details` describes the groups of the page, ' +
-    'one RPC per coordinator and type. With `Accept: application/x-ndjson` the answer is every matching group (after `cursor`, ' +
-    'if given), one JSON object per line, streamed: one ListGroups per broker, filters applied, broker failures in-band; ' +
-    '`limit` and `include` are for pages and refused there.',
+    'one RPC per coordinator and type. A page with more after it links the next one (`Link: <…>; rel="next"`) beside ' +
+    '`nextCursor`. The whole listing as NDJSON is `GET /groups.ndjson` (streamGroups); a caller whose `Accept` prefers ' +
+    '`application/x-ndjson` (RFC 9110 content negotiation: q-values, then the more specific range, then the order given) ' +
+    'gets that stream here too, where `limit` and `include` are refused. An `Accept` that takes neither is a 406.',
   request: { query: ListQuery },
   responses: {
     200: {
-      description: 'A page of groups, or with `Accept: application/x-ndjson` all of them, one per line',
-      content: {
-        'application/json': { schema: GroupPageSchema },
-        [NDJSON]: { schema: ListingLineSchema },
-      },
+      description: 'A page of groups',
+      content: { 'application/json': { schema: GroupPageSchema } },
+    },
+    ...problemResponses('invalid-input', 'not-acceptable', ...BROKER_PROBLEMS),
+  },
+});
+
+const streamGroups = createRoute({
+  method: 'get',
+  path: '/groups.ndjson',
+  operationId: 'streamGroups',
+  tags: ['groups'],
+  summary: 'Every matching group, one JSON object per line, streamed',
+  description:
+    'The whole listing of `GET /groups` (after `cursor`, if given) as application/x-ndjson: one ListGroups per broker, the ' +
+    'filters applied, sorted by group id in UTF-8 byte order, broker failures in-band. Memory holds the listing once; lines ' +
+    'are made as the client reads. A path of its own (not under /groups/) so that it names no group id.',
+  request: { query: StreamQuery },
+  responses: {
+    200: {
+      description: 'Every matching group, one per line',
+      content: { [NDJSON]: { schema: ListingLineSchema } },
     },
     ...problemResponses('invalid-input', ...BROKER_PROBLEMS),
   },
@@ -252,21 +284,35 @@ const batchDescribe = createRoute({
   },
 });
 
+/** The filters the brokers are asked with (and that are applied here in every case). */
+function brokerFilterOf(query: {
+  type?: string[];
+  state?: string[];
+  prefix?: string;
+  protocolType?: string;
+}) {
+  return {
+    ...(query.type && { types: query.type as GroupType[] }),
+    ...(query.state && { states: query.state as GroupState[] }),
+    ...(query.prefix !== undefined && { prefix: query.prefix }),
+    ...(query.protocolType !== undefined && { protocolType: query.protocolType }),
+  };
+}
+
 export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Logger): void {
   // Per process (per isolate in a Worker): the listings that the next pages are cut from.
   const snapshots = new ListingSnapshots();
   app.openapi(listGroups, async (c) => {
     const query = c.req.valid('query');
-    const brokerFilter = {
-      ...(query.type && { types: query.type as GroupType[] }),
-      ...(query.state && { states: query.state as GroupState[] }),
-      ...(query.prefix !== undefined && { prefix: query.prefix }),
-      ...(query.protocolType !== undefined && { protocolType: query.protocolType }),
-    };
+    const brokerFilter = brokerFilterOf(query);
     // Before any page is cut, so that pages and cursors are the same for every caller with these grants.
     const visible = (g: GroupListing) => listedVisible(c, 'read', g.groupId, g.type);
     const filter = { ...brokerFilter, visible };
-    if (wantsNdjson(c.req.header('accept'))) {
+    const representation = negotiate(c.req.header('accept'), LISTING_TYPES);
+    if (representation === undefined) return notAcceptable(c, LISTING_TYPES) as never;
+    // The answer depends on Accept: caches keep one per representation.
+    c.header('vary', 'accept');
+    if (representation === NDJSON) {
       const pageOnly = (['limit', 'include'] as const).filter((name) => query[name] !== undefined);
       if (pageOnly.length > 0) {
         return problemResponse(
@@ -282,10 +328,13 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
               message: `${name} applies to pages (application/json); the ndjson stream has every group`,
             })),
           },
+          { vary: 'accept' },
         ) as never;
       }
       const { groups, failures } = await service.listGroups(filter);
-      return ndjsonListing(groups, failures, query.cursor?.after) as never;
+      const streamed = ndjsonListing(groups, failures, query.cursor?.after);
+      streamed.headers.set('vary', 'accept');
+      return streamed as never;
     }
     const limit = query.limit ?? DEFAULT_LIMIT;
     const key = snapshotKey(brokerFilter);
@@ -302,6 +351,7 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
     }
     const { groups: page, failures, more } = cut;
     const nextCursor = more ? encodeCursor((page.at(-1) as { groupId: string }).groupId, snapshot) : null;
+    if (nextCursor !== null) c.header('link', nextLink(c, nextCursor), { append: true });
     const wantDetails = query.include?.includes('details') ?? false;
     const wantTimeLag = query.include?.includes('timeLag') ?? false;
     const wantLag = (query.include?.includes('lag') ?? false) || wantTimeLag;
@@ -327,6 +377,15 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
       };
     });
     return c.json({ groups: entries, failures, nextCursor }, 200);
+  });
+
+  app.openapi(streamGroups, async (c) => {
+    const query = c.req.valid('query');
+    const { groups, failures } = await service.listGroups({
+      ...brokerFilterOf(query),
+      visible: (g: GroupListing) => listedVisible(c, 'read', g.groupId, g.type),
+    });
+    return ndjsonListing(groups, failures, query.cursor?.after) as never;
   });
 
   app.openapi(describeGroup, async (c) => {

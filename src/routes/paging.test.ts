@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BrokerFailure, GroupListing } from '../groups/model.js';
-import { decodePageCursor, encodeCursor, ndjsonListing, wantsNdjson } from './paging.js';
+import { decodePageCursor, encodeCursor, ndjsonListing } from './paging.js';
 
 const b64 = (text: string) => btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 const _groups = (...ids: string[]) => ids.map((groupId) => ({ groupId }));
@@ -89,13 +89,5 @@ describe('ndjsonListing', () => {
     expect(lines[0]).toEqual(many[100]);
     expect(lines.at(-2)).toEqual(many.at(-1));
     expect(lines.at(-1)).toEqual({ end: { groups: 2_400, failures: 0 } });
-  });
-
-  it('asks for ndjson only when the Accept header names it', () => {
-    expect(wantsNdjson('application/x-ndjson')).toBe(true);
-    expect(wantsNdjson('application/json, Application/X-NDJSON; q=0.5')).toBe(true);
-    expect(wantsNdjson('application/json')).toBe(false);
-    expect(wantsNdjson('*/*')).toBe(false);
-    expect(wantsNdjson(undefined)).toBe(false);
   });
 });

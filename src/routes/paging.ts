@@ -65,12 +65,6 @@ function startAfter(sorted: readonly { groupId: string }[], after: string | unde
 
 export const NDJSON = 'application/x-ndjson';
 
-/** Whether the client asked for the ndjson listing (`Accept: application/x-ndjson`, any parameters). */
-export function wantsNdjson(accept: string | undefined): boolean {
-  if (!accept) return false;
-  return accept.split(',').some((range) => range.split(';')[0]?.trim().toLowerCase() === NDJSON);
-}
-
 /**
  * One group's line, the same JSON as JSON.stringify of the listing (fields in the page's order),
  * built from its strings: a hundred thousand lines cost a third less than whole-object stringify.

@@ -1,8 +1,8 @@
 /**
  * A Java client of the API, generated from an OpenAPI document the way a user would: OpenAPI
  * Generator's CLI (Maven Central, fetched with the machine's `mvn` like the test broker), its `java`
- * generator with the default okhttp-gson library, the generated pom's dependencies fetched by Maven,
- * the sources compiled by javac.
+ * generator with the default okhttp-gson library or the native one, the generated pom's
+ * dependencies fetched by Maven, the sources compiled by javac.
  *
  *   <cache>/openapi-generator-<version>/              the generator jar
  *   <cache>/java-client/<hash of document+options>/   generated sources, lib/ (jars), classes/
@@ -23,12 +23,22 @@ import { javaCommand, kafkaCacheDir } from '../broker-harness/fetch.js';
 export const OPENAPI_GENERATOR_VERSION = '7.17.0';
 export const JAVA_CLIENT_DIR = fileURLToPath(new URL('./java/', import.meta.url));
 
-/** What a user would pass: the default library, their own packages, no docs or test stubs. */
-const GENERATE_OPTIONS = [
+/**
+ * The generator's Java libraries the suite builds a client with: okhttp-gson (its default) and
+ * native (java.net.http with Jackson), each driven by its own check program in test/clients/java.
+ */
+export type JavaLibrary = 'okhttp-gson' | 'native';
+const CHECK_PROGRAMS: Record<JavaLibrary, string> = {
+  'okhttp-gson': 'ClientCheck.java',
+  native: 'NativeClientCheck.java',
+};
+
+/** What a user would pass: the library, their own packages, no docs or test stubs. */
+const generateOptions = (library: JavaLibrary) => [
   '-g',
   'java',
   '--library',
-  'okhttp-gson',
+  library,
   '--api-package',
   'org.kgr.client.api',
   '--model-package',
@@ -45,15 +55,17 @@ const GENERATE_OPTIONS = [
   'hideGenerationTimestamp=true,useJakartaEe=true',
 ];
 
-const MARKER = '.complete';
+export const MARKER = '.complete';
 
 export interface JavaClient {
   /** A java `-cp` value: the compiled client and its dependencies. */
   classpath: string;
   dir: string;
+  library: JavaLibrary;
 }
 
-function run(command: string, args: readonly string[], what: string, timeoutMs: number, cwd?: string) {
+/** Runs a command to its end; rejects with the tail of its output. */
+export function run(command: string, args: readonly string[], what: string, timeoutMs: number, cwd?: string) {
   return new Promise<string>((resolve, reject) => {
     execFile(
       command,
@@ -79,7 +91,7 @@ function mvn(args: readonly string[], what: string): Promise<string> {
 }
 
 /** Moves a finished temp dir into place; another process may have finished the same one meanwhile. */
-async function publish(tmp: string, dir: string): Promise<void> {
+export async function publish(tmp: string, dir: string): Promise<void> {
   if (existsSync(path.join(dir, MARKER))) {
     await rm(tmp, { recursive: true, force: true });
     return;
@@ -120,13 +132,17 @@ export async function ensureGenerator(): Promise<string> {
 }
 
 /** The Java client of `document` (the JSON text of an OpenAPI document), generated and compiled. */
-export async function ensureJavaClient(document: string): Promise<JavaClient> {
+export async function ensureJavaClient(
+  document: string,
+  library: JavaLibrary = 'okhttp-gson',
+): Promise<JavaClient> {
+  const options = generateOptions(library);
   // `servers` names the port of the server that served the document, new on every run; the client
   // is given its base URL anyway, so one client serves every run of the same API.
   const { servers: _servers, ...api } = JSON.parse(document) as Record<string, unknown>;
   const hash = createHash('sha256')
     .update(OPENAPI_GENERATOR_VERSION)
-    .update(JSON.stringify(GENERATE_OPTIONS))
+    .update(JSON.stringify(options))
     .update(JSON.stringify(api))
     .digest('hex')
     .slice(0, 20);
@@ -134,6 +150,7 @@ export async function ensureJavaClient(document: string): Promise<JavaClient> {
   const dir = path.join(root, hash);
   const client = {
     dir,
+    library,
     classpath: [path.join(dir, 'classes'), path.join(dir, 'lib', '*')].join(path.delimiter),
   };
   if (existsSync(path.join(dir, MARKER))) return client;
@@ -149,7 +166,7 @@ export async function ensureJavaClient(document: string): Promise<JavaClient> {
     const src = path.join(tmp, 'generated');
     await run(
       javaCommand(),
-      ['-jar', jar, 'generate', '-i', spec, '-o', src, ...GENERATE_OPTIONS],
+      ['-jar', jar, 'generate', '-i', spec, '-o', src, ...options],
       'OpenAPI Generator',
       10 * 60_000,
     );
@@ -205,7 +222,7 @@ async function javaSources(dir: string): Promise<string[]> {
 }
 
 /** Keeps the newest `keep` clients: each document version leaves one behind. */
-async function prune(root: string, keep: number): Promise<void> {
+export async function prune(root: string, keep: number): Promise<void> {
   const entries = await readdir(root);
   const dated = await Promise.all(
     entries.map(async (name) => ({
@@ -219,7 +236,7 @@ async function prune(root: string, keep: number): Promise<void> {
   );
 }
 
-/** Runs ClientCheck.java (test/clients/java) on `client` with `args`; resolves with its standard output. */
+/** Runs the check program of the client's library on it with `args`; resolves with its standard output. */
 export function runClientCheck(client: JavaClient, args: readonly string[]): Promise<string> {
   return run(
     javaCommand(),
@@ -229,7 +246,7 @@ export function runClientCheck(client: JavaClient, args: readonly string[]): Pro
       '-XX:TieredStopAtLevel=1',
       '-cp',
       client.classpath,
-      path.join(JAVA_CLIENT_DIR, 'ClientCheck.java'),
+      path.join(JAVA_CLIENT_DIR, CHECK_PROGRAMS[client.library]),
       ...args,
     ],
     'the Java client check',

@@ -1,5 +1,6 @@
 /**
- * The whole listing in one request: GET /groups with Accept: application/x-ndjson over real groups
+ * The whole listing in one request: GET /groups.ndjson (streamGroups), and GET /groups with
+ * Accept: application/x-ndjson, over real groups
  * (Empty classic groups made by offset commits with Kafka's Admin client). Every line is checked
  * against the line schema the OpenAPI document publishes.
  */
@@ -48,7 +49,7 @@ const t = appWithGroups({
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats.default(ajv);
     ajv.addSchema(app.checker.document as object, 'openapi.json');
-    const schema = 'openapi.json#/paths/~1groups/get/responses/200/content/application~1x-ndjson/schema';
+    const schema = 'openapi.json#/paths/~1groups.ndjson/get/responses/200/content/application~1x-ndjson/schema';
     validateLine = ajv.compile({ $ref: schema });
   },
 });
@@ -96,6 +97,26 @@ describe('GET /groups as application/x-ndjson', () => {
       `/groups?prefix=${encodeURIComponent(run)}&cursor=${encodeCursor(sorted[449] as string)}`,
     );
     expect(groupsOf(after.lines).map((g) => g.groupId)).toEqual(sorted.slice(450));
+  });
+
+  it('is its own operation: GET /groups.ndjson streams the same lines, with no Accept at all', async () => {
+    const query = `?prefix=${encodeURIComponent(`${run}-02`)}&type=classic`;
+    const own = await t.app.request(`/groups.ndjson${query}`);
+    expect(own.status).toBe(200);
+    expect(own.headers.get('content-type')).toBe(NDJSON);
+    const negotiated = await t.app.request(`/groups${query}`, { headers: { accept: NDJSON } });
+    const text = await own.text();
+    expect(text).toBe(await negotiated.text());
+    expect(text.split('\n').filter(Boolean)).toHaveLength(200 + 1);
+    const mirrored = await t.app.request(`/clusters/default/groups.ndjson${query}`);
+    expect(await mirrored.text()).toBe(text);
+  });
+
+  it('GET /groups.ndjson takes no page parameters: limit is an unknown parameter there', async () => {
+    const res = await t.app.request('/groups.ndjson?limit=10');
+    expect(res.status).toBe(400);
+    const problem = (await t.checker.check('get', '/groups.ndjson', res)) as { errors: { name: string }[] };
+    expect(problem.errors.map((e) => e.name)).toEqual(['limit']);
   });
 
   it('refuses limit and include, which are for pages, naming them', async () => {

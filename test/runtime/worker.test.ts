@@ -97,6 +97,18 @@ describe('the Worker in workerd', () => {
     }
   });
 
+  it('negotiates in the bundle: JSON on a tie, NDJSON when preferred, 406 otherwise; every answer links the document', async () => {
+    const answer = async (accept: string) => {
+      const res = await mf.dispatchFetch(`http://localhost/groups?prefix=${run}`, { headers: { accept } });
+      await res.text();
+      return [res.status, res.headers.get('content-type')?.split(';')[0], res.headers.get('link')];
+    };
+    const link = '</openapi.json>; rel="service-desc"';
+    expect(await answer('application/json, application/x-ndjson')).toEqual([200, 'application/json', link]);
+    expect(await answer('application/x-ndjson')).toEqual([200, 'application/x-ndjson', link]);
+    expect(await answer('text/html')).toEqual([406, 'application/problem+json', link]);
+  });
+
   it('answers GET /groups/{id} twice in a row, nothing carried over', async () => {
     for (let i = 0; i < 2; i++) {
       const { res, text, connections } = await get(`/groups/${encodeURIComponent(groupId)}`);

@@ -57,9 +57,19 @@ describe('TokenBucketLimiter', () => {
   it('lets a burst through, refills at the rate, and keeps keys apart', async () => {
     let now = 0;
     const limiter = new TokenBucketLimiter(60, 2, () => now);
-    expect((await limiter.take('a')).allowed).toBe(true);
-    expect((await limiter.take('a')).allowed).toBe(true);
-    expect(await limiter.take('a')).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    expect(await limiter.take('a')).toEqual({
+      allowed: true,
+      quota: { limit: 2, remaining: 1, resetSeconds: 1 },
+    });
+    expect(await limiter.take('a')).toEqual({
+      allowed: true,
+      quota: { limit: 2, remaining: 0, resetSeconds: 2 },
+    });
+    expect(await limiter.take('a')).toEqual({
+      allowed: false,
+      retryAfterSeconds: 1,
+      quota: { limit: 2, remaining: 0, resetSeconds: 2 },
+    });
     expect((await limiter.take('b')).allowed).toBe(true);
     now += 1000;
     expect((await limiter.take('a')).allowed).toBe(true);

@@ -349,6 +349,7 @@ describe('the problem rows', () => {
       'auth-unavailable',
       'forbidden',
       'method-not-allowed',
+      'not-acceptable',
       'client-timeout',
       'payload-too-large',
       'unsupported-media-type',

@@ -9,14 +9,18 @@
  * BatchDescribeFailed variants, and problems are read as the generated `Problem` type.
  *
  *   java -cp 'CLIENT_CLASSES:CLIENT_LIB/*' test/clients/java/ClientCheck.java \
- *        --base URL --prefix P --group TYPE ID [--group TYPE ID ...] --big ID --missing ID --mismatch ID TYPE
+ *        --base URL --prefix P --group TYPE ID [--group TYPE ID ...] --big ID --missing ID --mismatch ID TYPE \
+ *        --health ID
  *
  * Output lines (fields separated by single spaces; ids hold no spaces):
  *   LIST <groupId> <type> <lag or ->                    GET /groups?prefix=P&include=lag
+ *   PAGE <groupId>, then PAGES <n>                      GET /groups?prefix=P&limit=2, following nextCursor
  *   MEMBER <type> <groupId> <instanceId> <rack> <topic>:<partitions>:<topicId> <type-specific fact>
  *   OFFSET <groupId> <topic> <partition> <offset>       GET /groups/{big}/offsets
  *   BATCH found <groupId> <type> | BATCH failed <groupId> <problem type> <status>
  *   MISMATCH <http status> <problem type> <expectedType> <actualType>
+ *   NOTFOUND <http status> <problem type> <groupId>    GET /groups/{missing}
+ *   HEALTH <groupId> <type> <verdict> <partitions>     GET /groups/{health}/health
  *   DONE
  */
 
@@ -38,6 +42,7 @@ import org.kgr.client.model.ClassicMember;
 import org.kgr.client.model.ConsumerGroup;
 import org.kgr.client.model.ConsumerMember;
 import org.kgr.client.model.Group;
+import org.kgr.client.model.GroupHealth;
 import org.kgr.client.model.GroupOffsets;
 import org.kgr.client.model.GroupPage;
 import org.kgr.client.model.GroupPageEntry;
@@ -53,6 +58,7 @@ import org.kgr.client.model.TopicPartitions;
 public class ClientCheck {
   public static void main(String[] argv) throws Exception {
     String base = null, prefix = null, big = null, missing = null, mismatchId = null, mismatchType = null;
+    String healthId = null;
     List<String[]> groups = new ArrayList<>();
     for (int i = 0; i < argv.length; i++) {
       switch (argv[i]) {
@@ -61,6 +67,7 @@ public class ClientCheck {
         case "--group" -> groups.add(new String[] {argv[++i], argv[++i]});
         case "--big" -> big = argv[++i];
         case "--missing" -> missing = argv[++i];
+        case "--health" -> healthId = argv[++i];
         case "--mismatch" -> {
           mismatchId = argv[++i];
           mismatchType = argv[++i];
@@ -80,6 +87,17 @@ public class ClientCheck {
       Long lag = entry.getLag() == null ? null : entry.getLag().getLag();
       System.out.println("LIST " + entry.getGroupId() + " " + entry.getType() + " " + (lag == null ? "-" : lag));
     }
+
+    // Pages of two, each cursor handed back as it came, to the last page.
+    String cursor = null;
+    int pages = 0;
+    do {
+      GroupPage next = groupsApi.listGroups(null, null, prefix, null, 2, cursor, null, null);
+      for (GroupPageEntry entry : next.getGroups()) System.out.println("PAGE " + entry.getGroupId());
+      cursor = next.getNextCursor();
+      pages++;
+    } while (cursor != null && pages < 100);
+    System.out.println("PAGES " + pages);
 
     for (String[] g : groups) {
       Group group = groupsApi.getGroup(g[1], g[0]);
@@ -119,6 +137,17 @@ public class ClientCheck {
       System.out.println("MISMATCH " + e.getCode() + " " + problem.getType() + " " + problem.getExpectedType() + " "
           + problem.getActualType());
     }
+    try {
+      groupsApi.getGroup(missing, null);
+      System.out.println("NOTFOUND 200 - -");
+    } catch (ApiException e) {
+      Problem problem = Problem.fromJson(e.getResponseBody());
+      System.out.println("NOTFOUND " + e.getCode() + " " + problem.getType() + " " + problem.getGroupId());
+    }
+
+    GroupHealth health = offsetsApi.getGroupHealth(healthId, null, null, null, null, null, null);
+    System.out.println("HEALTH " + health.getGroupId() + " " + health.getType() + " " + health.getVerdict() + " "
+        + health.getPartitions().size());
     System.out.println("DONE");
   }
 

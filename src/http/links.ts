@@ -1,0 +1,53 @@
+/**
+ * Web links (RFC 8288) that let OpenAPI-aware clients find their way without reading the README:
+ * every answer, errors included, links the document (`rel="service-desc"`, RFC 8631), and a page
+ * with more after it links the next page (`rel="next"`) beside its `nextCursor`.
+ *
+ * Both are relative references, resolved against the request's own URL: behind a proxy that
+ * mounts the API under a prefix the next page stays under it. The document's link is
+ * `/openapi.json` from the root, where the API serves it.
+ */
+
+import type { Context, MiddlewareHandler } from 'hono';
+
+export const SERVICE_DESC_LINK = '</openapi.json>; rel="service-desc"';
+
+/** Adds the document's link to every answer; register first, so that it wraps every other answer. */
+export function serviceDescLink(): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    editHeaders(c, (headers) => headers.append('link', SERVICE_DESC_LINK));
+  };
+}
+
+/** Changes the answer's headers; one with immutable headers (fetched from elsewhere) is copied first. */
+export function editHeaders(c: Context, edit: (headers: Headers) => void): void {
+  try {
+    edit(c.res.headers);
+  } catch {
+    const res = new Response(c.res.body, c.res);
+    edit(res.headers);
+    c.res = res;
+  }
+}
+
+/**
+ * The `rel="next"` link of a page: the request's last path segment (a relative-path reference) and
+ * its query with `cursor` replaced, every other parameter kept as the caller gave it.
+ */
+export function nextLink(c: Context, cursor: string): string {
+  const url = new URL(c.req.url);
+  const segment = url.pathname.slice(url.pathname.lastIndexOf('/') + 1);
+  const params = [...new URLSearchParams(url.search)].filter(([name]) => name !== 'cursor');
+  params.push(['cursor', cursor]);
+  const query = params.map(([name, value]) => `${encode(name)}=${encode(value)}`).join('&');
+  return `<${segment}?${query}>; rel="next"`;
+}
+
+/** Percent-encodes all but RFC 3986's unreserved characters: nothing in it can end the `<…>`. */
+function encode(text: string): string {
+  return encodeURIComponent(text).replace(
+    /[!'()*]/g,
+    (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+}

@@ -1,0 +1,34 @@
+/**
+ * The caller's quota on every answer where a rate limit applies, as the IETF HTTPAPI working
+ * group's draft names it (draft-ietf-httpapi-ratelimit-headers-06): `RateLimit-Limit` (the burst
+ * a caller may send), `RateLimit-Remaining` (what is left of it) and `RateLimit-Reset` (seconds
+ * until it is whole again). A 429 carries them beside its Retry-After. Answers the limiter does not
+ * count (the probes) and limiters that count elsewhere (the Worker's binding) carry none.
+ */
+
+import type { MiddlewareHandler } from 'hono';
+import { editHeaders } from './links.js';
+import type { RateQuota } from './rate-limit.js';
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    rateQuota: RateQuota;
+  }
+}
+
+export const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as const;
+
+/** Register before the guard that takes from the limiter, so that its refusals carry them too. */
+export function rateLimitHeaders(): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    const quota = c.get('rateQuota');
+    if (!quota) return;
+    const values = [quota.limit, quota.remaining, quota.resetSeconds];
+    editHeaders(c, (headers) => {
+      RATE_LIMIT_HEADERS.forEach((name, i) => {
+        headers.set(name, String(values[i]));
+      });
+    });
+  };
+}
