@@ -14,8 +14,10 @@ describe('negotiate (RFC 9110 §12.5.1)', () => {
     ['application/json, application/x-ndjson, application/problem+json', 'application/json'],
     ['application/json, application/x-ndjson', 'application/json'],
     ['application/json, application/x-ndjson;q=0', 'application/json'],
-    // The caller's order breaks a tie of equal quality and specificity.
-    ['application/x-ndjson, application/json', 'application/x-ndjson'],
+    // The order of the header carries no weight (RFC 9110): a tie is JSON's, whatever comes first.
+    ['application/x-ndjson, application/json', 'application/json'],
+    ['application/x-ndjson, */*', 'application/json'],
+    ['application/x-ndjson, */*;q=0.8', 'application/x-ndjson'],
     ['application/x-ndjson', 'application/x-ndjson'],
     ['application/x-ndjson;q=0.9, application/json;q=0.5', 'application/x-ndjson'],
     ['application/json;q=0.5, application/x-ndjson', 'application/x-ndjson'],
@@ -26,7 +28,9 @@ describe('negotiate (RFC 9110 §12.5.1)', () => {
     ['text/*, application/x-ndjson;q=0.3', 'application/x-ndjson'],
     ['APPLICATION/JSON', 'application/json'],
     ['application/json; charset=utf-8', 'application/json'],
-    ['application/json;q=1.5', 'application/json'],
+    ['application/json;q=1.5, application/x-ndjson;q=0.5', 'application/x-ndjson'],
+    ['application/json; q="0.5"; foo=bar, application/x-ndjson;q=0.4', 'application/json'],
+    ['application/json;charset="UTF-8"', 'application/json'],
   ])('Accept %j → %s', (accept, expected) => {
     expect(negotiate(accept, OFFERS)).toBe(expected);
   });
@@ -40,7 +44,13 @@ describe('negotiate (RFC 9110 §12.5.1)', () => {
     'application/json; charset=iso-8859-1',
     'not a media type',
     ';;;,,,',
+    'application/json;q=1.5',
   ])('Accept %j takes nothing the route offers', (accept) => {
     expect(negotiate(accept, OFFERS)).toBeUndefined();
+  });
+
+  it('reads no further than the first 64 ranges of a long header', () => {
+    expect(negotiate(`${'text/html, '.repeat(1000)}application/json`, OFFERS)).toBeUndefined();
+    expect(negotiate(`${'text/html, '.repeat(10)}application/json`, OFFERS)).toBe('application/json');
   });
 });

@@ -61,7 +61,7 @@ describe('content negotiation on GET /groups', () => {
     ['json and ndjson, a tie', 'application/json, application/x-ndjson', JSON_TYPE],
     ['ndjson excluded by q=0', 'application/json, application/x-ndjson;q=0', JSON_TYPE],
     ['ndjson alone (curl)', NDJSON, NDJSON],
-    ['ndjson first', 'application/x-ndjson, application/json', NDJSON],
+    ['ndjson first, a tie all the same', 'application/x-ndjson, application/json', JSON_TYPE],
     ['ndjson by q-value', 'application/json;q=0.5, application/x-ndjson;q=0.9', NDJSON],
     ['json excluded by q=0 under */*', '*/*, application/json;q=0', NDJSON],
     ['type/* below ndjson', 'application/*;q=0.1, application/x-ndjson', NDJSON],
