@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { healthOf } from '../groups/health/assess.js';
-import { snapshotOf } from '../groups/health/snapshot.js';
+import { snapshotOf } from '../groups/health/progress-token.js';
 import { DEFAULT_THRESHOLDS } from '../groups/health/verdicts.js';
 import type { Group, GroupOffsets, PartitionOffsets } from '../groups/model.js';
 import { groupFamilies } from './metrics.js';

@@ -6,7 +6,7 @@ import {
   readSnapshot,
   type SnapshotData,
   snapshotOf,
-} from '../groups/health/snapshot.js';
+} from '../groups/health/progress-token.js';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../groups/health/verdicts.js';
 import type { GroupService } from '../groups/service.js';
 import { readVisible } from '../http/visibility.js';

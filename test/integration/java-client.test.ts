@@ -11,7 +11,7 @@ import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { GroupType } from '../../src/groups/model.js';
-import { ensureJavaClient, type JavaClient, runClientCheck } from '../clients/java-client.js';
+import { ensureJavaClient, type JavaClient, runClientCheck } from '../clients/generated-java-client.js';
 import { commitOffsets } from '../kafka/commit-offset.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
 import { hasGroupType } from '../support/kafka-version.js';

@@ -5,7 +5,7 @@
 
 import type { GroupHealth, PartitionHealth } from '../../openapi/health-schemas.js';
 import type { Group, GroupOffsets } from '../model.js';
-import { partitionsBefore, rate, type SnapshotData } from './snapshot.js';
+import { partitionsBefore, rate, type SnapshotData } from './progress-token.js';
 import { partitionVerdict, type Thresholds, worst } from './verdicts.js';
 
 export interface HealthInput {

@@ -19,6 +19,7 @@ import { isCoordinatorError } from '../coordinators.js';
 import type { Group, GroupType } from '../model.js';
 import type { CommittedOffsets } from '../offsets/committed.js';
 import { type EndOffset, logOffsets, type OffsetSpec, tpKey } from '../offsets/end-offsets.js';
+import { GroupNotEmptyError, type MemberRef } from '../writes/errors.js';
 import {
   durationTimestamp,
   type PartitionFacts,
@@ -27,8 +28,7 @@ import {
   planTargets,
   ResetPlanError,
   type ResetScenario,
-} from '../reset/plan.js';
-import { GroupNotEmptyError, type MemberRef } from './errors.js';
+} from './plan.js';
 
 /** What the reset needs of the other writes: the coordinator, with its retries, and the offsets read there. */
 export interface ResetWrites {

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { tokenSigner } from '../../tokens/signed.js';
 import type { GroupOffsets } from '../model.js';
-import { MAX_SNAPSHOT_PARTITIONS, partitionsBefore, rate, readSnapshot, snapshotOf } from './snapshot.js';
+import {
+  MAX_SNAPSHOT_PARTITIONS,
+  partitionsBefore,
+  rate,
+  readSnapshot,
+  snapshotOf,
+} from './progress-token.js';
 
 const row = (partition: number, offset: number | null, endOffset: number | null) => ({
   partition,
