@@ -210,11 +210,17 @@ function maskJson(value: unknown, volatile = false): unknown {
 }
 
 function maskText(text: string): string {
-  return text
-    .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?/g, '<time>')
-    .replace(/127\.0\.0\.1:\d+|localhost:\d+/g, '<host:port>')
-    .replace(/[A-Za-z0-9_-]{22}(?=[^A-Za-z0-9_-]|$)/g, (m) => (/\d/.test(m) && /[A-Z]/.test(m) ? '<id>' : m))
-    .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, '<uuid>');
+  return (
+    text
+      .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?/g, '<time>')
+      .replace(/127\.0\.0\.1:\d+|localhost:\d+/g, '<host:port>')
+      .replace(/[A-Za-z0-9_-]{22}(?=[^A-Za-z0-9_-]|$)/g, (m) =>
+        /\d/.test(m) && /[A-Z]/.test(m) ? '<id>' : m,
+      )
+      .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, '<uuid>')
+      // A classic member id is its client id and a random UUID; members are listed in that id's order.
+      .replace(/[\w.-]+-<uuid>/g, '<member>')
+  );
 }
 
 function maskMetrics(text: string): string {
