@@ -186,15 +186,23 @@ function requests(): Request[] {
 }
 
 // Keys whose values differ from run to run whatever the code: masked wherever they appear.
+// memberMetadata is the subscription's bytes, generation included (its decoded form stays, generation masked).
 const VOLATILE_KEYS =
-  /^(memberId|clusterId|clientId|host|port|clientHost|metadata|planToken|progressToken|token|cursor|.*Cursor|next|snapshot|since|.*At|.*Ms|.*Time|.*Timestamp|timestamp|age.*|.*Age|duration.*|uptime.*|rackId|controllerId|nodeId|memberEpoch|groupEpoch|assignmentEpoch|targetAssignmentEpoch|generationId|epoch)$/;
+  /^(memberId|clusterId|clientId|host|port|clientHost|metadata|memberMetadata|planToken|progressToken|token|cursor|.*Cursor|next|snapshot|since|.*At|.*Ms|.*Time|.*Timestamp|timestamp|age.*|.*Age|duration.*|uptime.*|rackId|controllerId|nodeId|memberEpoch|groupEpoch|assignmentEpoch|targetAssignmentEpoch|generationId|epoch)$/;
 
 // Members join in any order, so their client ids do; the ids themselves are fixed by the fixtures.
 function maskJson(value: unknown, volatile = false): unknown {
   if (Array.isArray(value)) return value.map((v) => maskJson(v, volatile));
   if (value !== null && typeof value === 'object') {
     return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, maskJson(v, volatile || VOLATILE_KEYS.test(k))]),
+      Object.entries(value).map(([k, v]) => {
+        const masked = maskJson(v, volatile || VOLATILE_KEYS.test(k));
+        // A group's members come in the order of their random member ids: compared as a set.
+        if (k === 'members' && Array.isArray(masked)) {
+          return [k, masked.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))];
+        }
+        return [k, masked];
+      }),
     );
   }
   if (volatile && value !== null) return '<masked>';
@@ -202,11 +210,17 @@ function maskJson(value: unknown, volatile = false): unknown {
 }
 
 function maskText(text: string): string {
-  return text
-    .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?/g, '<time>')
-    .replace(/127\.0\.0\.1:\d+|localhost:\d+/g, '<host:port>')
-    .replace(/[A-Za-z0-9_-]{22}(?=[^A-Za-z0-9_-]|$)/g, (m) => (/\d/.test(m) && /[A-Z]/.test(m) ? '<id>' : m))
-    .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, '<uuid>');
+  return (
+    text
+      .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?/g, '<time>')
+      .replace(/127\.0\.0\.1:\d+|localhost:\d+/g, '<host:port>')
+      .replace(/[A-Za-z0-9_-]{22}(?=[^A-Za-z0-9_-]|$)/g, (m) =>
+        /\d/.test(m) && /[A-Z]/.test(m) ? '<id>' : m,
+      )
+      .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, '<uuid>')
+      // A classic member id is its client id and a random UUID; members are listed in that id's order.
+      .replace(/[\w.-]+-<uuid>/g, '<member>')
+  );
 }
 
 function maskMetrics(text: string): string {

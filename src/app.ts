@@ -20,10 +20,10 @@ import { type ApiClusters, clusterMirror, clustersRoutes } from './routes/cluste
 import { errorResponse } from './routes/errors.js';
 import { groupHealthRoutes } from './routes/group-health.js';
 import { groupRoutes } from './routes/groups.js';
-import { healthRoutes } from './routes/health.js';
 import { memberRoutes } from './routes/members.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { offsetRoutes } from './routes/offsets.js';
+import { healthRoutes } from './routes/probes.js';
 import { resetRoutes } from './routes/reset.js';
 import { writeRoutes } from './routes/writes.js';
 import { type TokenSigner, tokenSigner } from './tokens/signed.js';

@@ -11,7 +11,7 @@ import { Coordinators, type RetryPolicy } from './coordinators.js';
 import { classicDescriber } from './describe/classic.js';
 import { type CoalesceOptions, coalesced } from './describe/coalesce.js';
 import { consumerDescriber } from './describe/consumer.js';
-import type { GroupDescriber } from './describe/outcome.js';
+import type { GroupDescriber } from './describe/describer.js';
 import { resolveGroups } from './describe/resolve.js';
 import { shareDescriber } from './describe/share.js';
 import { streamsDescriber } from './describe/streams.js';
@@ -39,7 +39,7 @@ export interface DescribeOptions {
 export interface GroupService {
   /** Every matching group, sorted by id; with `page`, only that page of them. */
   listGroups(filter?: ListFilter, page?: ListPage): Promise<GroupList>;
-  /** Every matching group in no particular order: for a caller that cuts its own pages (snapshots.ts). */
+  /** Every matching group in no particular order: for a caller that cuts its own pages (held-listings.ts). */
   listUnsorted(filter?: ListFilter): Promise<GroupList>;
   /** One group; throws GroupNotFoundError, GroupTypeMismatchError, … */
   describeGroup(groupId: string, options?: DescribeOptions): Promise<Group>;

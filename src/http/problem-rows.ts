@@ -20,6 +20,7 @@ import {
   GroupTypeMismatchError,
   GroupTypeUnavailableError,
 } from '../groups/errors.js';
+import { PlanStaleError } from '../groups/reset/apply.js';
 import { ResetPlanError } from '../groups/reset/plan.js';
 import {
   GroupNotEmptyError,
@@ -27,7 +28,6 @@ import {
   MemberNotFoundError,
   MemberRemovalUnsupportedError,
 } from '../groups/writes/errors.js';
-import { PlanStaleError } from '../groups/writes/reset.js';
 import { PROBLEMS, type ProblemExtensions, type ProblemSlug } from '../openapi/problems.js';
 import { WriteForbiddenError, WritesDisabledError } from './write-guard.js';
 

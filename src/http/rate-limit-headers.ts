@@ -8,6 +8,7 @@
 
 import type { MiddlewareHandler } from 'hono';
 import { editHeaders } from './links.js';
+import { RATE_LIMIT_HEADERS } from '../openapi/headers.js';
 import type { RateQuota } from './rate-limit.js';
 
 declare module 'hono' {
@@ -15,8 +16,6 @@ declare module 'hono' {
     rateQuota: RateQuota;
   }
 }
-
-export const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as const;
 
 /** Register before the guard that takes from the limiter, so that its refusals carry them too. */
 export function rateLimitHeaders(): MiddlewareHandler {

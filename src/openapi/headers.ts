@@ -5,7 +5,8 @@
  * each response.
  */
 
-import { RATE_LIMIT_HEADERS } from '../http/rate-limit-headers.js';
+/** The IETF HTTPAPI draft's names of the caller's quota (http/rate-limit-headers.ts writes them). */
+export const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as const;
 
 /** Operations no rate limit applies to: the probes. */
 const UNLIMITED = new Set(['/healthz', '/readyz']);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { healthOf } from '../groups/health/assess.js';
-import { snapshotOf } from '../groups/health/snapshot.js';
+import { progressOf } from '../groups/health/progress-token.js';
 import { DEFAULT_THRESHOLDS } from '../groups/health/verdicts.js';
 import type { Group, GroupOffsets, PartitionOffsets } from '../groups/model.js';
 import { groupFamilies } from './metrics.js';
@@ -69,7 +69,7 @@ describe('healthOf', () => {
   });
 
   it('with a snapshot: STALLED, REWOUND, and rates over the interval', () => {
-    const before = snapshotOf(offsets([row(0, 10, 20), row(1, 50, 60)]));
+    const before = progressOf(offsets([row(0, 10, 20), row(1, 50, 60)]));
     if (!before) throw new Error('no snapshot');
     const now = offsets([row(0, 10, 26), row(1, 40, 66)]);
     const h = healthOf({ group: group(2), offsets: now, at: AT }, DEFAULT_THRESHOLDS, {

@@ -2,11 +2,11 @@ import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { healthOf } from '../groups/health/assess.js';
 import {
-  MAX_SNAPSHOT_PARTITIONS,
-  readSnapshot,
-  type SnapshotData,
-  snapshotOf,
-} from '../groups/health/snapshot.js';
+  MAX_PROGRESS_PARTITIONS,
+  type ProgressData,
+  progressOf,
+  readProgress,
+} from '../groups/health/progress-token.js';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../groups/health/verdicts.js';
 import type { GroupService } from '../groups/service.js';
 import { readVisible } from '../http/visibility.js';
@@ -144,14 +144,14 @@ export function groupHealthRoutes(app: OpenAPIHono, service: GroupService, token
     const { groupId } = c.req.valid('param');
     const { isolation, type, since, ...query } = c.req.valid('query');
     const thresholds = thresholdsOf(query);
-    let before: { snapshot: SnapshotData; issuedAt: number } | undefined;
+    let before: { snapshot: ProgressData; issuedAt: number } | undefined;
     if (since !== undefined) {
       const verified = await tokens.verify(SNAPSHOT_PURPOSE, since, {
         maxAgeMs: SNAPSHOT_MAX_AGE_MS,
         maxChars: SNAPSHOT_MAX_CHARS,
       });
       if (!verified.ok) return refuseSince(c, since, verified.message) as never;
-      const snapshot = readSnapshot(verified.data);
+      const snapshot = readProgress(verified.data);
       if (!snapshot) return refuseSince(c, since, 'not a lag snapshot this API can read') as never;
       if (snapshot.g !== groupId) return refuseSince(c, since, 'the snapshot is of another group') as never;
       const asked = isolation === 'read_committed' ? 'c' : 'u';
@@ -168,9 +168,9 @@ export function groupHealthRoutes(app: OpenAPIHono, service: GroupService, token
       return { type: r.group.type, ...r };
     });
     const health = healthOf(reading, thresholds, before);
-    const data = snapshotOf(reading.offsets);
+    const data = progressOf(reading.offsets);
     const snapshot =
-      data && data.p.length <= MAX_SNAPSHOT_PARTITIONS ? await tokens.sign(SNAPSHOT_PURPOSE, data) : null;
+      data && data.p.length <= MAX_PROGRESS_PARTITIONS ? await tokens.sign(SNAPSHOT_PURPOSE, data) : null;
     return c.json({ ...health, snapshot }, 200);
   });
 }

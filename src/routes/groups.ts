@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { cutPage, ListingSnapshots, snapshotKey } from '../groups/held-listings.js';
 import { canonicalState, GROUP_STATES, type GroupState } from '../groups/listing.js';
 import { GROUP_TYPES, type GroupListing, type GroupType } from '../groups/model.js';
 import type { GroupService } from '../groups/service.js';
-import { cutPage, ListingSnapshots, snapshotKey } from '../groups/snapshots.js';
 import { describeVisible, listedVisible, readVisible } from '../http/visibility.js';
 import { nextLink } from '../http/links.js';
 import { negotiate, notAcceptable } from '../http/negotiation.js';

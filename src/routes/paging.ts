@@ -2,7 +2,7 @@
  * Paging over a sorted list of groups. A cursor names the last group id of the page it came
  * with, so the next page starts right after it: groups created or deleted meanwhile neither shift
  * nor repeat the others. Kafka itself has no paging: a cursor also names the listing snapshot its
- * page was cut from (src/groups/snapshots.ts), so the next page is cut from that same listing
+ * page was cut from (src/groups/held-listings.ts), so the next page is cut from that same listing
  * while this process still holds it, and from a fresh listing past the id otherwise.
  */
 

@@ -7,6 +7,7 @@
 
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Group } from '../groups/model.js';
+import type { ResetRequest } from '../groups/reset/apply.js';
 import { parseDuration, ResetPlanError, type ResetScenario } from '../groups/reset/plan.js';
 import {
   fromWire,
@@ -17,7 +18,6 @@ import {
   requestDigest,
   toWire,
 } from '../groups/reset/token.js';
-import type { ResetRequest } from '../groups/writes/reset.js';
 import { type AuditNotes, guardedWrite, type WriteDeps } from '../http/audit.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import {

@@ -18,7 +18,7 @@ import { VERDICTS } from '../../src/groups/health/verdicts.js';
 import type { GroupType } from '../../src/groups/model.js';
 import { commitOffsets } from '../broker-harness/commit-offset.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
-import { ensureJavaClient, type JavaLibrary, runClientCheck } from '../clients/java-client.js';
+import { ensureJavaClient, type JavaLibrary, runClientCheck } from '../clients/generated-java-client.js';
 import { hasGroupType } from '../support/kafka-version.js';
 import { startServerProcess } from '../support/server-process.js';
 

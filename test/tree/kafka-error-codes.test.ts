@@ -143,7 +143,7 @@ describe('Kafka error codes: one table', () => {
       expect.arrayContaining([
         'src/groups/coordinators.ts',
         'src/groups/offsets/end-offsets.ts',
-        'src/groups/describe/outcome.ts',
+        'src/groups/describe/describer.ts',
         'src/broker/transport/connection.ts',
         'src/broker/protocol/messages/api-versions.ts',
         'test/support/stand-in-broker.ts',

@@ -31,7 +31,7 @@ import {
   outcomeOfError,
   type TypedOutcome,
   unsupportedForAll,
-} from './outcome.js';
+} from './describer.js';
 import { latestPerInstance } from './static-members.js';
 
 export const classicDescriber: GroupDescriber = {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BrokerConnection } from '../../broker/transport/connection.js';
 import type { BrokerRef, Group } from '../model.js';
 import { coalesced } from './coalesce.js';
-import type { GroupDescriber, TypedOutcome } from './outcome.js';
+import type { GroupDescriber, TypedOutcome } from './describer.js';
 
 const connection = (label: string) => ({ label }) as BrokerConnection;
 const coordinator = (nodeId: number): BrokerRef => ({ nodeId, host: '127.0.0.1', port: 9000 + nodeId });

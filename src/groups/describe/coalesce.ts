@@ -12,7 +12,7 @@
 
 import type { BrokerConnection } from '../../broker/transport/connection.js';
 import type { BrokerRef } from '../model.js';
-import type { GroupDescriber, TypedOutcome } from './outcome.js';
+import type { GroupDescriber, TypedOutcome } from './describer.js';
 
 export interface CoalesceOptions {
   /** Longest a describe waits for a batch to leave (ms). Default 5. */

@@ -6,7 +6,7 @@ import {
   ConsumerGroupMemberType,
 } from '../../broker/protocol/messages/consumer-group-describe.js';
 import type { ConsumerGroup, ConsumerMember, TopicPartitions } from '../model.js';
-import { type GroupDescriber, perGroup } from './outcome.js';
+import { type GroupDescriber, perGroup } from './describer.js';
 import { latestPerInstance } from './static-members.js';
 
 export const consumerDescriber: GroupDescriber = {

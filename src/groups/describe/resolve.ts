@@ -14,7 +14,7 @@ import type { BrokerConnection } from '../../broker/transport/connection.js';
 import { GroupNotFoundError, GroupTypeMismatchError, GroupTypeUnavailableError } from '../errors.js';
 import { type BrokerRef, GROUP_TYPES, type Group, type GroupType } from '../model.js';
 import { failed, type Outcome, ok } from '../outcome.js';
-import type { GroupDescriber, TypedOutcome } from './outcome.js';
+import type { GroupDescriber, TypedOutcome } from './describer.js';
 
 export interface ResolveRequest {
   /** The type the caller asserts (`?type=`): a group of another type becomes a mismatch error. */

@@ -3,7 +3,7 @@
 import { ShareGroupDescribe } from '../../broker/protocol/messages/share-group-describe.js';
 import type { ShareGroup } from '../model.js';
 import { topicIdPartitions } from './consumer.js';
-import { type GroupDescriber, perGroup } from './outcome.js';
+import { type GroupDescriber, perGroup } from './describer.js';
 
 export const shareDescriber: GroupDescriber = {
   type: 'share',

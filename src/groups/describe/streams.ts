@@ -12,7 +12,7 @@ import type {
   StreamsTasksByKind,
   TopicPartitions,
 } from '../model.js';
-import { type GroupDescriber, perGroup } from './outcome.js';
+import { type GroupDescriber, perGroup } from './describer.js';
 import { latestPerInstance } from './static-members.js';
 
 export const streamsDescriber: GroupDescriber = {

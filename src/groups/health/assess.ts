@@ -5,7 +5,7 @@
 
 import type { GroupHealth, PartitionHealth } from '../../openapi/health-schemas.js';
 import type { Group, GroupOffsets } from '../model.js';
-import { partitionsBefore, rate, type SnapshotData } from './snapshot.js';
+import { type ProgressData, partitionsBefore, rate } from './progress-token.js';
 import { partitionVerdict, type Thresholds, worst } from './verdicts.js';
 
 export interface HealthInput {
@@ -18,7 +18,7 @@ export interface HealthInput {
 export function healthOf(
   { group, offsets, at }: HealthInput,
   thresholds: Thresholds,
-  before?: { snapshot: SnapshotData; issuedAt: number },
+  before?: { snapshot: ProgressData; issuedAt: number },
 ): Omit<GroupHealth, 'snapshot'> {
   const members = group.members.length;
   const previous = before ? partitionsBefore(before.snapshot) : undefined;

@@ -25,6 +25,13 @@ import type { Group, GroupType } from '../model.js';
 import { type CommittedOffsets, fetchCommitted, fetchShareStartOffsets } from '../offsets/committed.js';
 import { failed, type Outcome, ok } from '../outcome.js';
 import {
+  type AppliedPartition,
+  OffsetResetter,
+  type PlanToApply,
+  type ResetPlan,
+  type ResetRequest,
+} from '../reset/apply.js';
+import {
   GroupNotEmptyError,
   GroupSubscribedToTopicError,
   MemberNotFoundError,
@@ -32,13 +39,6 @@ import {
   MemberRemovalUnsupportedError,
   type TopicPartitionRef,
 } from './errors.js';
-import {
-  type AppliedPartition,
-  OffsetResetter,
-  type PlanToApply,
-  type ResetPlan,
-  type ResetRequest,
-} from './reset.js';
 
 /** Why this product asks a member to leave: Kafka logs it (LeaveGroup v5+). */
 const REMOVAL_REASON = 'removed by an administrator through kafka-groups-rest';

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { tokenSigner } from '../../tokens/signed.js';
 import type { GroupOffsets } from '../model.js';
-import { MAX_SNAPSHOT_PARTITIONS, partitionsBefore, rate, readSnapshot, snapshotOf } from './snapshot.js';
+import {
+  MAX_PROGRESS_PARTITIONS,
+  partitionsBefore,
+  progressOf,
+  rate,
+  readProgress,
+} from './progress-token.js';
 
 const row = (partition: number, offset: number | null, endOffset: number | null) => ({
   partition,
@@ -29,7 +35,7 @@ const offsets = (partitions: number): GroupOffsets => ({
 
 describe('lag snapshots', () => {
   it('keep committed and end offsets of the partitions with an offset, read back by partition', () => {
-    const data = snapshotOf(offsets(2));
+    const data = progressOf(offsets(2));
     expect(data).toEqual({
       g: 'g',
       i: 'u',
@@ -39,7 +45,7 @@ describe('lag snapshots', () => {
         [0, 1, 11, 21],
       ],
     });
-    expect(readSnapshot(JSON.parse(JSON.stringify(data)))).toEqual(data);
+    expect(readProgress(JSON.parse(JSON.stringify(data)))).toEqual(data);
     expect(partitionsBefore(data as NonNullable<typeof data>).get('1:a')).toEqual({
       offset: 11,
       endOffset: 21,
@@ -48,24 +54,24 @@ describe('lag snapshots', () => {
   });
 
   it('are bounded: a group with more partitions than a token holds has none', () => {
-    expect(snapshotOf(offsets(MAX_SNAPSHOT_PARTITIONS))).toBeDefined();
-    expect(snapshotOf(offsets(MAX_SNAPSHOT_PARTITIONS + 1))).toBeUndefined();
+    expect(progressOf(offsets(MAX_PROGRESS_PARTITIONS))).toBeDefined();
+    expect(progressOf(offsets(MAX_PROGRESS_PARTITIONS + 1))).toBeUndefined();
   });
 
   it('refuse data of another shape', () => {
-    expect(readSnapshot({ g: 'g', i: 'u', t: ['a'], p: [[1, 0, 1, 2]] })).toBeUndefined();
-    expect(readSnapshot({ g: 'g', i: 'x', t: [], p: [] })).toBeUndefined();
-    expect(readSnapshot({ g: 'g', i: 'u', t: ['a'], p: [[0, 0, 1.5, 2]] })).toBeUndefined();
-    expect(readSnapshot('nope')).toBeUndefined();
+    expect(readProgress({ g: 'g', i: 'u', t: ['a'], p: [[1, 0, 1, 2]] })).toBeUndefined();
+    expect(readProgress({ g: 'g', i: 'x', t: [], p: [] })).toBeUndefined();
+    expect(readProgress({ g: 'g', i: 'u', t: ['a'], p: [[0, 0, 1.5, 2]] })).toBeUndefined();
+    expect(readProgress('nope')).toBeUndefined();
   });
 
   it('signed: survive a round trip; a token altered, of another key, another purpose or too old is refused', async () => {
     let now = 1_000_000;
     const signer = tokenSigner(['k'.repeat(40)], () => now);
     const limits = { maxAgeMs: 60_000, maxChars: 10_000 };
-    const token = await signer.sign('lag-snapshot', snapshotOf(offsets(3)));
+    const token = await signer.sign('lag-snapshot', progressOf(offsets(3)));
     const back = await signer.verify('lag-snapshot', token, limits);
-    expect(back.ok && readSnapshot(back.data)).toEqual(snapshotOf(offsets(3)));
+    expect(back.ok && readProgress(back.data)).toEqual(progressOf(offsets(3)));
 
     const foreign = await tokenSigner(['z'.repeat(40)], () => now).verify('lag-snapshot', token, limits);
     expect(foreign).toMatchObject({ ok: false, reason: 'bad-signature' });

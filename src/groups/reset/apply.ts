@@ -19,6 +19,7 @@ import { isCoordinatorError } from '../coordinators.js';
 import type { Group, GroupType } from '../model.js';
 import type { CommittedOffsets } from '../offsets/committed.js';
 import { type EndOffset, logOffsets, type OffsetSpec, tpKey } from '../offsets/end-offsets.js';
+import { GroupNotEmptyError, type MemberRef } from '../writes/errors.js';
 import {
   durationTimestamp,
   type PartitionFacts,
@@ -27,8 +28,7 @@ import {
   planTargets,
   ResetPlanError,
   type ResetScenario,
-} from '../reset/plan.js';
-import { GroupNotEmptyError, type MemberRef } from './errors.js';
+} from './plan.js';
 
 /** What the reset needs of the other writes: the coordinator, with its retries, and the offsets read there. */
 export interface ResetWrites {
@@ -48,13 +48,13 @@ export interface ResetRequest {
 }
 
 /** The group as a plan saw it: what must still hold when the plan is applied. */
-export interface GroupSnapshot {
+export interface PlanBasis {
   state: string;
   groupEpoch: number | null;
   assignmentEpoch: number | null;
 }
 
-export interface ResetPlan extends GroupSnapshot {
+export interface ResetPlan extends PlanBasis {
   groupId: string;
   type: GroupType;
   /** to-datetime and by-duration: the time looked for (epoch ms); null otherwise. */
@@ -62,8 +62,8 @@ export interface ResetPlan extends GroupSnapshot {
   partitions: PlannedPartition[];
 }
 
-/** A plan handed back to be applied: the snapshot, and per partition the current offset and the target. */
-export interface PlanToApply extends GroupSnapshot {
+/** A plan handed back to be applied: its basis, and per partition the current offset and the target. */
+export interface PlanToApply extends PlanBasis {
   groupId: string;
   type: GroupType;
   partitions: { topic: string; partition: number; current: number | null; target: number }[];
@@ -78,7 +78,7 @@ export interface AppliedPartition {
   error: KafkaErrorInfo | null;
 }
 
-/** What changed since the plan: the snapshot, or the offsets of some partitions (409 plan-stale). */
+/** What changed since the plan: its basis (state, epochs), or the offsets of some partitions (409 plan-stale). */
 export class PlanStaleError extends Error {
   override readonly name = 'PlanStaleError';
   constructor(
@@ -101,7 +101,7 @@ const LIVE_GROUP: ReadonlySet<number> = new Set([
   ErrorCode.NON_EMPTY_GROUP,
 ]);
 
-export const snapshotOf = (group: Group): GroupSnapshot => ({
+export const planBasisOf = (group: Group): PlanBasis => ({
   state: group.state,
   groupEpoch: group.groupEpoch,
   assignmentEpoch: group.assignmentEpoch,
@@ -159,7 +159,7 @@ export class OffsetResetter {
     return {
       groupId,
       type,
-      ...snapshotOf(group),
+      ...planBasisOf(group),
       timestamp,
       partitions: planTargets(scenario, facts),
     };
@@ -174,7 +174,7 @@ export class OffsetResetter {
     const { groupId, type } = group;
     const changes: string[] = [];
     const moved: { topic: string; partition: number }[] = [];
-    const now = snapshotOf(group);
+    const now = planBasisOf(group);
     if (now.state !== plan.state) changes.push(`state ${plan.state} → ${now.state}`);
     if (now.groupEpoch !== plan.groupEpoch)
       changes.push(`group epoch ${plan.groupEpoch} → ${now.groupEpoch}`);

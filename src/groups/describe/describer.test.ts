@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bestPerGroup } from './outcome.js';
+import { bestPerGroup } from './describer.js';
 
 describe('bestPerGroup', () => {
   it("keeps a group's own answer over the duplicate not-found entries some brokers add", () => {

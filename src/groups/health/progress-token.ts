@@ -8,9 +8,9 @@ import type { GroupOffsets } from '../model.js';
 import type { PartitionBefore } from './verdicts.js';
 
 /** Partitions a snapshot holds at most: its token stays a query parameter (about 30 bytes each). */
-export const MAX_SNAPSHOT_PARTITIONS = 2000;
+export const MAX_PROGRESS_PARTITIONS = 2000;
 
-export interface SnapshotData {
+export interface ProgressData {
   /** Group id. */
   g: string;
   /** Isolation: 'u' read_uncommitted, 'c' read_committed. */
@@ -22,9 +22,9 @@ export interface SnapshotData {
 }
 
 /** The snapshot of `offsets`, or undefined when the group has more partitions than a token holds. */
-export function snapshotOf(offsets: GroupOffsets): SnapshotData | undefined {
+export function progressOf(offsets: GroupOffsets): ProgressData | undefined {
   const t: string[] = [];
-  const p: SnapshotData['p'] = [];
+  const p: ProgressData['p'] = [];
   for (const topic of offsets.topics) {
     const index = t.length;
     let used = false;
@@ -35,14 +35,14 @@ export function snapshotOf(offsets: GroupOffsets): SnapshotData | undefined {
     }
     if (used) t.push(topic.topic);
   }
-  if (p.length > MAX_SNAPSHOT_PARTITIONS) return undefined;
+  if (p.length > MAX_PROGRESS_PARTITIONS) return undefined;
   return { g: offsets.groupId, i: offsets.isolation === 'read_committed' ? 'c' : 'u', t, p };
 }
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
 
 /** The snapshot's data checked for shape (it was signed by us, but maybe by an older release). */
-export function readSnapshot(data: unknown): SnapshotData | undefined {
+export function readProgress(data: unknown): ProgressData | undefined {
   if (data === null || typeof data !== 'object') return undefined;
   const { g, i, t, p } = data as Record<string, unknown>;
   if (typeof g !== 'string' || (i !== 'u' && i !== 'c') || !Array.isArray(t) || !Array.isArray(p))
@@ -53,7 +53,7 @@ export function readSnapshot(data: unknown): SnapshotData | undefined {
     const topicIndex = row[0] as number;
     if (topicIndex < 0 || topicIndex >= t.length) return undefined;
   }
-  return data as SnapshotData;
+  return data as ProgressData;
 }
 
 export interface Before extends PartitionBefore {
@@ -61,7 +61,7 @@ export interface Before extends PartitionBefore {
 }
 
 /** The snapshot's partitions keyed `${partition}:${topic}`. */
-export function partitionsBefore(snapshot: SnapshotData): Map<string, Before> {
+export function partitionsBefore(snapshot: ProgressData): Map<string, Before> {
   const out = new Map<string, Before>();
   for (const [ti, partition, offset, end] of snapshot.p) {
     const endOffset = end < 0 ? null : end;

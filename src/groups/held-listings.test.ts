@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { cutPage, ListingSnapshots, snapshotKey } from './held-listings.js';
 import type { BrokerFailure, GroupListing } from './model.js';
-import { cutPage, ListingSnapshots, snapshotKey } from './snapshots.js';
 
 const listing = (groupId: string): GroupListing => ({
   groupId,
