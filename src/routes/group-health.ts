@@ -12,6 +12,7 @@ import {
 import { DEFAULT_THRESHOLDS, partitionVerdict, type Thresholds, worst } from '../groups/health/verdicts.js';
 import type { Group, GroupOffsets } from '../groups/model.js';
 import type { GroupService } from '../groups/service.js';
+import { requires } from '../http/route-policy.js';
 import { type GroupHealth, GroupHealthSchema, type PartitionHealth } from '../openapi/health-schemas.js';
 import { BROKER_PROBLEMS, problemResponse, problemResponses } from '../openapi/problems.js';
 import { expect, strictQuery } from '../openapi/validation.js';
@@ -86,6 +87,7 @@ export function thresholdsOf(query: {
 const groupHealth = createRoute({
   method: 'get',
   path: '/groups/{groupId}/health',
+  middleware: requires({ action: 'offsets' }),
   operationId: 'getGroupHealth',
   tags: ['offsets'],
   summary: 'Is the group healthy? A verdict per partition and for the group, lag in records and in time',

@@ -4,6 +4,7 @@ import { canonicalState, GROUP_STATES, type GroupState } from '../groups/listing
 import { GROUP_TYPES, type GroupListing, type GroupType } from '../groups/model.js';
 import type { GroupService } from '../groups/service.js';
 import { cutPage, ListingSnapshots, snapshotKey } from '../groups/snapshots.js';
+import { requires } from '../http/route-policy.js';
 import type { Logger } from '../logger.js';
 import { BROKER_PROBLEMS, problemResponse, problemResponses } from '../openapi/problems.js';
 import {
@@ -167,6 +168,7 @@ const ListingLineSchema = z
 const listGroups = createRoute({
   method: 'get',
   path: '/groups',
+  middleware: requires({ action: 'read' }),
   operationId: 'listGroups',
   tags: ['groups'],
   summary: 'List the groups of every broker, filtered and paged',
@@ -193,6 +195,7 @@ const listGroups = createRoute({
 const describeGroup = createRoute({
   method: 'get',
   path: '/groups/{groupId}',
+  middleware: requires({ action: 'read' }),
   operationId: 'getGroup',
   tags: ['groups'],
   summary: 'Describe a group of any type',
@@ -234,6 +237,7 @@ const describeGroup = createRoute({
 const batchDescribe = createRoute({
   method: 'post',
   path: '/groups/describe',
+  middleware: requires({ action: 'read', body: 'json' }),
   operationId: 'describeGroups',
   tags: ['groups'],
   summary: `Describe up to ${MAX_BATCH_GROUPS} groups at once`,

@@ -5,6 +5,7 @@ import type { Group, GroupListing } from '../groups/model.js';
 import type { GroupService, OffsetTable } from '../groups/service.js';
 import { permissionsOf } from '../http/middleware.js';
 import { exposition, type Labels, type MetricFamily, PROMETHEUS_CONTENT_TYPE } from '../http/prometheus.js';
+import { requires } from '../http/route-policy.js';
 import { patternParam } from '../openapi/pattern.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { expect, strictQuery } from '../openapi/validation.js';
@@ -51,6 +52,7 @@ kafka_group_series_dropped 0
 const metrics = createRoute({
   method: 'get',
   path: '/metrics',
+  middleware: requires({ action: 'offsets' }),
   operationId: 'getMetrics',
   tags: ['offsets'],
   summary: 'Lag, time lag, members, state and verdict of every visible group, in the Prometheus text format',

@@ -19,6 +19,7 @@ import {
 } from '../groups/reset/token.js';
 import type { ResetRequest } from '../groups/writes/reset.js';
 import { type AuditNotes, guardedWrite, type WriteDeps } from '../http/audit.js';
+import { requires } from '../http/route-policy.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import {
   ExecuteParam,
@@ -37,6 +38,7 @@ import { GroupIdParam } from './params.js';
 const resetOffsets = createRoute({
   method: 'post',
   path: '/groups/{groupId}/offsets/reset',
+  middleware: requires({ action: 'reset-offsets', body: 'json' }),
   operationId: 'resetGroupOffsets',
   tags: ['writes'],
   summary: "Reset a group's offsets: a plan first, then exactly that plan",
