@@ -196,3 +196,31 @@ describe('percent-encoded paths', () => {
     expect(JSON.parse(text)).toMatchObject({ type: '/problems/unsupported-media-type' });
   });
 });
+
+describe('validation answers', () => {
+  it('6,000 unknown body fields: a small 400 quickly, and /healthz of another caller meanwhile', async () => {
+    // Short names, so that the body (about 50 KB) fits under this server's 64 KiB cap.
+    const fields = Object.fromEntries(Array.from({ length: 6000 }, (_, i) => [`_${i.toString(36)}`, 0]));
+    const { result, healthzMs } = await healthzDuring(() =>
+      timed(`${base}/groups/describe`, {
+        method: 'POST',
+        ...as(KEYS.scraper, { 'content-type': 'application/json' }),
+        body: JSON.stringify({ groupIds: ['a'], ...fields }),
+      }),
+    );
+    expect(result.res.status).toBe(400);
+    expect(result.text.length).toBeLessThan(8_000);
+    expect(result.ms).toBeLessThan(2_000);
+    expect(healthzMs).toBeLessThan(HEALTHZ_BOUND_MS);
+  });
+
+  // 30,000 deep fits under this server's 64 KiB cap, and is deep enough to overflow a recursive echo.
+  it('JSON nested 30,000 deep: 400, not 500', async () => {
+    const { res } = await timed(`${base}/groups/describe`, {
+      method: 'POST',
+      ...as(KEYS.scraper, { 'content-type': 'application/json' }),
+      body: '['.repeat(30_000) + ']'.repeat(30_000),
+    });
+    expect(res.status).toBe(400);
+  });
+});
