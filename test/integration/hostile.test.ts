@@ -224,3 +224,27 @@ describe('validation answers', () => {
     expect(res.status).toBe(400);
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('names no host a first request chose: servers is relative', async () => {
+    const first = await new Promise<number>((resolve, reject) => {
+      const req = request(new URL('/openapi.json', base), {
+        headers: { host: 'attacker.example' },
+        agent: false,
+      });
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(first).toBe(200);
+    const { res, text } = await timed(`${base}/openapi.json`);
+    expect(res.status).toBe(200);
+    expect(text).not.toContain('attacker.example');
+    expect((JSON.parse(text) as { servers: unknown }).servers).toEqual([
+      { url: '/', description: expect.any(String) },
+    ]);
+  });
+});
