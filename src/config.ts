@@ -140,7 +140,7 @@ export const ENV_VARIABLES = {
   WRITES:
     'enabled | disabled (default unset): with AUTH=none writes are refused unless enabled; with authentication the grants decide, and disabled refuses every write whatever the grants',
   API_PUBLIC_URL:
-    "the API's public base URL (http or https, path allowed) the OpenAPI document lists in `servers`, for clients behind a proxy (default: the origin each request came to)",
+    "the API's public base URL (http or https, path allowed) the OpenAPI document lists in `servers`, for clients behind a proxy (default: /, relative to wherever the document was read; never taken from a request)",
 } as const;
 
 const SASL_MECHANISMS: readonly SaslMechanism[] = [
@@ -447,19 +447,20 @@ function keyGrants(env: Env, keyNames: string[]): Record<string, Grant[]> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new ConfigError('AUTH_GRANTS', 'expected a JSON object keyed by API key name');
   }
-  const out: Record<string, Grant[]> = {};
+  const out: Array<[string, Grant[]]> = [];
   for (const [name, grants] of Object.entries(value)) {
     if (!keyNames.includes(name)) {
       throw new ConfigError('AUTH_GRANTS', `'${name}' is not a key name of AUTH_API_KEYS`);
     }
     try {
-      out[name] = parseGrants(grants, name);
+      out.push([name, parseGrants(grants, name)]);
     } catch (error) {
       if (error instanceof GrantError) throw new ConfigError('AUTH_GRANTS', error.message);
       throw error;
     }
   }
-  return out;
+  // Own properties whatever the names (`__proto__`, `constructor`): read with Object.hasOwn.
+  return Object.fromEntries(out);
 }
 
 function jwksUrl(env: Env): string | undefined {

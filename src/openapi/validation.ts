@@ -94,7 +94,9 @@ function rawValue(
     let value: unknown = body;
     for (const key of path)
       value =
-        value != null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+        value != null && typeof value === 'object' && Object.hasOwn(value, key)
+          ? (value as Record<PropertyKey, unknown>)[key]
+          : undefined;
     return show(value);
   }
   const values = c.req.queries(name);
@@ -131,7 +133,7 @@ export async function invalidParameters(
   target: string,
   c: Context,
 ): Promise<InvalidParameters> {
-  const where = TARGETS[target] ?? 'query';
+  const where = (Object.hasOwn(TARGETS, target) && TARGETS[target]) || 'query';
   const body = where === 'body' ? await c.req.json().catch(() => undefined) : undefined;
   const out: InvalidParameter[] = [];
   let total = 0;

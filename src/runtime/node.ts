@@ -22,10 +22,11 @@ import { PROBLEM_CONTENT_TYPE, type ProblemSlug, problemBody } from '../openapi/
 import { clustersOf, createService } from '../service.js';
 import { tokenSigner } from '../tokens/signed.js';
 
-const DOCS_ASSETS = {
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
-};
+/** Keyed by the request's path segment: a Map, so `__proto__` or `constructor` is just not there. */
+const DOCS_ASSETS = new Map([
+  ['swagger-ui.css', 'text/css; charset=utf-8'],
+  ['swagger-ui-bundle.js', 'text/javascript; charset=utf-8'],
+]);
 // Group ids may be 32,767 UTF-8 bytes, three times that percent-encoded: Node's 16 KiB default
 // would refuse the longest ones with a bare 431 before the API can say anything.
 const MAX_HEADER_BYTES = 256 * 1024;
@@ -92,7 +93,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     docsAssetsUrl: '/docs/assets',
     extend: (app) =>
       app.get('/docs/assets/:file', async (c) => {
-        const type = DOCS_ASSETS[c.req.param('file') as keyof typeof DOCS_ASSETS];
+        const type = DOCS_ASSETS.get(c.req.param('file'));
         if (!type) return c.notFound();
         const body = new Uint8Array(await readFile(join(assetsDir, c.req.param('file'))));
         return c.body(body, 200, { 'content-type': type, 'cache-control': 'public, max-age=86400' });

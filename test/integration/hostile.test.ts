@@ -248,3 +248,22 @@ describe('the OpenAPI document', () => {
     ]);
   });
 });
+
+describe('lookups by caller-given names', () => {
+  it('GET /docs/assets/__proto__ (constructor, toString, hasOwnProperty): 404, not 500', async () => {
+    for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      const { res, text } = await timed(`${base}/docs/assets/${name}`);
+      expect(res.status, name).toBe(404);
+      expect(JSON.parse(text)).toMatchObject({ type: '/problems/route-not-found' });
+    }
+    expect((await timed(`${base}/docs/assets/swagger-ui.css`)).res.status).toBe(200);
+  });
+
+  it('an API key named constructor without a grants entry is refused with 403, not 500', async () => {
+    for (const path of ['/groups', '/cluster', `/groups/${demoGroup}/offsets`, '/metrics']) {
+      const { res } = await timed(`${base}${path}`, as(KEYS.constructor));
+      expect(res.status, path).toBe(403);
+    }
+    expect((await timed(`${base}/clusters`, as(KEYS.constructor))).res.status).not.toBe(500);
+  });
+});

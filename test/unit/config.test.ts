@@ -400,6 +400,22 @@ describe('loadConfig', () => {
     ],
     AUTH_GRANTS: [
       [
+        'key names that are Object.prototype names stay own entries',
+        {
+          AUTH_API_KEYS: `__proto__:${hashOf('p')},constructor:${hashOf('c')}`,
+          AUTH_GRANTS: '{"__proto__": {"groups": "*", "actions": ["read"]}}',
+        },
+        (c) => {
+          const grants = enforced(c)?.keyGrants ?? {};
+          return [
+            Object.getPrototypeOf(grants) === Object.prototype,
+            Object.hasOwn(grants, '__proto__') && grants.__proto__,
+            Object.hasOwn(grants, 'constructor'),
+          ];
+        },
+        [true, [{ groups: ['*'], actions: ['read'] }], false],
+      ],
+      [
         'one grant, a list of grants, types',
         {
           AUTH_API_KEYS: KEYS,
