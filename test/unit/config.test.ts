@@ -409,7 +409,7 @@ describe('loadConfig', () => {
           const grants = enforced(c)?.keyGrants ?? {};
           return [
             Object.getPrototypeOf(grants) === Object.prototype,
-            Object.hasOwn(grants, '__proto__') && grants.__proto__,
+            Object.hasOwn(grants, '__proto__') && Object.getOwnPropertyDescriptor(grants, '__proto__')?.value,
             Object.hasOwn(grants, 'constructor'),
           ];
         },
