@@ -81,6 +81,30 @@ function unknownKeyExpectation(message: string): string {
     : message;
 }
 
+/** The value at `path` in a parsed body: own properties only. */
+function walk(body: unknown, path: PropertyKey[]): unknown {
+  let value: unknown = body;
+  for (const key of path)
+    value =
+      value != null && typeof value === 'object' && Object.hasOwn(value, key)
+        ? (value as Record<PropertyKey, unknown>)[key]
+        : undefined;
+  return value;
+}
+
+/**
+ * Parameters that carry tokens (lag snapshots, reset plans, page cursors): a problem says what
+ * came (how many, how long), never the token itself, which may be another caller's or a secret.
+ */
+const TOKEN_PARAMETERS = new Set(['since', 'planToken', 'if-match', 'cursor']);
+
+export function describeTokens(values: readonly unknown[]): string {
+  const lengths = values.map((v) => (typeof v === 'string' ? `${[...v].length}` : typeof v));
+  return values.length === 1
+    ? `a token of ${lengths[0]} characters (not repeated)`
+    : `${values.length} tokens of ${lengths.slice(0, 5).join(', ')}${values.length > 5 ? ', …' : ''} characters (not repeated)`;
+}
+
 function rawValue(
   c: Context,
   where: InvalidParameter['in'],
@@ -88,16 +112,15 @@ function rawValue(
   body: unknown,
   path: PropertyKey[],
 ): string | null {
+  if (TOKEN_PARAMETERS.has(where === 'header' ? name.toLowerCase() : String(path.at(-1) ?? name))) {
+    const value = where === 'body' ? walk(body, path) : where === 'header' ? c.req.header(name) : undefined;
+    const values = where === 'query' ? (c.req.queries(name) ?? []) : value === undefined ? [] : [value];
+    return values.length === 0 ? null : describeTokens(values);
+  }
   if (where === 'path') return show(c.req.param(name));
   if (where === 'header') return show(c.req.header(name));
   if (where === 'body') {
-    let value: unknown = body;
-    for (const key of path)
-      value =
-        value != null && typeof value === 'object' && Object.hasOwn(value, key)
-          ? (value as Record<PropertyKey, unknown>)[key]
-          : undefined;
-    return show(value);
+    return show(walk(body, path));
   }
   const values = c.req.queries(name);
   if (!values || values.length === 0) return null;
