@@ -13,6 +13,7 @@ import type { HttpLimits, WritesSetting } from '../config.js';
 import type { Logger } from '../logger.js';
 import { problemResponse } from '../openapi/problems.js';
 import { addSecurity } from '../openapi/security.js';
+import type { TokenCluster } from '../tokens/cluster-binding.js';
 import type { RateLimiter } from './rate-limit.js';
 import { matchedPolicy } from './route-policy.js';
 import { isDocsPath, RouteTable } from './route-table.js';
@@ -20,6 +21,8 @@ import { isDocsPath, RouteTable } from './route-table.js';
 declare module 'hono' {
   interface ContextVariableMap {
     principal: Principal;
+    /** The alias of the cluster the request is served by (set by the guard). */
+    clusterAlias: string;
   }
 }
 
@@ -42,6 +45,15 @@ const NO_PERMISSIONS = new Permissions([]);
 /** The caller's permissions; none when no principal was set (a request that skipped the guard). */
 export function permissionsOf(c: Context): Permissions {
   return c.get('principal')?.permissions ?? NO_PERMISSIONS;
+}
+
+/** The cluster a request is served by, for the tokens it makes or takes (tokens/cluster-binding.ts). */
+export async function tokenClusterOf(
+  c: Context,
+  service: { describeCluster(): Promise<{ clusterId: string | null }> },
+): Promise<TokenCluster> {
+  const { clusterId } = await service.describeCluster();
+  return { alias: c.get('clusterAlias') ?? 'default', id: clusterId ?? '' };
 }
 
 /** Whether the caller is the anonymous one of AUTH=none (answers keep Kafka's own details). */
@@ -146,6 +158,7 @@ function guard(security: Security, logger: Logger, clusters: ClusterScope): Midd
         );
       }
       c.set('principal', { ...outcome.principal, permissions: permissions.forCluster(alias) });
+      c.set('clusterAlias', alias);
     }
     // No route: the 404 or 405 that follows says so, to an authenticated caller only.
     if (matched.kind === 'none') return next();

@@ -12,10 +12,12 @@ import {
 import { DEFAULT_THRESHOLDS, partitionVerdict, type Thresholds, worst } from '../groups/health/verdicts.js';
 import type { Group, GroupOffsets } from '../groups/model.js';
 import type { GroupService } from '../groups/service.js';
+import { tokenClusterOf } from '../http/middleware.js';
 import { requires } from '../http/route-policy.js';
 import { type GroupHealth, GroupHealthSchema, type PartitionHealth } from '../openapi/health-schemas.js';
 import { BROKER_PROBLEMS, problemResponse, problemResponses } from '../openapi/problems.js';
 import { expect, strictQuery } from '../openapi/validation.js';
+import { bindCluster, clusterMismatch } from '../tokens/cluster-binding.js';
 import type { TokenSigner } from '../tokens/signed.js';
 import { GroupIdParam, IsolationParam, TypeAssertionParam } from './params.js';
 
@@ -246,6 +248,8 @@ export function groupHealthRoutes(app: OpenAPIHono, service: GroupService, token
         maxChars: SNAPSHOT_MAX_CHARS,
       });
       if (!verified.ok) return refuseSince(c, since, verified.message) as never;
+      const elsewhere = clusterMismatch(verified.data, await tokenClusterOf(c, service));
+      if (elsewhere) return refuseSince(c, since, elsewhere) as never;
       const snapshot = readSnapshot(verified.data);
       if (!snapshot) return refuseSince(c, since, 'not a lag snapshot this API can read') as never;
       if (snapshot.g !== groupId) return refuseSince(c, since, 'the snapshot is of another group') as never;
@@ -265,7 +269,9 @@ export function groupHealthRoutes(app: OpenAPIHono, service: GroupService, token
     const health = healthOf(reading, thresholds, before);
     const data = snapshotOf(reading.offsets);
     const snapshot =
-      data && data.p.length <= MAX_SNAPSHOT_PARTITIONS ? await tokens.sign(SNAPSHOT_PURPOSE, data) : null;
+      data && data.p.length <= MAX_SNAPSHOT_PARTITIONS
+        ? await tokens.sign(SNAPSHOT_PURPOSE, bindCluster(data, await tokenClusterOf(c, service)))
+        : null;
     return c.json({ ...health, snapshot }, 200);
   });
 }
