@@ -31,6 +31,8 @@ export interface Security {
   limits: HttpLimits;
   /** Undefined when rate limiting is off. */
   rateLimiter?: RateLimiter;
+  /** The open paths' own bucket per client address; undefined when off. */
+  openRateLimiter?: RateLimiter;
   /** The client's address, the rate limiter's key when nobody is authenticated. */
   clientAddress?: (c: Context) => string | undefined;
   /** WRITES; undefined counts as `unset` (with AUTH=none: no writes). */
@@ -90,6 +92,16 @@ export interface ClusterScope {
   defaultAlias: string;
 }
 
+function rateLimited(c: Context, who: string, retryAfterSeconds: number): Response {
+  return problemResponse(
+    c,
+    'rate-limited',
+    `too many requests from ${who}; retry after ${retryAfterSeconds} s`,
+    {},
+    { 'retry-after': String(retryAfterSeconds) },
+  );
+}
+
 const CLUSTER_PATH = /^\/clusters\/([^/]+)(?:\/|$)/;
 
 function guard(security: Security, logger: Logger, clusters: ClusterScope): MiddlewareHandler {
@@ -98,8 +110,16 @@ function guard(security: Security, logger: Logger, clusters: ClusterScope): Midd
     // The decoded path, as Hono routed it: the rules below hold for every spelling of a route.
     const path = c.req.path;
     const matched = matchedPolicy(c);
-    if (matched.kind === 'route' && matched.policy.open) return next();
-    if (isDocsPath(path) && !authenticator.privateDocs) return next();
+    if (
+      (matched.kind === 'route' && matched.policy.open) ||
+      (isDocsPath(path) && !authenticator.privateDocs)
+    ) {
+      const decision = await security.openRateLimiter?.take(
+        `address:${security.clientAddress?.(c) ?? 'unknown'}`,
+      );
+      if (decision && !decision.allowed) return rateLimited(c, 'this address', decision.retryAfterSeconds);
+      return next();
+    }
 
     const outcome = await authenticator.authenticate(c.req.header('authorization'));
     const principal = outcome.ok ? outcome.principal : undefined;
@@ -110,13 +130,8 @@ function guard(security: Security, logger: Logger, clusters: ClusterScope): Midd
           : `address:${security.clientAddress?.(c) ?? 'unknown'}`;
       const decision = await rateLimiter.take(key);
       if (!decision.allowed) {
-        return problemResponse(
-          c,
-          'rate-limited',
-          `too many requests from ${principal && principal.id !== 'anonymous' ? principal.id : 'this address'}; retry after ${decision.retryAfterSeconds} s`,
-          {},
-          { 'retry-after': String(decision.retryAfterSeconds) },
-        );
+        const who = principal && principal.id !== 'anonymous' ? principal.id : 'this address';
+        return rateLimited(c, who, decision.retryAfterSeconds);
       }
     }
     if (!outcome.ok && 'unavailable' in outcome) {
