@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -64,6 +64,19 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex, max
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\ncontent-type: ${PROBLEM_CONTENT_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
+}
+
+/**
+ * Closes `socket` as a lingering close: the answer is ended (FIN) at once, what the client still
+ * sends is read and discarded, and the socket is destroyed when the client is done or after
+ * REFUSED_BODY_LINGER_MS, whichever comes first.
+ */
+function lingerOnClose(socket: Socket): void {
+  socket.destroySoon = () => {
+    if (socket.writable) socket.end();
+    socket.resume();
+    setTimeout(() => socket.destroy(), REFUSED_BODY_LINGER_MS).unref();
+  };
 }
 
 export interface RunningServer {
@@ -127,6 +140,11 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const inFlight = new Set<ServerResponse>();
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (stopping) res.shouldKeepAlive = false;
+    // Before Node closes the socket of a `Connection: close` exchange: closing it with the body's
+    // bytes still arriving resets it, and the client may lose the 413 it was sent.
+    res.once('prefinish', () => {
+      if (res.statusCode === 413 && !req.complete) lingerOnClose(req.socket);
+    });
     res.once('finish', () => {
       if (res.statusCode !== 413 || req.complete) return;
       req.resume();

@@ -9,6 +9,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
 import { startServerProcess } from '../support/server-process.js';
@@ -265,5 +266,51 @@ describe('lookups by caller-given names', () => {
       expect(res.status, path).toBe(403);
     }
     expect((await timed(`${base}/clusters`, as(KEYS.constructor))).res.status).not.toBe(500);
+  });
+});
+
+/**
+ * Over a raw socket: headers declaring `size` bytes with `Connection: close`, then the body written
+ * as fast as the socket takes it, as a client that does not wait for an interim answer does.
+ * Resolves with everything read back before the connection ended or was reset.
+ */
+function rawOversized(size: number, key: string): Promise<string> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    let received = '';
+    let sent = 0;
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    const pump = () => {
+      while (sent < size && !socket.destroyed) {
+        sent += chunk.length;
+        if (!socket.write(chunk)) return socket.once('drain', pump);
+      }
+    };
+    socket.on('connect', () => {
+      socket.write(
+        `POST /groups/describe HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${key}\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${size}\r\nConnection: close\r\n\r\n`,
+      );
+      pump();
+    });
+    socket.setEncoding('latin1');
+    socket.on('data', (d) => {
+      received += d;
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => resolve(received));
+    setTimeout(() => socket.destroy(), 15_000).unref();
+  });
+}
+
+describe('a refused body', () => {
+  it('Connection: close with an oversized body: the 413 is read, 10 times out of 10', async () => {
+    const outcomes: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const received = await rawOversized(16 * MB, KEYS.scraper);
+      outcomes.push(received.split('\r\n')[0] ?? '(nothing)');
+    }
+    expect(outcomes).toEqual(Array(10).fill('HTTP/1.1 413 Payload Too Large'));
   });
 });
