@@ -6829,9 +6829,9 @@ export interface operations {
             query?: {
                 /** @description Lag and time lag per group (default), per topic, or per partition */
                 granularity?: "group" | "topic" | "partition";
-                /** @description Only group ids matching this regular expression (anchored) */
+                /** @description Only group ids matching this RE2 regular expression (anchored) */
                 allow?: string;
-                /** @description Leave out group ids matching this regular expression (anchored) */
+                /** @description Leave out group ids matching this RE2 regular expression (anchored) */
                 deny?: string;
                 /** @description Most group series in the answer (default 10000); the scrape's own series are not counted */
                 maxSeries?: number;

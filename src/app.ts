@@ -35,7 +35,7 @@ export interface AppDeps {
   logger?: Logger;
   /** Where the docs page loads Swagger UI from (default: a public CDN copy). */
   docsAssetsUrl?: string;
-  /** The public base URL the document lists in `servers` (API_PUBLIC_URL); default: the request's origin. */
+  /** The public base URL the document lists in `servers` (API_PUBLIC_URL); default: `/`, relative. */
   publicUrl?: string;
   /** Signs the tokens callers hand back (plans, snapshots); default: a key of this process only. */
   tokens?: TokenSigner;
@@ -91,13 +91,14 @@ export function createApp({
   metricsRoutes(app, service, { names: metricsNames, cluster: clusters.defaultAlias });
   clustersRoutes(app, clusters, (c, alias) => permissionsOf(c).seesCluster(alias));
 
-  app.doc31('/openapi.json', (c) => ({
+  app.doc31('/openapi.json', () => ({
     openapi: '3.1.0',
-    // Behind a proxy the request's origin is the proxy's view of itself: API_PUBLIC_URL says better.
+    // Never from the request (its Host is the caller's to choose, and the document is cached for
+    // everyone): API_PUBLIC_URL when set, else relative to wherever the document was fetched.
     servers: [
       publicUrl
         ? { url: publicUrl, description: 'The public URL of this API' }
-        : { url: new URL(c.req.url).origin, description: 'The server that served this document' },
+        : { url: '/', description: 'The server that served this document' },
     ],
     info: {
       title: 'kafka-groups-rest',

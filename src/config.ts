@@ -60,6 +60,11 @@ export interface HttpLimits {
   requestTimeoutMs: number;
   /** Token bucket per principal (per client address when open); undefined: no rate limit. */
   rateLimit?: { perMinute: number; burst: number };
+  /**
+   * Token bucket per client address for the open paths (/healthz, /readyz, the document and the
+   * docs page): generous, apart from the callers' buckets; undefined: not limited.
+   */
+  openRateLimit?: { perMinute: number; burst: number };
   /** Origins allowed by CORS; empty: CORS off (no Access-Control-* header is ever sent). */
   corsOrigins: string[];
 }
@@ -111,10 +116,13 @@ function corsOrigins(env: Env): string[] {
 function limits(env: Env): HttpLimits {
   const perMinute = integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 0, 10_000_000);
   const burst = integer(env, 'RATE_LIMIT_BURST', 100, 1, 10_000_000);
+  const openPerMinute = integer(env, 'RATE_LIMIT_OPEN_PER_MINUTE', 6000, 0, 10_000_000);
+  const openBurst = integer(env, 'RATE_LIMIT_OPEN_BURST', 600, 1, 10_000_000);
   return {
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 4 * 1024 * 1024, 1024, 64 * 1024 * 1024),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 900_000),
     ...(perMinute > 0 && { rateLimit: { perMinute, burst } }),
+    ...(openPerMinute > 0 && { openRateLimit: { perMinute: openPerMinute, burst: openBurst } }),
     corsOrigins: corsOrigins(env),
   };
 }

@@ -52,7 +52,10 @@ export function createAuthenticator(config: AuthConfig): Authenticator {
   const verifyJwt = config.jwt ? createJwtVerifier(config.jwt) : undefined;
   const grantsClaim = config.jwt?.grantsClaim;
   const keyPermissions = new Map(
-    config.apiKeys.map((k) => [k.name, new Permissions(config.keyGrants[k.name] ?? [])]),
+    config.apiKeys.map((k) => [
+      k.name,
+      new Permissions(Object.hasOwn(config.keyGrants, k.name) ? (config.keyGrants[k.name] ?? []) : []),
+    ]),
   );
 
   return {
@@ -89,7 +92,11 @@ export function createAuthenticator(config: AuthConfig): Authenticator {
       }
       // A claim that is not a valid grant list gives no permission rather than a guess at one.
       let grants: Grant[] = [];
-      const claim = grantsClaim === undefined ? undefined : verified.payload[grantsClaim];
+      // Own claims only: a claim named `constructor` is not Object's constructor.
+      const claim =
+        grantsClaim !== undefined && Object.hasOwn(verified.payload, grantsClaim)
+          ? verified.payload[grantsClaim]
+          : undefined;
       if (claim !== undefined) {
         try {
           grants = parseGrants(claim, grantsClaim as string);

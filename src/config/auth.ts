@@ -46,19 +46,20 @@ function keyGrants(env: Env, keyNames: string[]): Record<string, Grant[]> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new ConfigError('AUTH_GRANTS', 'expected a JSON object keyed by API key name');
   }
-  const out: Record<string, Grant[]> = {};
+  const out: Array<[string, Grant[]]> = [];
   for (const [name, grants] of Object.entries(value)) {
     if (!keyNames.includes(name)) {
       throw new ConfigError('AUTH_GRANTS', `'${name}' is not a key name of AUTH_API_KEYS`);
     }
     try {
-      out[name] = parseGrants(grants, name);
+      out.push([name, parseGrants(grants, name)]);
     } catch (error) {
       if (error instanceof GrantError) throw new ConfigError('AUTH_GRANTS', error.message);
       throw error;
     }
   }
-  return out;
+  // Own properties whatever the names (`__proto__`, `constructor`): read with Object.hasOwn.
+  return Object.fromEntries(out);
 }
 
 function jwksUrl(env: Env): string | undefined {

@@ -46,7 +46,7 @@ export const ENV_VARIABLES = {
   },
   API_PUBLIC_URL: {
     section: 'Server',
-    default: 'the origin each request came to',
+    default: '`/`, relative to wherever the document was read; never taken from a request',
     meaning:
       "the API's public base URL (http or https, path allowed, no query or fragment) the OpenAPI document lists in `servers`, for clients behind a proxy",
   },
@@ -209,6 +209,18 @@ export const ENV_VARIABLES = {
     default: '`100`',
     meaning: 'requests allowed at once above the steady rate (at least 1)',
   },
+  RATE_LIMIT_OPEN_PER_MINUTE: {
+    section: 'Request limits',
+    default: '`6000`',
+    meaning:
+      "requests per minute per client address to the open paths (`/healthz`, `/readyz`, `/openapi.json`, `/docs` and its assets), a bucket apart from the callers' (`0`: off)",
+  },
+  RATE_LIMIT_OPEN_BURST: {
+    section: 'Request limits',
+    default: '`600`',
+    meaning: 'requests to the open paths allowed at once above that rate',
+  },
+
   CORS_ORIGINS: {
     section: 'Request limits',
     default: 'CORS off',

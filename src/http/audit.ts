@@ -71,9 +71,10 @@ export interface AuditLine {
 const SECRET_KEY = /token|secret|password|authorization|credential|api.?key/i;
 
 function redact(details: AuditDetails): AuditDetails {
-  const out: AuditDetails = {};
-  for (const [key, value] of Object.entries(details)) out[key] = SECRET_KEY.test(key) ? '[redacted]' : value;
-  return out;
+  // fromEntries defines own properties: a detail named `__proto__` stays a detail.
+  return Object.fromEntries(
+    Object.entries(details).map(([key, value]) => [key, SECRET_KEY.test(key) ? '[redacted]' : value]),
+  ) as AuditDetails;
 }
 
 /** The line for one attempt; exported for the unit tests. */

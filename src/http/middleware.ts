@@ -14,12 +14,16 @@ import type { Logger } from '../logger.js';
 import { addResponseHeaders } from '../openapi/headers.js';
 import { problemResponse } from '../openapi/problems.js';
 import { addSecurity } from '../openapi/security.js';
+import type { TokenCluster } from '../tokens/cluster-binding.js';
 import type { RateLimiter } from './rate-limit.js';
-import { isDocsPath, OPEN_PATHS, RouteTable } from './route-table.js';
+import { matchedPolicy } from './route-policy.js';
+import { isDocsPath, RouteTable } from './route-table.js';
 
 declare module 'hono' {
   interface ContextVariableMap {
     principal: Principal;
+    /** The alias of the cluster the request is served by (set by the guard). */
+    clusterAlias: string;
   }
 }
 
@@ -28,6 +32,8 @@ export interface Security {
   limits: HttpLimits;
   /** Undefined when rate limiting is off. */
   rateLimiter?: RateLimiter;
+  /** The open paths' own bucket per client address; undefined when off. */
+  openRateLimiter?: RateLimiter;
   /** The client's address, the rate limiter's key when nobody is authenticated. */
   clientAddress?: (c: Context) => string | undefined;
   /** WRITES; undefined counts as `unset` (with AUTH=none: no writes). */
@@ -38,24 +44,24 @@ const REALM = 'kafka-groups-rest';
 /** jose asks the issuer again on the next token after a failed read: a short wait is enough. */
 const AUTH_RETRY_AFTER_SECONDS = 5;
 const NO_PERMISSIONS = new Permissions([]);
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /** The caller's permissions; none when no principal was set (a request that skipped the guard). */
 export function permissionsOf(c: Context): Permissions {
   return c.get('principal')?.permissions ?? NO_PERMISSIONS;
 }
 
+/** The cluster a request is served by, for the tokens it makes or takes (tokens/cluster-binding.ts). */
+export async function tokenClusterOf(
+  c: Context,
+  service: { describeCluster(): Promise<{ clusterId: string | null }> },
+): Promise<TokenCluster> {
+  const { clusterId } = await service.describeCluster();
+  return { alias: c.get('clusterAlias') ?? 'default', id: clusterId ?? '' };
+}
+
 /** Whether the caller is the anonymous one of AUTH=none (answers keep Kafka's own details). */
 export function isAnonymous(c: Context): boolean {
   return c.get('principal')?.id === 'anonymous';
-}
-
-/** The raw path, percent-encoding kept, as the route patterns see it. */
-function rawPath(c: Context): string {
-  const url = c.req.url;
-  const start = url.indexOf('/', url.indexOf('://') + 3);
-  const end = url.search(/[?#]/);
-  return start < 0 ? '/' : url.slice(start, end < 0 ? undefined : end);
 }
 
 function deadline(ms: number): MiddlewareHandler {
@@ -87,18 +93,34 @@ export interface ClusterScope {
   defaultAlias: string;
 }
 
+function rateLimited(c: Context, who: string, retryAfterSeconds: number): Response {
+  return problemResponse(
+    c,
+    'rate-limited',
+    `too many requests from ${who}; retry after ${retryAfterSeconds} s`,
+    {},
+    { 'retry-after': String(retryAfterSeconds) },
+  );
+}
+
 const CLUSTER_PATH = /^\/clusters\/([^/]+)(?:\/|$)/;
 
-function guard(
-  security: Security,
-  routes: RouteTable,
-  logger: Logger,
-  clusters: ClusterScope,
-): MiddlewareHandler {
+function guard(security: Security, logger: Logger, clusters: ClusterScope): MiddlewareHandler {
   const { authenticator, rateLimiter } = security;
   return async (c, next) => {
+    // The decoded path, as Hono routed it: the rules below hold for every spelling of a route.
     const path = c.req.path;
-    if (OPEN_PATHS.has(path) || (isDocsPath(path) && !authenticator.privateDocs)) return next();
+    const matched = matchedPolicy(c);
+    if (
+      (matched.kind === 'route' && matched.policy.open) ||
+      (isDocsPath(path) && !authenticator.privateDocs)
+    ) {
+      const decision = await security.openRateLimiter?.take(
+        `address:${security.clientAddress?.(c) ?? 'unknown'}`,
+      );
+      if (decision && !decision.allowed) return rateLimited(c, 'this address', decision.retryAfterSeconds);
+      return next();
+    }
 
     const outcome = await authenticator.authenticate(c.req.header('authorization'));
     const principal = outcome.ok ? outcome.principal : undefined;
@@ -110,13 +132,8 @@ function guard(
       const decision = await rateLimiter.take(key);
       if (decision.quota) c.set('rateQuota', decision.quota);
       if (!decision.allowed) {
-        return problemResponse(
-          c,
-          'rate-limited',
-          `too many requests from ${principal && principal.id !== 'anonymous' ? principal.id : 'this address'}; retry after ${decision.retryAfterSeconds} s`,
-          {},
-          { 'retry-after': String(decision.retryAfterSeconds) },
-        );
+        const who = principal && principal.id !== 'anonymous' ? principal.id : 'this address';
+        return rateLimited(c, who, decision.retryAfterSeconds);
       }
     }
     if (!outcome.ok && 'unavailable' in outcome) {
@@ -158,26 +175,40 @@ function guard(
         );
       }
       c.set('principal', { ...outcome.principal, permissions: permissions.forCluster(alias) });
+      c.set('clusterAlias', alias);
     }
-    const action = routes.action(c.req.method, rawPath(c));
     // No route: the 404 or 405 that follows says so, to an authenticated caller only.
-    if (action === undefined) return next();
+    if (matched.kind === 'none') return next();
+    if (matched.kind === 'unlisted' || matched.policy.open) {
+      return problemResponse(c, 'forbidden', `${c.req.method} ${path} is not open to any grant`);
+    }
+    const { action } = matched.policy;
     // A write's grant is checked by its route, once the group's id and type are known: a group the
-    // caller cannot see answers 404 there, not 403 here (auth/write-guard.ts).
-    if (action === 'unlisted' || (!isWriteAction(action) && !permissionsOf(c).hasAction(action))) {
+    // caller cannot see answers 404 there, not 403 here (http/write-guard.ts).
+    if (!isWriteAction(action) && !permissionsOf(c).hasAction(action)) {
       return problemResponse(
         c,
         'forbidden',
-        action === 'unlisted'
-          ? `${c.req.method} ${path} is not open to any grant`
-          : `${outcome.principal.id} has no grant with the action '${action}'`,
+        `${outcome.principal.id} has no grant with the action '${action}'`,
       );
     }
     return next();
   };
 }
 
-function body(limits: HttpLimits, routes: RouteTable): MiddlewareHandler {
+/** Whether the request carries a body: a length above zero, or one sent in chunks. */
+function hasBody(c: Context): boolean {
+  const length = c.req.header('content-length');
+  if (length !== undefined) return length.trim() !== '0';
+  return c.req.header('transfer-encoding') !== undefined || c.req.raw.body !== null;
+}
+
+/**
+ * The body cap holds for every request that carries a body, whatever its path and whether a
+ * route serves it; the JSON rule for every route that takes a body, and for a body sent where no
+ * route is (it reaches nothing that could read another type).
+ */
+function body(limits: HttpLimits): MiddlewareHandler {
   // No Connection: close here: closing a socket with unread bytes resets it, and the client may
   // lose the answer. The Node server discards the rest for a moment, then closes (see node.ts).
   const tooLarge = (c: Context) =>
@@ -188,14 +219,17 @@ function body(limits: HttpLimits, routes: RouteTable): MiddlewareHandler {
     );
   const capped = bodyLimit({ maxSize: limits.maxBodyBytes, onError: tooLarge });
   return async (c, next) => {
-    const method = c.req.method.toUpperCase();
-    if (!BODY_METHODS.has(method) || !routes.serves(method, rawPath(c))) return next();
+    const matched = matchedPolicy(c);
+    const takesJson = matched.kind === 'route' && !matched.policy.open && matched.policy.body === 'json';
+    const carries = hasBody(c);
+    if (!takesJson && !carries) return next();
     const declared = c.req.header('content-length');
     if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > limits.maxBodyBytes) {
       return tooLarge(c);
     }
     const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-    if (type !== 'application/json' && !/^application\/[\w.+-]+\+json$/.test(type)) {
+    const json = type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
+    if ((takesJson || (carries && matched.kind !== 'route')) && !json) {
       return problemResponse(
         c,
         'unsupported-media-type',
@@ -245,14 +279,14 @@ export function installGuards(
     document ??= JSON.stringify(addResponseHeaders(addSecurity((await c.res.json()) as object)));
     c.res = new Response(document, { status: 200, headers: { 'content-type': 'application/json' } });
   });
-  app.use('*', guard(security, routes, logger, clusters));
-  app.use('*', body(security.limits, routes));
+  app.use('*', guard(security, logger, clusters));
+  app.use('*', body(security.limits));
   return routes;
 }
 
 /** The 405 for a known path and a method it does not take, or undefined for an unknown path. */
 export function methodNotAllowed(c: Context, routes: RouteTable): Response | undefined {
-  const allowed = routes.allowed(rawPath(c));
+  const allowed = routes.allowed(c.req.path);
   // A route of this method answered "not found" itself (an unknown docs asset): a 404 it is.
   if (allowed.length === 0 || allowed.includes(c.req.method.toUpperCase())) return undefined;
   return problemResponse(

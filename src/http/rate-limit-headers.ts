@@ -7,8 +7,8 @@
  */
 
 import type { MiddlewareHandler } from 'hono';
-import { editHeaders } from './links.js';
 import { RATE_LIMIT_HEADERS } from '../openapi/headers.js';
+import { editHeaders } from './links.js';
 import type { RateQuota } from './rate-limit.js';
 
 declare module 'hono' {

@@ -1,10 +1,8 @@
 /**
  * The routes the application serves, read from Hono's own list once every route is registered:
- * which methods a path takes (405 with Allow, 415 only where a route takes a body) and which
- * grant action each route needs.
+ * which methods a path takes (405 with Allow). What each route needs (its grant action, its body)
+ * is on its own definition (route-policy.ts).
  */
-
-import type { Action } from '../auth/grants.js';
 
 interface RouteEntry {
   method: string;
@@ -17,40 +15,6 @@ interface CompiledRoute {
   methods: Set<string>;
 }
 
-/**
- * The grant action each API route needs. A route missing here answers 403 to every principal
- * when authentication is on: a new route is closed until it is given its action.
- */
-const ACTIONS: Record<string, Action> = {
-  'GET /groups': 'read',
-  'GET /groups.ndjson': 'read',
-  'GET /groups/:groupId': 'read',
-  'POST /groups/describe': 'read',
-  'GET /groups/:groupId/offsets': 'offsets',
-  'GET /cluster': 'read',
-  // Writes: the route checks the grant itself, with the group's id and type (auth/write-guard.ts).
-  'DELETE /groups/:groupId': 'delete',
-  'DELETE /groups/:groupId/offsets': 'delete-offsets',
-  'POST /groups/:groupId/offsets/reset': 'reset-offsets',
-  'DELETE /groups/:groupId/members/:instanceId': 'remove-members',
-  'POST /groups/:groupId/members/remove': 'remove-members',
-  'GET /groups/:groupId/health': 'offsets',
-  'GET /metrics': 'offsets',
-  'GET /clusters': 'read',
-  'GET /clusters/:alias': 'read',
-};
-
-/**
- * A route mirrored under one cluster (`/clusters/eu-west/groups/:groupId`) needs the action of the
- * route it mirrors (`/groups/:groupId`): routes added later are covered by their one entry above.
- */
-const MIRRORED = /^\/clusters\/[^/:]+(?=\/)/;
-function actionOf(method: string, template: string): Action | undefined {
-  return ACTIONS[`${method} ${template}`] ?? ACTIONS[`${method} ${template.replace(MIRRORED, '')}`];
-}
-
-/** Paths served to everyone, whatever the authentication: liveness and readiness probes. */
-export const OPEN_PATHS = new Set(['/healthz', '/readyz']);
 /** The document and the docs page: open unless AUTH_DOCS=private. */
 export const isDocsPath = (path: string) =>
   path === '/openapi.json' || path === '/docs' || path.startsWith('/docs/');
@@ -82,7 +46,7 @@ export class RouteTable {
     return this.compiled;
   }
 
-  /** Matching routes of a raw (still percent-encoded) path: their templates and methods. */
+  /** Matching routes of a path, decoded as the router decodes it: their templates and methods. */
   private matching(path: string): CompiledRoute[] {
     return this.table().filter((r) => r.pattern.test(path));
   }
@@ -92,25 +56,5 @@ export class RouteTable {
     const methods = new Set<string>();
     for (const route of this.matching(path)) for (const m of route.methods) methods.add(m);
     return [...methods].sort();
-  }
-
-  /**
-   * The action the request needs, `undefined` when no route serves it (404/405 follow), or
-   * `'unlisted'` for a served route without an action (closed).
-   */
-  action(method: string, path: string): Action | 'unlisted' | undefined {
-    const m = method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase();
-    // Literal segments win over parameters, as in the router: /groups/describe before /groups/:groupId.
-    const routes = this.matching(path)
-      .filter((r) => r.methods.has(m))
-      .sort((a, b) => a.template.split(':').length - b.template.split(':').length);
-    const route = routes[0];
-    if (!route) return undefined;
-    return actionOf(m, route.template) ?? 'unlisted';
-  }
-
-  /** Whether a route serves this method and path (a request that reaches a handler). */
-  serves(method: string, path: string): boolean {
-    return this.action(method, path) !== undefined;
   }
 }

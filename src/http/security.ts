@@ -20,7 +20,7 @@ export function securityFrom(
   config: Pick<Config, 'auth' | 'limits'> & Partial<Pick<Config, 'writes'>>,
   options: SecurityOptions = {},
 ): Security {
-  const { rateLimit } = config.limits;
+  const { rateLimit, openRateLimit } = config.limits;
   const rateLimiter =
     rateLimit === undefined
       ? undefined
@@ -29,6 +29,10 @@ export function securityFrom(
     authenticator: createAuthenticator(config.auth),
     limits: config.limits,
     ...(rateLimiter && { rateLimiter }),
+    // In memory on every runtime: the open paths are cheap, a bucket per instance is enough.
+    ...(openRateLimit && {
+      openRateLimiter: new TokenBucketLimiter(openRateLimit.perMinute, openRateLimit.burst),
+    }),
     ...(options.clientAddress && { clientAddress: options.clientAddress }),
     ...(config.writes && { writes: config.writes }),
   };

@@ -154,7 +154,7 @@ export const ResetOffsetsRequestSchema = z
       'by-duration': ['duration', 'an ISO 8601 duration such as PT1H or P1DT30M'],
       'from-list': ['offsets', 'a list of 1 or more {topic, partition, offset}'],
     };
-    const need = required[scenario];
+    const need = Object.hasOwn(required, scenario) ? required[scenario] : undefined;
     if (need && body[need[0]] === undefined) issue(need[0], `${need[1]} (scenario ${scenario} needs it)`);
     if (
       body.duration !== undefined &&

@@ -11,6 +11,10 @@ import type { Context } from 'hono';
 import { type InvalidParameter, problemResponse } from './problems.js';
 
 const RECEIVED_MAX = 200;
+/** Problems named in one answer; the rest are counted. The answer never grows with the input. */
+export const MAX_PROBLEMS = 20;
+/** How deep an echoed body value is shown; deeper levels are elided. */
+const RECEIVED_DEPTH = 3;
 
 /** Error option for zod checks: the message is the description of what is accepted. */
 export const expect = (accepted: string) => ({ error: accepted });
@@ -31,9 +35,74 @@ export function shorten(value: string): string {
   return `${chars.slice(0, RECEIVED_MAX).join('')}… (${chars.length} characters in all)`;
 }
 
+/**
+ * JSON of `value` cut at RECEIVED_DEPTH levels and about RECEIVED_MAX characters: whatever the
+ * size or the depth of what came (a body nested 200,000 deep), the echo costs no more than that.
+ */
+function preview(value: unknown, depth: number, budget: { left: number }): string {
+  if (budget.left <= 0) return '…';
+  let out: string;
+  if (value === null || typeof value !== 'object') {
+    out = JSON.stringify(value) ?? 'null';
+    if (out.length > budget.left) out = `${out.slice(0, budget.left)}…`;
+  } else if (depth >= RECEIVED_DEPTH) {
+    out = Array.isArray(value) ? '[…]' : '{…}';
+  } else {
+    const parts: string[] = [];
+    const entries: Array<[string | undefined, unknown]> = Array.isArray(value)
+      ? value.map((v) => [undefined, v])
+      : Object.entries(value);
+    budget.left -= 2;
+    for (const [key, item] of entries) {
+      if (budget.left <= 0) {
+        parts.push('…');
+        break;
+      }
+      const label = key === undefined ? '' : `${preview(key, depth + 1, budget)}:`;
+      parts.push(label + preview(item, depth + 1, budget));
+    }
+    out = Array.isArray(value) ? `[${parts.join(',')}]` : `{${parts.join(',')}}`;
+    return out;
+  }
+  budget.left -= out.length;
+  return out;
+}
+
 function show(value: unknown): string | null {
   if (value === undefined) return null;
-  return shorten(typeof value === 'string' ? value : JSON.stringify(value));
+  if (typeof value === 'string') return shorten(value);
+  return shorten(preview(value, 0, { left: RECEIVED_MAX }));
+}
+
+/** zod's own unrecognized-keys message lists every key: each problem would repeat the input. */
+function unknownKeyExpectation(message: string): string {
+  return message.startsWith('Unrecognized key')
+    ? 'no such field: only the documented fields are accepted'
+    : message;
+}
+
+/** The value at `path` in a parsed body: own properties only. */
+function walk(body: unknown, path: PropertyKey[]): unknown {
+  let value: unknown = body;
+  for (const key of path)
+    value =
+      value != null && typeof value === 'object' && Object.hasOwn(value, key)
+        ? (value as Record<PropertyKey, unknown>)[key]
+        : undefined;
+  return value;
+}
+
+/**
+ * Parameters that carry tokens (lag snapshots, reset plans, page cursors): a problem says what
+ * came (how many, how long), never the token itself, which may be another caller's or a secret.
+ */
+const TOKEN_PARAMETERS = new Set(['since', 'planToken', 'if-match', 'cursor']);
+
+export function describeTokens(values: readonly unknown[]): string {
+  const lengths = values.map((v) => (typeof v === 'string' ? `${[...v].length}` : typeof v));
+  return values.length === 1
+    ? `a token of ${lengths[0]} characters (not repeated)`
+    : `${values.length} tokens of ${lengths.slice(0, 5).join(', ')}${values.length > 5 ? ', …' : ''} characters (not repeated)`;
 }
 
 function rawValue(
@@ -43,14 +112,15 @@ function rawValue(
   body: unknown,
   path: PropertyKey[],
 ): string | null {
+  if (TOKEN_PARAMETERS.has(where === 'header' ? name.toLowerCase() : String(path.at(-1) ?? name))) {
+    const value = where === 'body' ? walk(body, path) : where === 'header' ? c.req.header(name) : undefined;
+    const values = where === 'query' ? (c.req.queries(name) ?? []) : value === undefined ? [] : [value];
+    return values.length === 0 ? null : describeTokens(values);
+  }
   if (where === 'path') return show(c.req.param(name));
   if (where === 'header') return show(c.req.header(name));
   if (where === 'body') {
-    let value: unknown = body;
-    for (const key of path)
-      value =
-        value != null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined;
-    return show(value);
+    return show(walk(body, path));
   }
   const values = c.req.queries(name);
   if (!values || values.length === 0) return null;
@@ -74,32 +144,46 @@ function bodyPath(path: PropertyKey[]): string {
   );
 }
 
+export interface InvalidParameters {
+  /** The first MAX_PROBLEMS problems. */
+  errors: InvalidParameter[];
+  /** All the problems found, those named included. */
+  total: number;
+}
+
 export async function invalidParameters(
   error: z.ZodError,
   target: string,
   c: Context,
-): Promise<InvalidParameter[]> {
-  const where = TARGETS[target] ?? 'query';
+): Promise<InvalidParameters> {
+  const where = (Object.hasOwn(TARGETS, target) && TARGETS[target]) || 'query';
   const body = where === 'body' ? await c.req.json().catch(() => undefined) : undefined;
   const out: InvalidParameter[] = [];
+  let total = 0;
   for (const issue of error.issues) {
     const unknownKeys = issue.code === 'unrecognized_keys';
-    const paths = unknownKeys ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
+    const count = unknownKeys ? issue.keys.length : 1;
+    total += count;
+    const room = MAX_PROBLEMS - out.length;
+    if (room <= 0) continue;
+    const paths = unknownKeys ? issue.keys.slice(0, room).map((k) => [...issue.path, k]) : [issue.path];
+    const expected = unknownKeys ? unknownKeyExpectation(issue.message) : issue.message;
     for (const path of paths) {
-      const name = where === 'body' ? bodyPath(path) : String(path[0] ?? '');
-      const received = rawValue(c, where, name, body, path);
+      const fullName = where === 'body' ? bodyPath(path) : String(path[0] ?? '');
+      const name = shorten(fullName);
+      const received = rawValue(c, where, fullName, body, path);
       const noun = where === 'body' ? 'body field' : `${where} parameter`;
       const label = unknownKeys ? `unknown ${noun} '${name}'` : `${noun} '${name}'`;
       out.push({
         in: where,
         name,
-        expected: issue.message,
+        expected,
         received,
-        message: `${label} expected ${issue.message}, received ${received === null ? 'nothing' : `'${received}'`}`,
+        message: `${label} expected ${expected}, received ${received === null ? 'nothing' : `'${received}'`}`,
       });
     }
   }
-  return out;
+  return { errors: out, total };
 }
 
 /** The `defaultHook` of every route: passes valid input through, answers 400 otherwise. */
@@ -108,6 +192,10 @@ export async function validationHook(
   c: Context,
 ) {
   if (result.success || !result.error) return undefined;
-  const errors = await invalidParameters(result.error, result.target, c);
-  return problemResponse(c, 'invalid-input', errors.map((e) => e.message).join('; '), { errors });
+  const { errors, total } = await invalidParameters(result.error, result.target, c);
+  const more = total - errors.length;
+  const detail =
+    errors.map((e) => e.message).join('; ') +
+    (more > 0 ? `; and ${more} more (${total} problems in all)` : '');
+  return problemResponse(c, 'invalid-input', detail, { errors });
 }

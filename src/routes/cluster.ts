@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { GroupService } from '../groups/service.js';
+import { requires } from '../http/route-policy.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { ClusterSchema } from '../openapi/schemas.js';
 import { strictQuery } from '../openapi/validation.js';
@@ -7,6 +8,7 @@ import { strictQuery } from '../openapi/validation.js';
 const describeCluster = createRoute({
   method: 'get',
   path: '/cluster',
+  middleware: requires({ action: 'read' }),
   operationId: 'getCluster',
   tags: ['cluster'],
   summary: 'Brokers, controller and cluster id',

@@ -21,6 +21,7 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { type Context, Hono } from 'hono';
 import { GROUP_TYPES, type GroupType } from '../groups/model.js';
 import type { GroupService } from '../groups/service.js';
+import { requires } from '../http/route-policy.js';
 import { BROKER_PROBLEMS, EXAMPLES, PROBLEM_CONTENT_TYPE, problemResponses } from '../openapi/problems.js';
 import { ClusterSchema } from '../openapi/schemas.js';
 import { strictQuery, validationHook } from '../openapi/validation.js';
@@ -206,6 +207,7 @@ const ClusterDetailSchema = ClusterSummarySchema.extend({
 const listClusters = createRoute({
   method: 'get',
   path: '/clusters',
+  middleware: requires({ action: 'read' }),
   operationId: 'listClusters',
   tags: ['clusters'],
   summary: 'The clusters this API serves (those the caller may use)',
@@ -221,6 +223,7 @@ const listClusters = createRoute({
 const getCluster = createRoute({
   method: 'get',
   path: CLUSTER_PREFIX,
+  middleware: requires({ action: 'read' }),
   operationId: 'getClusterByAlias',
   tags: ['clusters'],
   summary: 'One cluster: id, controller, brokers, the group types it serves, Kafka version hints',

@@ -9,10 +9,13 @@ import {
 } from '../groups/health/progress-token.js';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../groups/health/verdicts.js';
 import type { GroupService } from '../groups/service.js';
+import { tokenClusterOf } from '../http/middleware.js';
+import { requires } from '../http/route-policy.js';
 import { readVisible } from '../http/visibility.js';
 import { GroupHealthSchema } from '../openapi/health-schemas.js';
 import { BROKER_PROBLEMS, problemResponse, problemResponses } from '../openapi/problems.js';
 import { expect, strictQuery } from '../openapi/validation.js';
+import { bindCluster, clusterMismatch } from '../tokens/cluster-binding.js';
 import type { TokenSigner } from '../tokens/signed.js';
 import { GroupIdParam, IsolationParam, TypeAssertionParam } from './params.js';
 
@@ -84,6 +87,7 @@ export function thresholdsOf(query: {
 const groupHealth = createRoute({
   method: 'get',
   path: '/groups/{groupId}/health',
+  middleware: requires({ action: 'offsets' }),
   operationId: 'getGroupHealth',
   tags: ['offsets'],
   summary: 'Is the group healthy? A verdict per partition and for the group, lag in records and in time',
@@ -151,6 +155,8 @@ export function groupHealthRoutes(app: OpenAPIHono, service: GroupService, token
         maxChars: SNAPSHOT_MAX_CHARS,
       });
       if (!verified.ok) return refuseSince(c, since, verified.message) as never;
+      const elsewhere = clusterMismatch(verified.data, await tokenClusterOf(c, service));
+      if (elsewhere) return refuseSince(c, since, elsewhere) as never;
       const snapshot = readProgress(verified.data);
       if (!snapshot) return refuseSince(c, since, 'not a lag snapshot this API can read') as never;
       if (snapshot.g !== groupId) return refuseSince(c, since, 'the snapshot is of another group') as never;
@@ -170,7 +176,9 @@ export function groupHealthRoutes(app: OpenAPIHono, service: GroupService, token
     const health = healthOf(reading, thresholds, before);
     const data = progressOf(reading.offsets);
     const snapshot =
-      data && data.p.length <= MAX_PROGRESS_PARTITIONS ? await tokens.sign(SNAPSHOT_PURPOSE, data) : null;
+      data && data.p.length <= MAX_PROGRESS_PARTITIONS
+        ? await tokens.sign(SNAPSHOT_PURPOSE, bindCluster(data, await tokenClusterOf(c, service)))
+        : null;
     return c.json({ ...health, snapshot }, 200);
   });
 }

@@ -3,9 +3,10 @@ import { cutPage, ListingSnapshots, snapshotKey } from '../groups/held-listings.
 import { canonicalState, GROUP_STATES, type GroupState } from '../groups/listing.js';
 import { GROUP_TYPES, type GroupListing, type GroupType } from '../groups/model.js';
 import type { GroupService } from '../groups/service.js';
-import { describeVisible, listedVisible, readVisible } from '../http/visibility.js';
 import { nextLink } from '../http/links.js';
 import { negotiate, notAcceptable } from '../http/negotiation.js';
+import { requires } from '../http/route-policy.js';
+import { describeVisible, listedVisible, readVisible } from '../http/visibility.js';
 import type { Logger } from '../logger.js';
 import { BROKER_PROBLEMS, problemResponse, problemResponses } from '../openapi/problems.js';
 import {
@@ -181,6 +182,7 @@ const LISTING_TYPES = ['application/json', NDJSON] as const;
 const listGroups = createRoute({
   method: 'get',
   path: '/groups',
+  middleware: requires({ action: 'read' }),
   operationId: 'listGroups',
   tags: ['groups'],
   summary: 'List the groups of every broker, filtered and paged',
@@ -206,6 +208,7 @@ const streamGroups = createRoute({
   method: 'get',
   path: '/groups.ndjson',
   operationId: 'streamGroups',
+  middleware: requires({ action: 'read' }),
   tags: ['groups'],
   summary: 'Every matching group, one JSON object per line, streamed',
   description:
@@ -225,6 +228,7 @@ const streamGroups = createRoute({
 const describeGroup = createRoute({
   method: 'get',
   path: '/groups/{groupId}',
+  middleware: requires({ action: 'read' }),
   operationId: 'getGroup',
   tags: ['groups'],
   summary: 'Describe a group of any type',
@@ -266,6 +270,7 @@ const describeGroup = createRoute({
 const batchDescribe = createRoute({
   method: 'post',
   path: '/groups/describe',
+  middleware: requires({ action: 'read', body: 'json' }),
   operationId: 'describeGroups',
   tags: ['groups'],
   summary: `Describe up to ${MAX_BATCH_GROUPS} groups at once`,

@@ -7,6 +7,7 @@
 
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { guardedWrite, type WriteDeps } from '../http/audit.js';
+import { requires } from '../http/route-policy.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { strictQuery } from '../openapi/validation.js';
 import {
@@ -42,6 +43,7 @@ const GROUP_PROBLEMS = [
 const removeMember = createRoute({
   method: 'delete',
   path: '/groups/{groupId}/members/{instanceId}',
+  middleware: requires({ action: 'remove-members' }),
   operationId: 'removeGroupMember',
   tags: ['writes'],
   summary: 'Remove a static member (LeaveGroup)',
@@ -65,6 +67,7 @@ const removeMember = createRoute({
 const removeMembers = createRoute({
   method: 'post',
   path: '/groups/{groupId}/members/remove',
+  middleware: requires({ action: 'remove-members', body: 'json' }),
   operationId: 'removeGroupMembers',
   tags: ['writes'],
   summary: 'Remove static members, one outcome each (LeaveGroup)',

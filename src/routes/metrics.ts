@@ -6,7 +6,9 @@ import type { Group, GroupListing } from '../groups/model.js';
 import type { GroupService, OffsetTable } from '../groups/service.js';
 import { permissionsOf } from '../http/middleware.js';
 import { exposition, type Labels, type MetricFamily, PROMETHEUS_CONTENT_TYPE } from '../http/prometheus.js';
+import { requires } from '../http/route-policy.js';
 import { listedVisible } from '../http/visibility.js';
+import { patternParam } from '../openapi/pattern.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { expect, strictQuery } from '../openapi/validation.js';
 import { ThresholdParams, thresholdsOf } from './group-health.js';
@@ -16,26 +18,7 @@ export const GRANULARITIES = ['group', 'topic', 'partition'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
 export const DEFAULT_MAX_SERIES = 10_000;
 const MAX_SERIES_LIMIT = 1_000_000;
-const REGEX_MAX_CHARS = 1000;
-const REGEX_RULE = `a JavaScript regular expression of at most ${REGEX_MAX_CHARS} characters, matched against the whole group id`;
 const SERIES_RULE = `an integer from 1 to ${MAX_SERIES_LIMIT}`;
-
-/** A regex parameter: anchored at both ends like Prometheus' own relabelling; a bad one is a 400. */
-function regexParam(name: string, description: string, example: string) {
-  return z
-    .string()
-    .max(REGEX_MAX_CHARS, expect(REGEX_RULE))
-    .transform((source, ctx) => {
-      try {
-        return new RegExp(`^(?:${source})$`);
-      } catch {
-        ctx.addIssue({ code: 'custom', message: REGEX_RULE });
-        return z.NEVER;
-      }
-    })
-    .optional()
-    .openapi({ param: { name, in: 'query' }, type: 'string', description, example });
-}
 
 export const METRICS_EXAMPLE = `# HELP kafka_group_lag_records Records not yet consumed: end offset minus committed offset, summed over the partitions with a commit.
 # TYPE kafka_group_lag_records gauge
@@ -72,6 +55,7 @@ kafka_group_series_dropped 0
 const metrics = createRoute({
   method: 'get',
   path: '/metrics',
+  middleware: requires({ action: 'offsets' }),
   operationId: 'getMetrics',
   tags: ['offsets'],
   summary: 'Lag, time lag, members, state and verdict of every visible group, in the Prometheus text format',
@@ -92,8 +76,16 @@ const metrics = createRoute({
           description: 'Lag and time lag per group (default), per topic, or per partition',
           example: 'topic',
         }),
-      allow: regexParam('allow', 'Only group ids matching this regular expression (anchored)', 'orders-.*'),
-      deny: regexParam('deny', 'Leave out group ids matching this regular expression (anchored)', '.*-test'),
+      allow: patternParam(
+        'allow',
+        'Only group ids matching this RE2 regular expression (anchored)',
+        'orders-.*',
+      ),
+      deny: patternParam(
+        'deny',
+        'Leave out group ids matching this RE2 regular expression (anchored)',
+        '.*-test',
+      ),
       maxSeries: z
         .string()
         .regex(/^\d{1,7}$/, expect(SERIES_RULE))

@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { GroupService } from '../groups/service.js';
+import { requires } from '../http/route-policy.js';
 import { readVisible } from '../http/visibility.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { GroupOffsetsSchema } from '../openapi/schemas.js';
@@ -9,6 +10,7 @@ import { GroupIdParam, IsolationParam, TypeAssertionParam } from './params.js';
 const groupOffsets = createRoute({
   method: 'get',
   path: '/groups/{groupId}/offsets',
+  middleware: requires({ action: 'offsets' }),
   operationId: 'getGroupOffsets',
   tags: ['offsets'],
   summary: "A group's committed offsets, end offsets and lag",

@@ -1,12 +1,14 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { BrokerError, BrokerUnavailableError } from '../broker/errors.js';
 import type { GroupService } from '../groups/service.js';
+import { requires } from '../http/route-policy.js';
 import { problemResponses } from '../openapi/problems.js';
 import { HealthSchema, ReadinessSchema } from '../openapi/schemas.js';
 
 const live = createRoute({
   method: 'get',
   path: '/healthz',
+  middleware: requires({ open: true }),
   operationId: 'getHealth',
   tags: ['health'],
   summary: 'Liveness: the process answers HTTP',
@@ -16,6 +18,7 @@ const live = createRoute({
 const ready = createRoute({
   method: 'get',
   path: '/readyz',
+  middleware: requires({ open: true }),
   operationId: 'getReadiness',
   tags: ['health'],
   summary: 'Readiness: a broker answers a Metadata request now',

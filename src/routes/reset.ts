@@ -19,6 +19,8 @@ import {
   toWire,
 } from '../groups/reset/token.js';
 import { type AuditNotes, guardedWrite, type WriteDeps } from '../http/audit.js';
+import { tokenClusterOf } from '../http/middleware.js';
+import { requires } from '../http/route-policy.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import {
   ExecuteParam,
@@ -30,13 +32,15 @@ import {
   ResetOutcomeSchema,
   type ResetPlanned,
 } from '../openapi/reset.js';
-import { shorten, strictQuery } from '../openapi/validation.js';
+import { describeTokens, strictQuery } from '../openapi/validation.js';
+import { bindCluster, clusterMismatch, type TokenCluster } from '../tokens/cluster-binding.js';
 import type { TokenSigner } from '../tokens/signed.js';
 import { GroupIdParam } from './params.js';
 
 const resetOffsets = createRoute({
   method: 'post',
   path: '/groups/{groupId}/offsets/reset',
+  middleware: requires({ action: 'reset-offsets', body: 'json' }),
   operationId: 'resetGroupOffsets',
   tags: ['writes'],
   summary: "Reset a group's offsets: a plan first, then exactly that plan",
@@ -148,6 +152,7 @@ function fromIfMatch(value: string | undefined): string | undefined {
 
 async function plan(
   deps: ResetDeps,
+  cluster: TokenCluster,
   group: Group,
   body: ResetOffsetsRequestBody,
   audit: AuditNotes,
@@ -178,7 +183,7 @@ async function plan(
       target,
     })),
   };
-  const token = await deps.tokens.sign(PLAN_TOKEN_PURPOSE, toWire(binding));
+  const token = await deps.tokens.sign(PLAN_TOKEN_PURPOSE, bindCluster(toWire(binding), cluster));
   const answer: ResetPlanned = {
     status: 'planned',
     groupId: planned.groupId,
@@ -198,6 +203,7 @@ async function plan(
 /** The plan a token holds, for this group and type, or a 400 naming what is wrong with it. */
 async function verifiedPlan(
   deps: ResetDeps,
+  cluster: TokenCluster,
   groupId: string,
   body: ResetOffsetsRequestBody,
   ifMatch: string | undefined,
@@ -207,7 +213,13 @@ async function verifiedPlan(
   const where = body.planToken === undefined && header !== undefined ? 'header' : 'body';
   const field = where === 'header' ? 'if-match' : 'planToken';
   const refuse = (message: string): never => {
-    throw new ResetPlanError(field, TOKEN_RULE, message, token === undefined ? null : shorten(token), where);
+    throw new ResetPlanError(
+      field,
+      TOKEN_RULE,
+      message,
+      token === undefined ? null : describeTokens([token]),
+      where,
+    );
   };
   if (token === undefined)
     return refuse(
@@ -220,6 +232,8 @@ async function verifiedPlan(
     maxChars: PLAN_TOKEN_MAX_CHARS,
   });
   if (!verified.ok) return refuse(`the plan token is refused (${verified.reason}): ${verified.message}`);
+  const elsewhere = clusterMismatch(verified.data, cluster);
+  if (elsewhere) return refuse(`the plan token is refused: ${elsewhere}`);
   const binding = fromWire(verified.data);
   if (!binding) return refuse('the plan token is refused (malformed): it holds no plan');
   if (binding.groupId !== groupId) return refuse('the plan token was made for another group');
@@ -280,13 +294,18 @@ export function resetRoutes(app: OpenAPIHono, writes: WriteDeps, tokens: TokenSi
       dryRun: !executing,
     };
     if (!executing) {
-      const { answer, token } = await guardedWrite(c, deps, request, (group, audit) =>
-        plan(deps, group, body, audit),
+      const { answer, token } = await guardedWrite(c, deps, request, async (group, audit) =>
+        plan(deps, await tokenClusterOf(c, deps.service), group, body, audit),
       );
       return c.json(answer, 200, { etag: `"${token}"` });
     }
     const answer = await guardedWrite(c, deps, request, async (group, audit) =>
-      execute(deps, group, await verifiedPlan(deps, groupId, body, ifMatch), audit),
+      execute(
+        deps,
+        group,
+        await verifiedPlan(deps, await tokenClusterOf(c, deps.service), groupId, body, ifMatch),
+        audit,
+      ),
     );
     return c.json(answer, 200);
   });

@@ -10,6 +10,7 @@ import { GROUP_TYPES } from '../groups/model.js';
 import { GroupNotEmptyError } from '../groups/writes/errors.js';
 import { memberRefs } from '../groups/writes/service.js';
 import { guardedWrite, type WriteDeps } from '../http/audit.js';
+import { requires } from '../http/route-policy.js';
 import { BROKER_PROBLEMS, problemResponse, problemResponses } from '../openapi/problems.js';
 import { expect, strictQuery } from '../openapi/validation.js';
 import { GroupDeletionSchema, OffsetsDeletionSchema } from '../openapi/write-schemas.js';
@@ -69,6 +70,7 @@ const WRITE_PROBLEMS = ['writes-disabled', 'forbidden', 'group-not-found', 'grou
 const deleteGroup = createRoute({
   method: 'delete',
   path: '/groups/{groupId}',
+  middleware: requires({ action: 'delete' }),
   operationId: 'deleteGroup',
   tags: ['writes'],
   summary: 'Delete a group (DeleteGroups)',
@@ -100,6 +102,7 @@ const deleteGroup = createRoute({
 const deleteOffsets = createRoute({
   method: 'delete',
   path: '/groups/{groupId}/offsets',
+  middleware: requires({ action: 'delete-offsets' }),
   operationId: 'deleteGroupOffsets',
   tags: ['writes'],
   summary: "Delete a group's committed offsets on a topic (OffsetDelete)",

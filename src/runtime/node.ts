@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -23,10 +23,11 @@ import { clustersOf, createService } from '../service.js';
 import { tokenSigner } from '../tokens/signed.js';
 import { type ManagementListener, splitFetch, startManagementListener } from './management.js';
 
-const DOCS_ASSETS = {
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
-};
+/** Keyed by the request's path segment: a Map, so `__proto__` or `constructor` is just not there. */
+const DOCS_ASSETS = new Map([
+  ['swagger-ui.css', 'text/css; charset=utf-8'],
+  ['swagger-ui-bundle.js', 'text/javascript; charset=utf-8'],
+]);
 // Group ids may be 32,767 UTF-8 bytes, three times that percent-encoded: Node's 16 KiB default
 // would refuse the longest ones with a bare 431 before the API can say anything.
 const MAX_HEADER_BYTES = 256 * 1024;
@@ -66,6 +67,19 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex, max
   );
 }
 
+/**
+ * Closes `socket` as a lingering close: the answer is ended (FIN) at once, what the client still
+ * sends is read and discarded, and the socket is destroyed when the client is done or after
+ * REFUSED_BODY_LINGER_MS, whichever comes first.
+ */
+function lingerOnClose(socket: Socket): void {
+  socket.destroySoon = () => {
+    if (socket.writable) socket.end();
+    socket.resume();
+    setTimeout(() => socket.destroy(), REFUSED_BODY_LINGER_MS).unref();
+  };
+}
+
 export interface RunningServer {
   url: string;
   /** With MANAGEMENT_PORT: the listener of /healthz, /readyz and /metrics. */
@@ -96,7 +110,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     docsAssetsUrl: '/docs/assets',
     extend: (app) =>
       app.get('/docs/assets/:file', async (c) => {
-        const type = DOCS_ASSETS[c.req.param('file') as keyof typeof DOCS_ASSETS];
+        const type = DOCS_ASSETS.get(c.req.param('file'));
         if (!type) return c.notFound();
         const body = new Uint8Array(await readFile(join(assetsDir, c.req.param('file'))));
         return c.body(body, 200, { 'content-type': type, 'cache-control': 'public, max-age=86400' });
@@ -143,6 +157,11 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const inFlight = new Set<ServerResponse>();
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (stopping) res.shouldKeepAlive = false;
+    // Before Node closes the socket of a `Connection: close` exchange: closing it with the body's
+    // bytes still arriving resets it, and the client may lose the 413 it was sent.
+    res.once('prefinish', () => {
+      if (res.statusCode === 413 && !req.complete) lingerOnClose(req.socket);
+    });
     res.once('finish', () => {
       if (res.statusCode !== 413 || req.complete) return;
       req.resume();

@@ -55,8 +55,9 @@ interface ExecutionContext {
 }
 
 function configOf(env: Record<string, unknown>): Config {
-  const strings: Env = {};
-  for (const [name, value] of Object.entries(env)) if (typeof value === 'string') strings[name] = value;
+  const strings: Env = Object.fromEntries(
+    Object.entries(env).flatMap(([name, value]) => (typeof value === 'string' ? [[name, value]] : [])),
+  );
   const config = loadConfig(strings);
   for (const { alias, kafka } of config.clusters) {
     const where = alias === DEFAULT_CLUSTER_ALIAS ? 'KAFKA_' : clusterVariable(alias)('');

@@ -19,7 +19,14 @@ import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { javaCommand, kafkaCacheDir } from '../broker-harness/fetch.js';
-import { ensureGenerator, MARKER, OPENAPI_GENERATOR_VERSION, prune, publish, run } from './generated-java-client.js';
+import {
+  ensureGenerator,
+  MARKER,
+  OPENAPI_GENERATOR_VERSION,
+  prune,
+  publish,
+  run,
+} from './generated-java-client.js';
 
 export type TsClientKind = 'typescript-fetch' | 'hey-api';
 

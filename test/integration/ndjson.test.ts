@@ -49,7 +49,8 @@ const t = appWithGroups({
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats.default(ajv);
     ajv.addSchema(app.checker.document as object, 'openapi.json');
-    const schema = 'openapi.json#/paths/~1groups.ndjson/get/responses/200/content/application~1x-ndjson/schema';
+    const schema =
+      'openapi.json#/paths/~1groups.ndjson/get/responses/200/content/application~1x-ndjson/schema';
     validateLine = ajv.compile({ $ref: schema });
   },
 });

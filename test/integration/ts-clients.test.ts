@@ -13,8 +13,8 @@ import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { VERDICTS } from '../../src/groups/health/verdicts.js';
 import type { GroupType } from '../../src/groups/model.js';
-import { ensureTsClient, runTsCheck, type TsClientKind } from '../clients/ts-client.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
+import { ensureTsClient, runTsCheck, type TsClientKind } from '../clients/ts-client.js';
 import { hasGroupType } from '../support/kafka-version.js';
 import { startServerProcess } from '../support/server-process.js';
 

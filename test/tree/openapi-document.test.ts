@@ -1,7 +1,7 @@
 /**
  * The OpenAPI document as generators read it: every operation named and tagged, 64-bit values
  * marked int64, numeric parameters typed with bounds, batch outcomes a named discriminated oneOf,
- * `servers` from API_PUBLIC_URL or the request origin, and every example valid against its schema
+ * `servers` from API_PUBLIC_URL or relative (never from the request), and every example valid against its schema
  * (checked with Ajv, walking the whole document).
  */
 
@@ -167,19 +167,25 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it("lists the request's origin in `servers`, or API_PUBLIC_URL when set", async () => {
-    expect(doc.servers).toEqual([{ url: 'http://localhost', description: expect.any(String) }]);
+  it('lists a relative server in `servers`, never one from the request, or API_PUBLIC_URL when set', async () => {
+    expect(doc.servers).toEqual([{ url: '/', description: expect.any(String) }]);
     const service = {} as GroupService; // the document is built without calling it
     const security = securityFrom(loadConfig({ AUTH: 'none' }));
-    const served = await createApp({ service, security }).request(
-      'https://groups.example.net:8443/openapi.json',
-    );
-    expect(((await served.json()) as Json).servers[0].url).toBe('https://groups.example.net:8443');
+    const app = createApp({ service, security });
+    // The first request names a host of its own choosing; the document cached from it names none.
+    const first = await app.request('https://attacker.example/openapi.json', {
+      headers: { host: 'attacker.example', 'x-forwarded-host': 'attacker.example' },
+    });
+    expect(JSON.stringify(await first.json())).not.toContain('attacker.example');
+    const second = await app.request('https://groups.example.net:8443/openapi.json');
+    const served = (await second.json()) as Json;
+    expect(served.servers).toEqual([{ url: '/', description: expect.any(String) }]);
+    expect(JSON.stringify(served)).not.toContain('attacker.example');
     const proxied = await createApp({
       service,
       security,
       publicUrl: 'https://gateway.example.net/kafka',
-    }).request('http://10.0.0.5:8080/openapi.json');
+    }).request('https://attacker.example/openapi.json');
     expect(((await proxied.json()) as Json).servers[0].url).toBe('https://gateway.example.net/kafka');
   });
 

@@ -19,6 +19,7 @@ const DEFAULTS: Config = {
     maxBodyBytes: 4 * 1024 * 1024,
     requestTimeoutMs: 30_000,
     rateLimit: { perMinute: 600, burst: 100 },
+    openRateLimit: { perMinute: 6000, burst: 600 },
     corsOrigins: [],
   },
   kafka: {
@@ -418,6 +419,22 @@ describe('loadConfig', () => {
     ],
     AUTH_GRANTS: [
       [
+        'key names that are Object.prototype names stay own entries',
+        {
+          AUTH_API_KEYS: `__proto__:${hashOf('p')},constructor:${hashOf('c')}`,
+          AUTH_GRANTS: '{"__proto__": {"groups": "*", "actions": ["read"]}}',
+        },
+        (c) => {
+          const grants = enforced(c)?.keyGrants ?? {};
+          return [
+            Object.getPrototypeOf(grants) === Object.prototype,
+            Object.hasOwn(grants, '__proto__') && Object.getOwnPropertyDescriptor(grants, '__proto__')?.value,
+            Object.hasOwn(grants, 'constructor'),
+          ];
+        },
+        [true, [{ groups: ['*'], actions: ['read'] }], false],
+      ],
+      [
         'one grant, a list of grants, types',
         {
           AUTH_API_KEYS: KEYS,
@@ -481,6 +498,16 @@ describe('loadConfig', () => {
       ],
     ],
     RATE_LIMIT_BURST: [['1', { RATE_LIMIT_BURST: '1' }, (c) => c.limits.rateLimit?.burst, 1]],
+    RATE_LIMIT_OPEN_PER_MINUTE: [
+      ['0 turns it off', { RATE_LIMIT_OPEN_PER_MINUTE: '0' }, (c) => c.limits.openRateLimit, undefined],
+      [
+        'its own rate, whatever RATE_LIMIT_PER_MINUTE says',
+        { RATE_LIMIT_OPEN_PER_MINUTE: '120', RATE_LIMIT_OPEN_BURST: '10', RATE_LIMIT_PER_MINUTE: '0' },
+        (c) => [c.limits.openRateLimit, c.limits.rateLimit],
+        [{ perMinute: 120, burst: 10 }, undefined],
+      ],
+    ],
+    RATE_LIMIT_OPEN_BURST: [['1', { RATE_LIMIT_OPEN_BURST: '1' }, (c) => c.limits.openRateLimit?.burst, 1]],
     CORS_ORIGINS: [
       [
         'origins',
@@ -600,6 +627,8 @@ describe('loadConfig', () => {
     ['REQUEST_TIMEOUT_MS', { REQUEST_TIMEOUT_MS: 'soon' }],
     ['RATE_LIMIT_PER_MINUTE', { RATE_LIMIT_PER_MINUTE: '-1' }],
     ['RATE_LIMIT_BURST', { RATE_LIMIT_BURST: '0' }],
+    ['RATE_LIMIT_OPEN_PER_MINUTE', { RATE_LIMIT_OPEN_PER_MINUTE: 'lots' }],
+    ['RATE_LIMIT_OPEN_BURST', { RATE_LIMIT_OPEN_BURST: '0' }],
     ['CORS_ORIGINS', { CORS_ORIGINS: 'https://a.example.com/app' }],
     ['CORS_ORIGINS', { CORS_ORIGINS: 'a.example.com' }],
     ['TOKEN_SIGNING_KEYS', { TOKEN_SIGNING_KEYS: 'short-secret' }],

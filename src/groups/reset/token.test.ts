@@ -39,3 +39,17 @@ describe('plan token data', () => {
     expect(a).not.toBe(c);
   });
 });
+
+describe('plan token topics', () => {
+  it('keeps topics named like Object.prototype members as topics', () => {
+    const odd: PlanBinding = {
+      ...binding,
+      partitions: [
+        { topic: '__proto__', partition: 0, current: 1, target: 0 },
+        { topic: 'constructor', partition: 0, current: 2, target: 0 },
+      ],
+    };
+    const wire = JSON.parse(JSON.stringify(toWire(odd)));
+    expect(fromWire(wire)).toEqual(odd);
+  });
+});

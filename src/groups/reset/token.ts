@@ -35,12 +35,14 @@ interface Wire {
 }
 
 export function toWire(plan: PlanBinding): Wire {
-  const p: Wire['p'] = {};
+  // A Map: topic names are Kafka's, and `__proto__` or `constructor` is a valid one.
+  const byTopic = new Map<string, [number, number, number][]>();
   for (const { topic, partition, current, target } of plan.partitions) {
-    const rows = p[topic] ?? [];
+    const rows = byTopic.get(topic) ?? [];
     rows.push([partition, current ?? -1, target]);
-    p[topic] = rows;
+    byTopic.set(topic, rows);
   }
+  const p: Wire['p'] = Object.fromEntries(byTopic);
   return {
     g: plan.groupId,
     y: plan.type,

@@ -1,0 +1,47 @@
+/**
+ * What a route needs before its handler runs, written on the route's own definition:
+ *
+ *   createRoute({ method: 'get', path: '/groups', middleware: requires({ action: 'read' }), ... })
+ *
+ * The guard reads it from the route Hono matched for this request, so it holds for whatever
+ * spelling of the path reached that route (percent-encoded letters included) and for every mirror
+ * of the route under /clusters/{alias}, which registers the same definition. A matched route with
+ * no policy is closed to every principal: a new route is refused until it says what it needs.
+ */
+
+import type { Context, MiddlewareHandler } from 'hono';
+import { matchedRoutes } from 'hono/route';
+import type { Action } from '../auth/grants.js';
+
+export type RoutePolicy =
+  /** Liveness and readiness: served to everyone, with their own rate-limit bucket. */
+  | { open: true }
+  /** An API route: the grant action it needs, and `json` when it takes a JSON body. */
+  | { open?: false; action: Action; body?: 'json' };
+
+const policies = new WeakMap<MiddlewareHandler, RoutePolicy>();
+
+/** The route's policy, as the first middleware of its definition (it does nothing itself). */
+export function requires(policy: RoutePolicy): MiddlewareHandler {
+  const marker: MiddlewareHandler = (_c, next) => next();
+  policies.set(marker, policy);
+  return marker;
+}
+
+export type MatchedPolicy =
+  /** No route of this method and path: 404 or 405 follow. */
+  | { kind: 'none' }
+  /** A route without a policy: closed. */
+  | { kind: 'unlisted'; path: string }
+  | { kind: 'route'; path: string; policy: RoutePolicy };
+
+/**
+ * The policy of the route that answers this request: the first route registered for its method
+ * (middleware registered for every method, `use`, is not a route), as Hono dispatches it.
+ */
+export function matchedPolicy(c: Context): MatchedPolicy {
+  const route = matchedRoutes(c).find((r) => r.method !== 'ALL');
+  if (!route) return { kind: 'none' };
+  const policy = policies.get(route.handler);
+  return policy ? { kind: 'route', path: route.path, policy } : { kind: 'unlisted', path: route.path };
+}
