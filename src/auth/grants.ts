@@ -135,6 +135,6 @@ function coversCluster(grant: Grant, alias: string): boolean {
 
 /**
  * Every group, every read: the permissions of the anonymous caller when the server runs open.
- * Writes are not among them: with AUTH=none only WRITES=enabled opens them (see auth/write-guard.ts).
+ * Writes are not among them: with AUTH=none only WRITES=enabled opens them (see http/write-guard.ts).
  */
 export const OPEN_PERMISSIONS = new Permissions([{ groups: ['*'], actions: [...READ_ACTIONS] }]);
