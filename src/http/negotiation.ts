@@ -12,7 +12,7 @@
  */
 
 import type { Context } from 'hono';
-import { problemResponse } from '../openapi/problems.js';
+import { RouteProblem } from './route-problem.js';
 
 interface MediaRange {
   type: string;
@@ -119,11 +119,10 @@ export function negotiate<T extends string>(accept: string | undefined, offers: 
 const ACCEPT_SHOWN_MAX = 200;
 
 /** The 406 for a request whose Accept header takes none of `offers`. */
-export function notAcceptable(c: Context, offers: readonly string[]): Response {
+export function notAcceptable(c: Context, offers: readonly string[]): never {
   const accept = c.req.header('accept') ?? '';
   const shown = accept.length > ACCEPT_SHOWN_MAX ? `${accept.slice(0, ACCEPT_SHOWN_MAX)}…` : accept;
-  return problemResponse(
-    c,
+  throw new RouteProblem(
     'not-acceptable',
     `${c.req.method} ${c.req.path} answers ${offers.join(' or ')}; the Accept header '${shown}' takes none of them`,
     { offers: [...offers] },

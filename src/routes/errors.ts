@@ -5,6 +5,7 @@
 
 import type { Context } from 'hono';
 import { type MappedProblem, problemFor } from '../http/problem-rows.js';
+import { RouteProblem } from '../http/route-problem.js';
 import type { Logger } from '../logger.js';
 import { type Problem, problemBody, problemResponse } from '../openapi/problems.js';
 
@@ -21,6 +22,9 @@ export function problemOf(error: unknown, logger: Logger, path: string): Problem
 }
 
 export function errorResponse(error: unknown, c: Context, logger: Logger): Response {
+  if (error instanceof RouteProblem) {
+    return problemResponse(c, error.slug, error.message, error.extensions, error.headers);
+  }
   const { slug, detail, extensions, retryAfterSeconds } = mapped(error, logger, c.req.path);
   return problemResponse(
     c,

@@ -1,5 +1,4 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
 import { healthOf } from '../groups/health/assess.js';
 import {
   MAX_PROGRESS_PARTITIONS,
@@ -11,9 +10,10 @@ import { DEFAULT_THRESHOLDS, type Thresholds } from '../groups/health/verdicts.j
 import type { GroupService } from '../groups/service.js';
 import { tokenClusterOf } from '../http/middleware.js';
 import { requires } from '../http/route-policy.js';
+import { RouteProblem } from '../http/route-problem.js';
 import { readVisible } from '../http/visibility.js';
 import { GroupHealthSchema } from '../openapi/health-schemas.js';
-import { BROKER_PROBLEMS, problemResponse, problemResponses } from '../openapi/problems.js';
+import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { expect, strictQuery } from '../openapi/validation.js';
 import { bindCluster, clusterMismatch } from '../tokens/cluster-binding.js';
 import type { TokenSigner } from '../tokens/signed.js';
@@ -129,8 +129,8 @@ const groupHealth = createRoute({
 });
 
 /** A refused `since`: 400 naming why, never echoing the token. */
-function refuseSince(c: Context, token: string, why: string): Response {
-  return problemResponse(c, 'invalid-input', `since: ${why}`, {
+function refuseSince(token: string, why: string): never {
+  throw new RouteProblem('invalid-input', `since: ${why}`, {
     errors: [
       {
         in: 'query',
@@ -154,16 +154,14 @@ export function groupHealthRoutes(app: OpenAPIHono, service: GroupService, token
         maxAgeMs: SNAPSHOT_MAX_AGE_MS,
         maxChars: SNAPSHOT_MAX_CHARS,
       });
-      if (!verified.ok) return refuseSince(c, since, verified.message) as never;
+      if (!verified.ok) refuseSince(since, verified.message);
       const elsewhere = clusterMismatch(verified.data, await tokenClusterOf(c, service));
-      if (elsewhere) return refuseSince(c, since, elsewhere) as never;
+      if (elsewhere) refuseSince(since, elsewhere);
       const snapshot = readProgress(verified.data);
-      if (!snapshot) return refuseSince(c, since, 'not a lag snapshot this API can read') as never;
-      if (snapshot.g !== groupId) return refuseSince(c, since, 'the snapshot is of another group') as never;
+      if (!snapshot) refuseSince(since, 'not a lag snapshot this API can read');
+      if (snapshot.g !== groupId) refuseSince(since, 'the snapshot is of another group');
       const asked = isolation === 'read_committed' ? 'c' : 'u';
-      if (snapshot.i !== asked) {
-        return refuseSince(c, since, 'the snapshot was taken with another isolation') as never;
-      }
+      if (snapshot.i !== asked) refuseSince(since, 'the snapshot was taken with another isolation');
       before = { snapshot, issuedAt: verified.issuedAt };
     }
     const reading = await readVisible(c, 'offsets', groupId, async () => {

@@ -6,9 +6,10 @@ import type { GroupService } from '../groups/service.js';
 import { nextLink } from '../http/links.js';
 import { negotiate, notAcceptable } from '../http/negotiation.js';
 import { requires } from '../http/route-policy.js';
+import { RouteProblem } from '../http/route-problem.js';
 import { describeVisible, listedVisible, readVisible } from '../http/visibility.js';
 import type { Logger } from '../logger.js';
-import { BROKER_PROBLEMS, problemResponse, problemResponses } from '../openapi/problems.js';
+import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import {
   BatchDescribeRequestSchema,
   BatchDescribeResultSchema,
@@ -314,14 +315,13 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
     const visible = (g: GroupListing) => listedVisible(c, 'read', g.groupId, g.type);
     const filter = { ...brokerFilter, visible };
     const representation = negotiate(c.req.header('accept'), LISTING_TYPES);
-    if (representation === undefined) return notAcceptable(c, LISTING_TYPES) as never;
+    if (representation === undefined) notAcceptable(c, LISTING_TYPES);
     // The answer depends on Accept: caches keep one per representation.
     c.header('vary', 'accept');
     if (representation === NDJSON) {
       const pageOnly = (['limit', 'include'] as const).filter((name) => query[name] !== undefined);
       if (pageOnly.length > 0) {
-        return problemResponse(
-          c,
+        throw new RouteProblem(
           'invalid-input',
           'limit and include apply to pages, not to the ndjson stream',
           {
@@ -334,7 +334,7 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
             })),
           },
           { vary: 'accept' },
-        ) as never;
+        );
       }
       const { groups, failures } = await service.listGroups(filter);
       const streamed = ndjsonListing(groups, failures, query.cursor?.after);

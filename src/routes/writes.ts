@@ -11,7 +11,8 @@ import { GroupNotEmptyError } from '../groups/writes/errors.js';
 import { memberRefs } from '../groups/writes/service.js';
 import { guardedWrite, type WriteDeps } from '../http/audit.js';
 import { requires } from '../http/route-policy.js';
-import { BROKER_PROBLEMS, problemResponse, problemResponses } from '../openapi/problems.js';
+import { RouteProblem } from '../http/route-problem.js';
+import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { expect, strictQuery } from '../openapi/validation.js';
 import { GroupDeletionSchema, OffsetsDeletionSchema } from '../openapi/write-schemas.js';
 import { GroupIdParam } from './params.js';
@@ -167,7 +168,7 @@ export function writeRoutes(app: OpenAPIHono, deps: WriteDeps): void {
       const message =
         "query parameter 'partition' expected nothing for a share group (DeleteShareGroupOffsets deletes whole topics), received '" +
         `${partition.join(',')}'`;
-      return problemResponse(c, 'invalid-input', message, {
+      throw new RouteProblem('invalid-input', message, {
         errors: [
           {
             in: 'query',
@@ -177,7 +178,7 @@ export function writeRoutes(app: OpenAPIHono, deps: WriteDeps): void {
             message,
           },
         ],
-      }) as never;
+      });
     }
     const answer = await guardedWrite(
       c,
