@@ -58,6 +58,7 @@ export type PartitionOffsets = components['schemas']['PartitionOffsets'];
 export type PartitionOwner = components['schemas']['PartitionOwner'];
 export type Cluster = components['schemas']['Cluster'];
 export type ClusterBroker = components['schemas']['ClusterBroker'];
+export type ClusterFeatures = components['schemas']['ClusterFeatures'];
 export type GroupDeletion = components['schemas']['GroupDeletion'];
 export type DeletedOffset = components['schemas']['DeletedOffset'];
 export type OffsetsDeletion = components['schemas']['OffsetsDeletion'];

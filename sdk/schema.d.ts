@@ -523,7 +523,7 @@ export interface components {
              * @example /problems/group-not-found
              * @enum {string}
              */
-            type: "/problems/invalid-input" | "/problems/group-not-found" | "/problems/route-not-found" | "/problems/cluster-not-found" | "/problems/group-type-mismatch" | "/problems/internal-error" | "/problems/configuration-error" | "/problems/group-type-unavailable" | "/problems/broker-response-unreadable" | "/problems/unsupported-broker-api" | "/problems/kafka-error" | "/problems/broker-unavailable" | "/problems/coordinator-unavailable" | "/problems/broker-timeout" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/forbidden" | "/problems/method-not-allowed" | "/problems/client-timeout" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/headers-too-large" | "/problems/request-timeout" | "/problems/auth-unavailable" | "/problems/writes-disabled" | "/problems/group-not-empty" | "/problems/group-subscribed-to-topic" | "/problems/member-removal-unsupported" | "/problems/member-not-found" | "/problems/plan-stale";
+            type: "/problems/invalid-input" | "/problems/group-not-found" | "/problems/route-not-found" | "/problems/cluster-not-found" | "/problems/group-type-mismatch" | "/problems/internal-error" | "/problems/configuration-error" | "/problems/group-type-unavailable" | "/problems/broker-response-unreadable" | "/problems/unsupported-broker-api" | "/problems/kafka-error" | "/problems/broker-unavailable" | "/problems/coordinator-unavailable" | "/problems/broker-timeout" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/forbidden" | "/problems/method-not-allowed" | "/problems/client-timeout" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/headers-too-large" | "/problems/request-timeout" | "/problems/auth-unavailable" | "/problems/writes-disabled" | "/problems/group-not-empty" | "/problems/group-subscribed-to-topic" | "/problems/member-removal-unsupported" | "/problems/member-not-found" | "/problems/plan-stale" | "/problems/group-deletion-failed";
             title: string;
             /** Format: int32 */
             status: number;
@@ -1705,7 +1705,49 @@ export interface components {
          *           "port": 9092,
          *           "rack": null
          *         }
-         *       ]
+         *       ],
+         *       "features": {
+         *         "finalizedEpoch": 42,
+         *         "finalized": [
+         *           {
+         *             "name": "group.version",
+         *             "level": 1,
+         *             "minLevel": 1
+         *           },
+         *           {
+         *             "name": "metadata.version",
+         *             "level": 29,
+         *             "minLevel": 29
+         *           },
+         *           {
+         *             "name": "share.version",
+         *             "level": 1,
+         *             "minLevel": 1
+         *           },
+         *           {
+         *             "name": "streams.version",
+         *             "level": 1,
+         *             "minLevel": 1
+         *           }
+         *         ],
+         *         "supported": [
+         *           {
+         *             "name": "group.version",
+         *             "minVersion": 0,
+         *             "maxVersion": 1
+         *           },
+         *           {
+         *             "name": "share.version",
+         *             "minVersion": 0,
+         *             "maxVersion": 1
+         *           },
+         *           {
+         *             "name": "streams.version",
+         *             "minVersion": 0,
+         *             "maxVersion": 1
+         *           }
+         *         ]
+         *       }
          *     }
          */
         Cluster: {
@@ -1713,6 +1755,7 @@ export interface components {
             /** Format: int32 */
             controllerId: number | null;
             brokers: components["schemas"]["ClusterBroker"][];
+            features: components["schemas"]["ClusterFeatures"];
         };
         /**
          * @example {
@@ -1725,6 +1768,80 @@ export interface components {
         ClusterBroker: components["schemas"]["BrokerRef"] & {
             rack: string | null;
         };
+        /**
+         * @description Feature levels from ApiVersions v3+; null when the broker answers an older version
+         * @example {
+         *       "finalizedEpoch": 42,
+         *       "finalized": [
+         *         {
+         *           "name": "group.version",
+         *           "level": 1,
+         *           "minLevel": 1
+         *         },
+         *         {
+         *           "name": "metadata.version",
+         *           "level": 29,
+         *           "minLevel": 29
+         *         },
+         *         {
+         *           "name": "share.version",
+         *           "level": 1,
+         *           "minLevel": 1
+         *         },
+         *         {
+         *           "name": "streams.version",
+         *           "level": 1,
+         *           "minLevel": 1
+         *         }
+         *       ],
+         *       "supported": [
+         *         {
+         *           "name": "group.version",
+         *           "minVersion": 0,
+         *           "maxVersion": 1
+         *         },
+         *         {
+         *           "name": "share.version",
+         *           "minVersion": 0,
+         *           "maxVersion": 1
+         *         },
+         *         {
+         *           "name": "streams.version",
+         *           "minVersion": 0,
+         *           "maxVersion": 1
+         *         }
+         *       ]
+         *     }
+         */
+        ClusterFeatures: {
+            /**
+             * Format: int64
+             * @description Epoch of the finalized levels; null when the cluster has none yet
+             */
+            finalizedEpoch: number | null;
+            /** @description Finalized feature levels by name: group.version (consumer groups), share.version (share groups), streams.version (streams groups), metadata.version, …; a feature at level 0 is off and may be missing */
+            finalized: {
+                name: string;
+                /**
+                 * Format: int32
+                 * @description The level the cluster runs at (MaxVersionLevel)
+                 */
+                level: number;
+                /**
+                 * Format: int32
+                 * @description MinVersionLevel
+                 */
+                minLevel: number;
+            }[];
+            /** @description The range of each feature the answering broker supports */
+            supported: {
+                name: string;
+                /** Format: int32 */
+                minVersion: number;
+                /** Format: int32 */
+                maxVersion: number;
+            }[];
+        } | null;
         /**
          * @example {
          *       "groupId": "demo-empty",
@@ -2389,6 +2506,33 @@ export interface components {
          *           "rack": "euw1-az1"
          *         }
          *       ],
+         *       "features": {
+         *         "finalizedEpoch": 42,
+         *         "finalized": [
+         *           {
+         *             "name": "group.version",
+         *             "level": 1,
+         *             "minLevel": 1
+         *           },
+         *           {
+         *             "name": "share.version",
+         *             "level": 1,
+         *             "minLevel": 1
+         *           },
+         *           {
+         *             "name": "streams.version",
+         *             "level": 1,
+         *             "minLevel": 1
+         *           }
+         *         ],
+         *         "supported": [
+         *           {
+         *             "name": "group.version",
+         *             "minVersion": 0,
+         *             "maxVersion": 1
+         *           }
+         *         ]
+         *       },
          *       "groupTypes": [
          *         "classic",
          *         "consumer",
@@ -2429,6 +2573,7 @@ export interface components {
             /** Format: int32 */
             controllerId: number | null;
             brokers: components["schemas"]["ClusterBroker"][];
+            features: components["schemas"]["ClusterFeatures"];
             /** @description Group types whose describe RPC the broker offers (a type switched off by a feature flag answers 501 later) */
             groupTypes: ("classic" | "consumer" | "share" | "streams")[];
             /**
@@ -2921,7 +3066,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Kafka could not delete the group; Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -3437,7 +3582,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Kafka could not delete the group; Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
             502: {
                 headers: {
                     [name: string]: unknown;

@@ -22,6 +22,7 @@ import {
 } from '../groups/errors.js';
 import { ResetPlanError } from '../groups/reset/plan.js';
 import {
+  GroupDeletionFailedError,
   GroupNotEmptyError,
   GroupSubscribedToTopicError,
   MemberNotFoundError,
@@ -156,6 +157,16 @@ export const PROBLEM_ROWS: readonly ProblemRow[] = [
       groupId: e.groupId,
       members: [...e.members],
       ...(e.kafkaError && { kafkaError: e.kafkaError }),
+    }),
+  }),
+  row({
+    error: GroupDeletionFailedError,
+    slug: 'group-deletion-failed',
+    extensions: (e) => ({ groupId: e.groupId, broker: e.broker, kafkaError: e.kafkaError }),
+    log: (e) => ({
+      level: 'warn',
+      message: 'Kafka could not delete a group',
+      fields: { groupId: e.groupId, broker: e.broker, kafkaError: e.kafkaError },
     }),
   }),
   row({
