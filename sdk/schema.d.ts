@@ -70,7 +70,7 @@ export interface paths {
         };
         /**
          * Describe a group of any type
-         * @description Finds the group's coordinator and describes the group with its type's own RPC (DescribeGroups, ConsumerGroupDescribe, ShareGroupDescribe, StreamsGroupDescribe). `type` asserts the type: a group of another type is a 409 naming both types.
+         * @description Finds the group's coordinator and describes the group with its type's own RPC (DescribeGroups, ConsumerGroupDescribe, ShareGroupDescribe, StreamsGroupDescribe). `type` asserts the type: a group of another type is a 409 naming both types. `include=topology` adds a streams group’s topology description (StreamsGroupDescribe v1, Kafka 4.4+; a broker without it answers 502 unsupported-broker-api); groups of other types ignore it.
          */
         get: operations["getGroup"];
         put?: never;
@@ -134,7 +134,7 @@ export interface paths {
         };
         /**
          * Describe a group of any type (one cluster)
-         * @description Finds the group's coordinator and describes the group with its type's own RPC (DescribeGroups, ConsumerGroupDescribe, ShareGroupDescribe, StreamsGroupDescribe). `type` asserts the type: a group of another type is a 409 naming both types.
+         * @description Finds the group's coordinator and describes the group with its type's own RPC (DescribeGroups, ConsumerGroupDescribe, ShareGroupDescribe, StreamsGroupDescribe). `type` asserts the type: a group of another type is a 409 naming both types. `include=topology` adds a streams group’s topology description (StreamsGroupDescribe v1, Kafka 4.4+; a broker without it answers 502 unsupported-broker-api); groups of other types ignore it.
          */
         get: operations["getGroupInCluster"];
         put?: never;
@@ -1223,6 +1223,44 @@ export interface components {
             topology?: components["schemas"]["StreamsTopology"] | null;
             coordinator: components["schemas"]["BrokerRef"];
             members: components["schemas"]["StreamsMember"][];
+            topologyDescriptionStatus?: components["schemas"]["StreamsTopologyDescriptionStatus"];
+            /**
+             * @description With include=topology only (Kafka 4.4+, StreamsGroupDescribe v1): the human-readable topology the Streams clients sent, null when the broker has none (see topologyDescriptionStatus)
+             * @example {
+             *       "subtopologies": [
+             *         {
+             *           "subtopologyId": "0",
+             *           "nodes": [
+             *             {
+             *               "name": "KSTREAM-SOURCE-0000000000",
+             *               "nodeType": "source",
+             *               "sourceTopics": [
+             *                 "demo-events"
+             *               ],
+             *               "sinkTopic": null,
+             *               "stores": [],
+             *               "successors": [
+             *                 "KSTREAM-MAPVALUES-0000000001"
+             *               ]
+             *             },
+             *             {
+             *               "name": "KSTREAM-MAPVALUES-0000000001",
+             *               "nodeType": "processor",
+             *               "sourceTopics": [],
+             *               "sinkTopic": null,
+             *               "stores": [],
+             *               "successors": []
+             *             }
+             *           ]
+             *         }
+             *       ],
+             *       "globalStores": []
+             *     }
+             */
+            topologyDescription?: {
+                subtopologies: components["schemas"]["StreamsTopologySubtopology"][];
+                globalStores: components["schemas"]["StreamsTopologyGlobalStore"][];
+            } | null;
         };
         StreamsTopology: {
             /** Format: int32 */
@@ -1297,6 +1335,28 @@ export interface components {
         StreamsTasks: {
             subtopologyId: string;
             partitions: number[];
+        };
+        /**
+         * @description With include=topology only
+         * @enum {string}
+         */
+        StreamsTopologyDescriptionStatus: "not-requested" | "not-stored" | "error" | "available" | "unknown";
+        StreamsTopologySubtopology: {
+            subtopologyId: string;
+            nodes: components["schemas"]["StreamsTopologyNode"][];
+        };
+        StreamsTopologyNode: {
+            name: string;
+            /** @enum {string} */
+            nodeType: "source" | "processor" | "sink" | "unknown";
+            sourceTopics: string[];
+            sinkTopic: string | null;
+            stores: string[];
+            successors: string[];
+        };
+        StreamsTopologyGlobalStore: {
+            source: components["schemas"]["StreamsTopologyNode"];
+            processor: components["schemas"]["StreamsTopologyNode"];
         };
         /**
          * @example {
@@ -2838,6 +2898,8 @@ export interface operations {
             query?: {
                 /** @description The type the group must have; another type answers 409 */
                 type?: "classic" | "consumer" | "share" | "streams";
+                /** @description Extra data (topology: the topology description of a streams group, one StreamsGroupDescribe more): one or more of topology (repeated or comma-separated, any case) */
+                include?: "topology"[];
             };
             header?: never;
             path: {
@@ -3350,6 +3412,8 @@ export interface operations {
             query?: {
                 /** @description The type the group must have; another type answers 409 */
                 type?: "classic" | "consumer" | "share" | "streams";
+                /** @description Extra data (topology: the topology description of a streams group, one StreamsGroupDescribe more): one or more of topology (repeated or comma-separated, any case) */
+                include?: "topology"[];
             };
             header?: never;
             path: {

@@ -15,6 +15,7 @@ import type { GroupDescriber } from './describe/outcome.js';
 import { resolveGroups } from './describe/resolve.js';
 import { shareDescriber } from './describe/share.js';
 import { streamsDescriber } from './describe/streams.js';
+import { describeTopology, type TopologyDescriptionAnswer } from './describe/topology-description.js';
 import { type ListFilter, smallestAfter, sortById, typeHints } from './listing.js';
 import type { Group, GroupList, GroupOffsets, GroupType } from './model.js';
 import type { Isolation } from './offsets/end-offsets.js';
@@ -82,6 +83,11 @@ export interface GroupService {
     options?: OffsetsOptions,
   ): Promise<{ group: Group; offsets: GroupOffsets; at: number }>;
   describeCluster(): Promise<ClusterInfo>;
+  /**
+   * A streams group's topology description (StreamsGroupDescribe v1, Kafka 4.4+), asked of its
+   * coordinator; UnsupportedApiError from a broker without v1.
+   */
+  streamsTopologyDescription?(groupId: string): Promise<TopologyDescriptionAnswer>;
   /** The API version ranges one broker of the cluster offers (what it can serve, which Kafka it is). */
   apiVersions?(): Promise<ReadonlyMap<number, { min: number; max: number }>>;
   /** Which brokers answer a Metadata request now (shared for a second); `ready` when one does. */
@@ -149,6 +155,11 @@ export class KafkaGroupService implements GroupService {
 
   describeCluster(): Promise<ClusterInfo> {
     return this.cluster.describe();
+  }
+
+  streamsTopologyDescription(groupId: string): Promise<TopologyDescriptionAnswer> {
+    // atCoordinator finds the coordinator and retries its errors; the call itself only reads.
+    return this.writes.atCoordinator(groupId, (connection) => describeTopology(connection, groupId));
   }
 
   apiVersions(): Promise<ReadonlyMap<number, { min: number; max: number }>> {
