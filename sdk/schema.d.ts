@@ -217,6 +217,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/groups/{groupId}/configs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A group's configs
+         * @description Every config of the group (DescribeConfigs on resource type GROUP): its value, where it comes from, whether it is sensitive or read-only. Kafka answers for any group id, existing or not, since a group's configs may be set before its first member arrives; a group without its own values shows the broker's defaults. Which configs there are depends on the Kafka version (consumer.*, share.*, streams.*, errors.deadletterqueue.*).
+         */
+        get: operations["getGroupConfigs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clusters/{alias}/groups/{groupId}/configs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A group's configs (one cluster)
+         * @description Every config of the group (DescribeConfigs on resource type GROUP): its value, where it comes from, whether it is sensitive or read-only. Kafka answers for any group id, existing or not, since a group's configs may be set before its first member arrives; a group without its own values shows the broker's defaults. Which configs there are depends on the Kafka version (consumer.*, share.*, streams.*, errors.deadletterqueue.*).
+         */
+        get: operations["getGroupConfigsInCluster"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/cluster": {
         parameters: {
             query?: never;
@@ -1753,6 +1793,50 @@ export interface components {
             clientId: string;
             clientHost: string;
             instanceId: string | null;
+        };
+        /**
+         * @example {
+         *       "groupId": "orders-share",
+         *       "configs": [
+         *         {
+         *           "name": "share.auto.offset.reset",
+         *           "value": "earliest",
+         *           "source": "DYNAMIC_GROUP_CONFIG",
+         *           "sensitive": false,
+         *           "readOnly": false,
+         *           "type": "string",
+         *           "documentation": "The strategy to initialize the share-partition start offset."
+         *         },
+         *         {
+         *           "name": "consumer.session.timeout.ms",
+         *           "value": "45000",
+         *           "source": "DEFAULT_CONFIG",
+         *           "sensitive": false,
+         *           "readOnly": false,
+         *           "type": "int",
+         *           "documentation": "The timeout to detect client failures when using the consumer group protocol."
+         *         }
+         *       ]
+         *     }
+         */
+        GroupConfigs: {
+            groupId: string;
+            configs: components["schemas"]["GroupConfig"][];
+        };
+        GroupConfig: {
+            name: string;
+            /** @description null for a sensitive value or one not set */
+            value: string | null;
+            /**
+             * @description Where the value comes from, as Kafka's Admin client names it: DYNAMIC_GROUP_CONFIG (set on this group), DEFAULT_CONFIG, STATIC_BROKER_CONFIG, DYNAMIC_BROKER_CONFIG, …
+             * @enum {string}
+             */
+            source: "DYNAMIC_GROUP_CONFIG" | "DYNAMIC_BROKER_CONFIG" | "DYNAMIC_DEFAULT_BROKER_CONFIG" | "STATIC_BROKER_CONFIG" | "DEFAULT_CONFIG" | "DYNAMIC_TOPIC_CONFIG" | "DYNAMIC_BROKER_LOGGER_CONFIG" | "DYNAMIC_CLIENT_METRICS_CONFIG" | "UNKNOWN";
+            sensitive: boolean;
+            readOnly: boolean;
+            /** @enum {string} */
+            type: "unknown" | "boolean" | "string" | "int" | "short" | "long" | "double" | "list" | "class" | "password";
+            documentation: string | null;
         };
         /**
          * @example {
@@ -4336,6 +4420,228 @@ export interface operations {
                 };
             };
             /** @description Group coordinator unavailable; Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getGroupConfigs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The configs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupConfigs"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getGroupConfigsInCluster: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The alias of a cluster, as GET /clusters lists them */
+                alias: string;
+                /** @description The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The configs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupConfigs"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group not found; No such cluster */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker unavailable; Credentials cannot be checked now */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */

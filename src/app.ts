@@ -15,6 +15,7 @@ import { validationHook } from './openapi/validation.js';
 import { clusterRoutes } from './routes/cluster.js';
 import { type ApiClusters, clusterMirror, clustersRoutes } from './routes/clusters.js';
 import { errorResponse } from './routes/errors.js';
+import { groupConfigRoutes } from './routes/group-configs.js';
 import { groupHealthRoutes } from './routes/group-health.js';
 import { groupRoutes } from './routes/groups.js';
 import { healthRoutes } from './routes/health.js';
@@ -67,6 +68,7 @@ export function createApp({
   const mirror = clusterMirror(app, clusters);
   mirror((app, service) => groupRoutes(app, service, logger));
   mirror((app, service) => offsetRoutes(app, service));
+  mirror((app, service) => groupConfigRoutes(app, service));
   clusterRoutes(app, service);
   // Writes and per-group health are mirrored like the reads: each cluster's own service behind them.
   const writesOf = (service: GroupService): WriteDeps => ({

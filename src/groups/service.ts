@@ -7,6 +7,7 @@
 
 import type { ClusterInfo, KafkaCluster, Readiness } from '../broker/transport/cluster.js';
 import { ClusterListing } from './cluster-listing.js';
+import { describeGroupConfigs, type GroupConfig } from './configs.js';
 import { Coordinators, type RetryPolicy } from './coordinators.js';
 import { classicDescriber } from './describe/classic.js';
 import { type CoalesceOptions, coalesced } from './describe/coalesce.js';
@@ -88,6 +89,8 @@ export interface GroupService {
    * coordinator; UnsupportedApiError from a broker without v1.
    */
   streamsTopologyDescription?(groupId: string): Promise<TopologyDescriptionAnswer>;
+  /** The group's own configs (DescribeConfigs, resource type GROUP), for any group id. */
+  groupConfigs?(groupId: string): Promise<GroupConfig[]>;
   /** The API version ranges one broker of the cluster offers (what it can serve, which Kafka it is). */
   apiVersions?(): Promise<ReadonlyMap<number, { min: number; max: number }>>;
   /** Which brokers answer a Metadata request now (shared for a second); `ready` when one does. */
@@ -160,6 +163,10 @@ export class KafkaGroupService implements GroupService {
   streamsTopologyDescription(groupId: string): Promise<TopologyDescriptionAnswer> {
     // atCoordinator finds the coordinator and retries its errors; the call itself only reads.
     return this.writes.atCoordinator(groupId, (connection) => describeTopology(connection, groupId));
+  }
+
+  groupConfigs(groupId: string): Promise<GroupConfig[]> {
+    return describeGroupConfigs(this.cluster, groupId);
   }
 
   apiVersions(): Promise<ReadonlyMap<number, { min: number; max: number }>> {

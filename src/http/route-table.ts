@@ -26,6 +26,7 @@ const ACTIONS: Record<string, Action> = {
   'GET /groups/:groupId': 'read',
   'POST /groups/describe': 'read',
   'GET /groups/:groupId/offsets': 'offsets',
+  'GET /groups/:groupId/configs': 'read',
   'GET /cluster': 'read',
   // Writes: the route checks the grant itself, with the group's id and type (auth/write-guard.ts).
   'DELETE /groups/:groupId': 'delete',

@@ -9,6 +9,8 @@
  *   features                 Admin.describeFeatures, one line a finalized feature:
  *                              FINALIZED <name> <min level> <max level>
  *                            then EPOCH <epoch or -1>
+ *   set-config GROUP NAME VALUE
+ *                            Admin.incrementalAlterConfigs: SET NAME to VALUE on the GROUP resource
  *   describe-configs GROUP   Admin.describeConfigs on ConfigResource.Type.GROUP, one line a config:
  *                              CONFIG <name> <source> <sensitive> <read-only> <value, UTF-8 then base64, or '-' when null>
  *
@@ -27,6 +29,7 @@ import java.util.concurrent.ExecutionException;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.FeatureMetadata;
@@ -88,6 +91,12 @@ public class GroupAdmin {
             OUT.println("CONFIG " + e.name() + " " + e.source() + " " + e.isSensitive() + " "
                 + e.isReadOnly() + " " + value);
           }
+        }
+        case "set-config" -> {
+          if (args.size() != 3) throw new IllegalArgumentException("set-config GROUP NAME VALUE");
+          ConfigResource group = new ConfigResource(ConfigResource.Type.GROUP, args.get(0));
+          AlterConfigOp op = new AlterConfigOp(new ConfigEntry(args.get(1), args.get(2)), AlterConfigOp.OpType.SET);
+          admin.incrementalAlterConfigs(Map.of(group, List.of(op))).all().get();
         }
         default -> throw new IllegalArgumentException("unknown operation " + operation);
       }

@@ -62,3 +62,13 @@ export async function javaAdminGroupConfigs(
   }
   return out;
 }
+
+/** Admin.incrementalAlterConfigs: sets `name` to `value` on the GROUP resource `groupId`. */
+export async function javaAdminSetGroupConfig(
+  bootstrap: string,
+  groupId: string,
+  name: string,
+  value: string,
+): Promise<void> {
+  await groupAdmin(bootstrap, ['set-config', groupId, name, value]);
+}

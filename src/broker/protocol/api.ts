@@ -35,6 +35,7 @@ export const ApiKey = {
   DescribeGroups: 15,
   ListGroups: 16,
   ApiVersions: 18,
+  DescribeConfigs: 32,
   DeleteGroups: 42,
   OffsetDelete: 47,
   DescribeCluster: 60,

@@ -6,6 +6,7 @@ import { ApiVersions } from './messages/api-versions.js';
 import { ConsumerGroupDescribe } from './messages/consumer-group-describe.js';
 import { DeleteGroups } from './messages/delete-groups.js';
 import { DeleteShareGroupOffsets } from './messages/delete-share-group-offsets.js';
+import { DescribeConfigs } from './messages/describe-configs.js';
 import { DescribeGroups } from './messages/describe-groups.js';
 import { DescribeShareGroupOffsets } from './messages/describe-share-group-offsets.js';
 import { Fetch } from './messages/fetch.js';
@@ -40,5 +41,6 @@ export const API_MESSAGES: ReadonlyMap<number, AnyApiMessage> = new Map(
     LeaveGroup,
     DeleteGroups,
     OffsetDelete,
+    DescribeConfigs,
   ].map((api): [number, AnyApiMessage] => [api.apiKey, api]),
 );
