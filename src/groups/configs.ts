@@ -5,7 +5,7 @@
  * shows the broker's defaults.
  */
 
-import { KafkaResponseError } from '../broker/errors.js';
+import { KafkaResponseError, UnsupportedApiError } from '../broker/errors.js';
 import { ErrorCode } from '../broker/protocol/errors.js';
 import { ConfigResourceType, DescribeConfigs } from '../broker/protocol/messages/describe-configs.js';
 import type { KafkaCluster } from '../broker/transport/cluster.js';
@@ -82,6 +82,8 @@ export interface GroupConfig {
   documentation: string | null;
 }
 
+const GROUP_CONFIGS_API = 'DescribeConfigs on resource type GROUP (group configs)';
+
 /** Every config of `groupId`, sorted by name, from any broker of the cluster. */
 export async function describeGroupConfigs(cluster: KafkaCluster, groupId: string): Promise<GroupConfig[]> {
   return cluster.anyBroker(async (connection) => {
@@ -100,6 +102,11 @@ export async function describeGroupConfigs(cluster: KafkaCluster, groupId: strin
         ErrorCode.UNKNOWN_SERVER_ERROR,
         'no result for the group',
       );
+    }
+    // A broker without group configs (3.9) does not know the resource type: INVALID_REQUEST.
+    if (result.errorCode === ErrorCode.INVALID_REQUEST) {
+      const own = { min: DescribeConfigs.minVersion, max: DescribeConfigs.maxVersion };
+      throw new UnsupportedApiError(connection.label, GROUP_CONFIGS_API, undefined, own);
     }
     if (result.errorCode !== ErrorCode.NONE) {
       throw new KafkaResponseError(

@@ -35,7 +35,7 @@ const asMap = (body: Configs) =>
     ]),
   );
 
-describe('GET /groups/{groupId}/configs', () => {
+describe.skipIf(!kafkaAtLeast(4, 0))('GET /groups/{groupId}/configs', () => {
   it('lists what Kafka’s Admin client lists, with a value set on the group as DYNAMIC_GROUP_CONFIG', async () => {
     await javaAdminSetGroupConfig(t.bootstrap, configured, 'consumer.session.timeout.ms', '50000');
     const { status, body } = await t.get<Configs>(path(configured), '/groups/{groupId}/configs');
@@ -71,5 +71,17 @@ describe('GET /groups/{groupId}/configs', () => {
     );
     expect(status).toBe(200);
     expect(asMap(body).get('consumer.session.timeout.ms')?.value).toBe('50000');
+  });
+});
+
+describe.skipIf(kafkaAtLeast(4, 0))('GET /groups/{groupId}/configs before group configs', () => {
+  it('3.9: 502 unsupported-broker-api naming group configs', async () => {
+    const { status, body } = await t.get<{ type: string; detail: string }>(
+      path(untouched),
+      '/groups/{groupId}/configs',
+    );
+    expect(status).toBe(502);
+    expect(body.type).toBe('/problems/unsupported-broker-api');
+    expect(body.detail).toContain('resource type GROUP');
   });
 });
