@@ -37,6 +37,7 @@ export const ApiKey = {
   ApiVersions: 18,
   DescribeConfigs: 32,
   DeleteGroups: 42,
+  IncrementalAlterConfigs: 44,
   OffsetDelete: 47,
   DescribeCluster: 60,
   ConsumerGroupDescribe: 69,

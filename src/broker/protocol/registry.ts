@@ -11,6 +11,7 @@ import { DescribeGroups } from './messages/describe-groups.js';
 import { DescribeShareGroupOffsets } from './messages/describe-share-group-offsets.js';
 import { Fetch } from './messages/fetch.js';
 import { FindCoordinator } from './messages/find-coordinator.js';
+import { IncrementalAlterConfigs } from './messages/incremental-alter-configs.js';
 import { LeaveGroup } from './messages/leave-group.js';
 import { ListGroups } from './messages/list-groups.js';
 import { ListOffsets } from './messages/list-offsets.js';
@@ -42,5 +43,6 @@ export const API_MESSAGES: ReadonlyMap<number, AnyApiMessage> = new Map(
     DeleteGroups,
     OffsetDelete,
     DescribeConfigs,
+    IncrementalAlterConfigs,
   ].map((api): [number, AnyApiMessage] => [api.apiKey, api]),
 );
