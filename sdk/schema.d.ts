@@ -234,7 +234,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Set or delete a group's configs
+         * @description IncrementalAlterConfigs on the GROUP resource: Kafka checks the change first (validateOnly) and only then applies it, so a refused change applies nothing. A config Kafka refuses (unknown, out of range, not accepted by this Kafka version) answers 400 naming it, with Kafka's message. `dryRun=true` stops after Kafka's check. The group must exist and have the type named. Needs the grant action 'configs'; every attempt is logged as an audit line.
+         */
+        patch: operations["changeGroupConfigs"];
         trace?: never;
     };
     "/clusters/{alias}/groups/{groupId}/configs": {
@@ -254,7 +258,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Set or delete a group's configs (one cluster)
+         * @description IncrementalAlterConfigs on the GROUP resource: Kafka checks the change first (validateOnly) and only then applies it, so a refused change applies nothing. A config Kafka refuses (unknown, out of range, not accepted by this Kafka version) answers 400 naming it, with Kafka's message. `dryRun=true` stops after Kafka's check. The group must exist and have the type named. Needs the grant action 'configs'; every attempt is logged as an audit line.
+         */
+        patch: operations["changeGroupConfigsInCluster"];
         trace?: never;
     };
     "/cluster": {
@@ -2159,6 +2167,75 @@ export interface components {
         MemberRemovalRequest: {
             /** @description The group.instance.id of each static member to remove */
             instanceIds: string[];
+        };
+        /**
+         * @example {
+         *       "groupId": "orders-share",
+         *       "type": "share",
+         *       "dryRun": false,
+         *       "applied": true,
+         *       "set": {
+         *         "share.auto.offset.reset": "earliest"
+         *       },
+         *       "delete": [],
+         *       "configs": [
+         *         {
+         *           "name": "share.auto.offset.reset",
+         *           "value": "earliest",
+         *           "source": "DYNAMIC_GROUP_CONFIG",
+         *           "sensitive": false,
+         *           "readOnly": false,
+         *           "type": "string",
+         *           "documentation": "The strategy to initialize the share-partition start offset."
+         *         }
+         *       ]
+         *     }
+         */
+        GroupConfigsChanged: {
+            groupId: string;
+            /**
+             * @description The type the group must have (required on every write); a group of another type answers 409
+             * @example classic
+             * @enum {string}
+             */
+            type: "classic" | "consumer" | "share" | "streams";
+            dryRun: boolean;
+            /** @description false on a dry run: Kafka checked the change and applied nothing */
+            applied: boolean;
+            set: {
+                [key: string]: string;
+            };
+            delete: string[];
+            /** @description The group's configs after the change (before it, on a dry run) */
+            configs: components["schemas"]["GroupConfig"][];
+        };
+        /**
+         * @example {
+         *       "set": {
+         *         "share.auto.offset.reset": "earliest"
+         *       },
+         *       "delete": [
+         *         "share.record.lock.duration.ms"
+         *       ]
+         *     }
+         */
+        GroupConfigChange: {
+            /**
+             * @description Configs to set on the group, name → value
+             * @example {
+             *       "share.auto.offset.reset": "earliest"
+             *     }
+             */
+            set?: {
+                [key: string]: string;
+            };
+            /**
+             * @description Configs to remove from the group (back to the broker's default)
+             * @example [
+             *       "share.record.lock.duration.ms"
+             *     ]
+             */
+            delete?: string[];
         };
         ResetOutcome: components["schemas"]["ResetPlanned"] | components["schemas"]["ResetExecuted"];
         /**
@@ -4551,6 +4628,152 @@ export interface operations {
             };
         };
     };
+    changeGroupConfigs: {
+        parameters: {
+            query: {
+                /** @description The type the group must have (required on every write); a group of another type answers 409 */
+                type: "classic" | "consumer" | "share" | "streams";
+                /** @description true: answer what would be deleted, change nothing (default false) */
+                dryRun?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupConfigChange"];
+            };
+        };
+        responses: {
+            /** @description What was changed (or, on a dry run, what Kafka accepts), with the configs read back */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupConfigsChanged"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Writes are disabled; Not granted; Not granted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group is of another type */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getGroupConfigsInCluster: {
         parameters: {
             query?: never;
@@ -4605,6 +4828,154 @@ export interface operations {
             };
             /** @description Group not found; No such cluster */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    changeGroupConfigsInCluster: {
+        parameters: {
+            query: {
+                /** @description The type the group must have (required on every write); a group of another type answers 409 */
+                type: "classic" | "consumer" | "share" | "streams";
+                /** @description true: answer what would be deleted, change nothing (default false) */
+                dryRun?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description The alias of a cluster, as GET /clusters lists them */
+                alias: string;
+                /** @description The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupConfigChange"];
+            };
+        };
+        responses: {
+            /** @description What was changed (or, on a dry run, what Kafka accepts), with the configs read back */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupConfigsChanged"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Writes are disabled; Not granted; Not granted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group not found; No such cluster */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group is of another type */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -15,6 +15,7 @@ import { validationHook } from './openapi/validation.js';
 import { clusterRoutes } from './routes/cluster.js';
 import { type ApiClusters, clusterMirror, clustersRoutes } from './routes/clusters.js';
 import { errorResponse } from './routes/errors.js';
+import { groupConfigWriteRoutes } from './routes/group-config-writes.js';
 import { groupConfigRoutes } from './routes/group-configs.js';
 import { groupHealthRoutes } from './routes/group-health.js';
 import { groupRoutes } from './routes/groups.js';
@@ -78,6 +79,7 @@ export function createApp({
   });
   mirror((app, service) => writeRoutes(app, writesOf(service)));
   mirror((app, service) => memberRoutes(app, writesOf(service)));
+  mirror((app, service) => groupConfigWriteRoutes(app, writesOf(service)));
   mirror((app, service) => resetRoutes(app, writesOf(service), tokens));
   mirror((app, service) => groupHealthRoutes(app, service, tokens));
   // Process-wide: the default cluster's groups.

@@ -5,10 +5,20 @@
  * shows the broker's defaults.
  */
 
-import { KafkaResponseError, UnsupportedApiError } from '../broker/errors.js';
+import {
+  describeKafkaError,
+  type KafkaErrorInfo,
+  KafkaResponseError,
+  UnsupportedApiError,
+} from '../broker/errors.js';
 import { ErrorCode } from '../broker/protocol/errors.js';
 import { ConfigResourceType, DescribeConfigs } from '../broker/protocol/messages/describe-configs.js';
+import {
+  AlterConfigOperation,
+  IncrementalAlterConfigs,
+} from '../broker/protocol/messages/incremental-alter-configs.js';
 import type { KafkaCluster } from '../broker/transport/cluster.js';
+import { quoteId } from './errors.js';
 
 /** Where a value comes from, named as Kafka's Admin client names it (ConfigEntry.ConfigSource). */
 export type ConfigSource =
@@ -129,5 +139,95 @@ export async function describeGroupConfigs(cluster: KafkaCluster, groupId: strin
         }),
       )
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  });
+}
+
+/** What PATCH asks: values to set, names to delete (back to the broker's default). */
+export interface GroupConfigChange {
+  set: Record<string, string>;
+  delete: string[];
+}
+
+/**
+ * Kafka refused the change (INVALID_CONFIG, INVALID_REQUEST): an unknown config, a value out of
+ * range, a config this Kafka version does not accept for groups. `configs` are the names of the
+ * request that Kafka's message mentions (all of them when it mentions none).
+ */
+export class GroupConfigInvalidError extends Error {
+  override readonly name = 'GroupConfigInvalidError';
+  constructor(
+    readonly groupId: string,
+    readonly configs: readonly { name: string; field: 'set' | 'delete'; value: string | null }[],
+    readonly kafkaError: KafkaErrorInfo,
+  ) {
+    super(`Kafka refused the configs of group ${quoteId(groupId)}: ${kafkaError.message ?? kafkaError.name}`);
+  }
+}
+
+/**
+ * IncrementalAlterConfigs on the GROUP resource: with `validateOnly` Kafka checks the change and
+ * applies nothing. GroupConfigInvalidError when Kafka refuses it.
+ */
+export async function alterGroupConfigs(
+  cluster: KafkaCluster,
+  groupId: string,
+  change: GroupConfigChange,
+  validateOnly: boolean,
+): Promise<void> {
+  const configs = [
+    ...Object.entries(change.set).map(([name, value]) => ({
+      name,
+      configOperation: AlterConfigOperation.Set,
+      value,
+    })),
+    ...change.delete.map((name) => ({ name, configOperation: AlterConfigOperation.Delete, value: null })),
+  ];
+  await cluster.anyBroker(async (connection) => {
+    const { response } = await connection.send(IncrementalAlterConfigs, {
+      resources: [{ resourceType: ConfigResourceType.Group, resourceName: groupId, configs }],
+      validateOnly,
+    });
+    const result = response.responses.find((r) => r.resourceName === groupId);
+    if (!result) {
+      throw new KafkaResponseError(
+        connection.label,
+        IncrementalAlterConfigs.name,
+        ErrorCode.UNKNOWN_SERVER_ERROR,
+        'no result for the group',
+      );
+    }
+    if (result.errorCode === ErrorCode.NONE) return;
+    if (
+      result.errorCode === ErrorCode.INVALID_REQUEST &&
+      /unknown resource type/i.test(result.errorMessage ?? '')
+    ) {
+      const own = { min: IncrementalAlterConfigs.minVersion, max: IncrementalAlterConfigs.maxVersion };
+      throw new UnsupportedApiError(
+        connection.label,
+        'IncrementalAlterConfigs on resource type GROUP (group configs)',
+        undefined,
+        own,
+      );
+    }
+    if (result.errorCode === ErrorCode.INVALID_CONFIG || result.errorCode === ErrorCode.INVALID_REQUEST) {
+      const message = result.errorMessage ?? '';
+      const asked = configs.map((c) => ({
+        name: c.name,
+        field: c.configOperation === AlterConfigOperation.Set ? ('set' as const) : ('delete' as const),
+        value: c.value,
+      }));
+      const named = asked.filter((c) => message.includes(c.name));
+      throw new GroupConfigInvalidError(
+        groupId,
+        named.length > 0 ? named : asked,
+        describeKafkaError(result.errorCode, result.errorMessage),
+      );
+    }
+    throw new KafkaResponseError(
+      connection.label,
+      IncrementalAlterConfigs.name,
+      result.errorCode,
+      result.errorMessage,
+    );
   });
 }

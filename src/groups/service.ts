@@ -7,7 +7,12 @@
 
 import type { ClusterInfo, KafkaCluster, Readiness } from '../broker/transport/cluster.js';
 import { ClusterListing } from './cluster-listing.js';
-import { describeGroupConfigs, type GroupConfig } from './configs.js';
+import {
+  alterGroupConfigs,
+  describeGroupConfigs,
+  type GroupConfig,
+  type GroupConfigChange,
+} from './configs.js';
 import { Coordinators, type RetryPolicy } from './coordinators.js';
 import { classicDescriber } from './describe/classic.js';
 import { type CoalesceOptions, coalesced } from './describe/coalesce.js';
@@ -91,6 +96,8 @@ export interface GroupService {
   streamsTopologyDescription?(groupId: string): Promise<TopologyDescriptionAnswer>;
   /** The group's own configs (DescribeConfigs, resource type GROUP), for any group id. */
   groupConfigs?(groupId: string): Promise<GroupConfig[]>;
+  /** IncrementalAlterConfigs on the group (validateOnly: Kafka's dry run); GroupConfigInvalidError. */
+  alterGroupConfigs?(groupId: string, change: GroupConfigChange, validateOnly: boolean): Promise<void>;
   /** The API version ranges one broker of the cluster offers (what it can serve, which Kafka it is). */
   apiVersions?(): Promise<ReadonlyMap<number, { min: number; max: number }>>;
   /** Which brokers answer a Metadata request now (shared for a second); `ready` when one does. */
@@ -167,6 +174,10 @@ export class KafkaGroupService implements GroupService {
 
   groupConfigs(groupId: string): Promise<GroupConfig[]> {
     return describeGroupConfigs(this.cluster, groupId);
+  }
+
+  alterGroupConfigs(groupId: string, change: GroupConfigChange, validateOnly: boolean): Promise<void> {
+    return alterGroupConfigs(this.cluster, groupId, change, validateOnly);
   }
 
   apiVersions(): Promise<ReadonlyMap<number, { min: number; max: number }>> {

@@ -34,6 +34,7 @@ const ACTIONS: Record<string, Action> = {
   'POST /groups/:groupId/offsets/reset': 'reset-offsets',
   'DELETE /groups/:groupId/members/:instanceId': 'remove-members',
   'POST /groups/:groupId/members/remove': 'remove-members',
+  'PATCH /groups/:groupId/configs': 'configs',
   'GET /groups/:groupId/health': 'offsets',
   'GET /metrics': 'offsets',
   'GET /clusters': 'read',

@@ -30,7 +30,7 @@ const GROUP_CONFIGS_EXAMPLE = {
   ],
 } as const;
 
-const GroupConfigsSchema = z
+export const GroupConfigsSchema = z
   .object({
     groupId: z.string(),
     configs: z.array(

@@ -5,7 +5,7 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uniqueName } from '../kafka/fixtures.js';
+import { type RunningFixtures, startFixtures, uniqueName } from '../kafka/fixtures.js';
 import { javaAdminGroupConfigs, javaAdminSetGroupConfig } from '../kafka/group-admin.js';
 import { type TestApp, testApp } from '../support/app.js';
 import { kafkaAtLeast } from '../support/kafka-version.js';
@@ -83,5 +83,89 @@ describe.skipIf(kafkaAtLeast(4, 0))('GET /groups/{groupId}/configs before group 
     expect(status).toBe(502);
     expect(body.type).toBe('/problems/unsupported-broker-api');
     expect(body.detail).toContain('resource type GROUP');
+  });
+});
+
+describe.skipIf(!kafkaAtLeast(4, 0))('PATCH /groups/{groupId}/configs', () => {
+  const group = `${run}-patched`;
+  const topic = `${run}-t`;
+  const name = 'consumer.session.timeout.ms';
+  let writer: TestApp;
+  let fixtures: RunningFixtures | undefined;
+
+  beforeAll(async () => {
+    writer = await testApp({ WRITES: 'enabled' });
+    // An Empty classic group (an admin commit): configs belong to a group id, whatever its type.
+    fixtures = await startFixtures({
+      bootstrap: writer.bootstrap,
+      groups: [
+        { type: 'empty', groupId: group, topics: [{ name: topic, partitions: 1, records: 2 }], commit: 1 },
+      ],
+    });
+  });
+  afterAll(async () => {
+    await fixtures?.stop();
+    await writer?.close();
+  });
+
+  const patch = async (app: TestApp, query: string, body: unknown) => {
+    const res = await app.app.request(`${path(group)}?type=classic${query}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const status = res.status;
+    // biome-ignore lint/suspicious/noExplicitAny: checked against the document
+    const answer = (await app.checker.check('patch', '/groups/{groupId}/configs', res)) as any;
+    return { status, body: answer };
+  };
+  const javaValue = async () => (await javaAdminGroupConfigs(writer.bootstrap, group)).get(name);
+
+  it('a dry run asks Kafka and changes nothing', async () => {
+    const { status, body } = await patch(writer, '&dryRun=true', { set: { [name]: '55000' } });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ groupId: group, dryRun: true, applied: false, set: { [name]: '55000' } });
+    expect((await javaValue())?.source).not.toBe('DYNAMIC_GROUP_CONFIG');
+  });
+
+  it('sets a value, which Kafka’s Admin client reads back, then deletes it', async () => {
+    const set = await patch(writer, '', { set: { [name]: '55000' } });
+    expect(set.status).toBe(200);
+    expect(set.body.applied).toBe(true);
+    expect(set.body.configs.find((c: { name: string }) => c.name === name)).toMatchObject({
+      value: '55000',
+      source: 'DYNAMIC_GROUP_CONFIG',
+    });
+    expect(await javaValue()).toMatchObject({ value: '55000', source: 'DYNAMIC_GROUP_CONFIG' });
+
+    const del = await patch(writer, '', { delete: [name] });
+    expect(del.status).toBe(200);
+    expect((await javaValue())?.source).toBe('DEFAULT_CONFIG');
+  });
+
+  it('a value Kafka refuses: 400 naming the config with Kafka’s message; nothing applied', async () => {
+    const { status, body } = await patch(writer, '', {
+      set: { [name]: '1', 'consumer.heartbeat.interval.ms': '6000' },
+    });
+    expect(status).toBe(400);
+    expect(body.type).toBe('/problems/invalid-input');
+    expect(body.kafkaError).toMatchObject({ name: 'INVALID_CONFIG' });
+    expect(body.errors.map((e: { name: string }) => e.name)).toContain(`set.${name}`);
+    expect(body.errors[0].message).toContain(body.kafkaError.message);
+    // The check ran first: the valid half was not applied either.
+    const java = await javaAdminGroupConfigs(writer.bootstrap, group);
+    expect(java.get(name)?.source).not.toBe('DYNAMIC_GROUP_CONFIG');
+    expect(java.get('consumer.heartbeat.interval.ms')?.source).not.toBe('DYNAMIC_GROUP_CONFIG');
+
+    const unknown = await patch(writer, '', { set: { 'no.such.group.config': '1' } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors[0].name).toBe('set.no.such.group.config');
+  });
+
+  it('refuses an empty change (400) and, without WRITES, every change (403)', async () => {
+    expect((await patch(writer, '', {})).status).toBe(400);
+    const off = await patch(t, '', { set: { [name]: '55000' } });
+    expect(off.status).toBe(403);
+    expect(off.body.type).toBe('/problems/writes-disabled');
   });
 });
