@@ -90,7 +90,7 @@ export interface paths {
         };
         /**
          * Describe a group of any type
-         * @description Finds the group's coordinator and describes the group with its type's own RPC (DescribeGroups, ConsumerGroupDescribe, ShareGroupDescribe, StreamsGroupDescribe). `type` asserts the type: a group of another type is a 409 naming both types.
+         * @description Finds the group's coordinator and describes the group with its type's own RPC (DescribeGroups, ConsumerGroupDescribe, ShareGroupDescribe, StreamsGroupDescribe). `type` asserts the type: a group of another type is a 409 naming both types. `include=topology` adds a streams group’s topology description (StreamsGroupDescribe v1, Kafka 4.4+; a broker without it answers 502 unsupported-broker-api); groups of other types ignore it.
          */
         get: operations["getGroup"];
         put?: never;
@@ -174,7 +174,7 @@ export interface paths {
         };
         /**
          * Describe a group of any type (one cluster)
-         * @description Finds the group's coordinator and describes the group with its type's own RPC (DescribeGroups, ConsumerGroupDescribe, ShareGroupDescribe, StreamsGroupDescribe). `type` asserts the type: a group of another type is a 409 naming both types.
+         * @description Finds the group's coordinator and describes the group with its type's own RPC (DescribeGroups, ConsumerGroupDescribe, ShareGroupDescribe, StreamsGroupDescribe). `type` asserts the type: a group of another type is a 409 naming both types. `include=topology` adds a streams group’s topology description (StreamsGroupDescribe v1, Kafka 4.4+; a broker without it answers 502 unsupported-broker-api); groups of other types ignore it.
          */
         get: operations["getGroupInCluster"];
         put?: never;
@@ -255,6 +255,54 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/groups/{groupId}/configs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A group's configs
+         * @description Every config of the group (DescribeConfigs on resource type GROUP): its value, where it comes from, whether it is sensitive or read-only. Kafka answers for any group id, existing or not, since a group's configs may be set before its first member arrives; a group without its own values shows the broker's defaults. Which configs there are depends on the Kafka version (consumer.*, share.*, streams.*, errors.deadletterqueue.*).
+         */
+        get: operations["getGroupConfigs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set or delete a group's configs
+         * @description IncrementalAlterConfigs on the GROUP resource: Kafka checks the change first (validateOnly) and only then applies it, so a refused change applies nothing. A config Kafka refuses (unknown, out of range, not accepted by this Kafka version) answers 400 naming it, with Kafka's message. `dryRun=true` stops after Kafka's check. The group must exist and have the type named. Needs the grant action 'configs'; every attempt is logged as an audit line.
+         */
+        patch: operations["changeGroupConfigs"];
+        trace?: never;
+    };
+    "/clusters/{alias}/groups/{groupId}/configs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A group's configs (one cluster)
+         * @description Every config of the group (DescribeConfigs on resource type GROUP): its value, where it comes from, whether it is sensitive or read-only. Kafka answers for any group id, existing or not, since a group's configs may be set before its first member arrives; a group without its own values shows the broker's defaults. Which configs there are depends on the Kafka version (consumer.*, share.*, streams.*, errors.deadletterqueue.*).
+         */
+        get: operations["getGroupConfigsInCluster"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set or delete a group's configs (one cluster)
+         * @description IncrementalAlterConfigs on the GROUP resource: Kafka checks the change first (validateOnly) and only then applies it, so a refused change applies nothing. A config Kafka refuses (unknown, out of range, not accepted by this Kafka version) answers 400 naming it, with Kafka's message. `dryRun=true` stops after Kafka's check. The group must exist and have the type named. Needs the grant action 'configs'; every attempt is logged as an audit line.
+         */
+        patch: operations["changeGroupConfigsInCluster"];
         trace?: never;
     };
     "/cluster": {
@@ -563,7 +611,7 @@ export interface components {
              * @example /problems/group-not-found
              * @enum {string}
              */
-            type: "/problems/invalid-input" | "/problems/group-not-found" | "/problems/route-not-found" | "/problems/cluster-not-found" | "/problems/group-type-mismatch" | "/problems/internal-error" | "/problems/configuration-error" | "/problems/group-type-unavailable" | "/problems/broker-response-unreadable" | "/problems/unsupported-broker-api" | "/problems/kafka-error" | "/problems/broker-unavailable" | "/problems/coordinator-unavailable" | "/problems/broker-timeout" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/forbidden" | "/problems/method-not-allowed" | "/problems/not-acceptable" | "/problems/client-timeout" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/headers-too-large" | "/problems/request-timeout" | "/problems/auth-unavailable" | "/problems/writes-disabled" | "/problems/group-not-empty" | "/problems/group-subscribed-to-topic" | "/problems/member-removal-unsupported" | "/problems/member-not-found" | "/problems/plan-stale";
+            type: "/problems/invalid-input" | "/problems/group-not-found" | "/problems/route-not-found" | "/problems/cluster-not-found" | "/problems/group-type-mismatch" | "/problems/internal-error" | "/problems/configuration-error" | "/problems/group-type-unavailable" | "/problems/broker-response-unreadable" | "/problems/unsupported-broker-api" | "/problems/kafka-error" | "/problems/broker-unavailable" | "/problems/coordinator-unavailable" | "/problems/broker-timeout" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/forbidden" | "/problems/method-not-allowed" | "/problems/not-acceptable" | "/problems/client-timeout" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/headers-too-large" | "/problems/request-timeout" | "/problems/auth-unavailable" | "/problems/writes-disabled" | "/problems/group-not-empty" | "/problems/group-subscribed-to-topic" | "/problems/member-removal-unsupported" | "/problems/member-not-found" | "/problems/plan-stale" | "/problems/group-deletion-failed";
             title: string;
             /** Format: int32 */
             status: number;
@@ -1271,6 +1319,44 @@ export interface components {
             topology?: components["schemas"]["StreamsTopology"] | null;
             coordinator: components["schemas"]["BrokerRef"];
             members: components["schemas"]["StreamsMember"][];
+            topologyDescriptionStatus?: components["schemas"]["StreamsTopologyDescriptionStatus"];
+            /**
+             * @description With include=topology only (Kafka 4.4+, StreamsGroupDescribe v1): the human-readable topology the Streams clients sent, null when the broker has none (see topologyDescriptionStatus)
+             * @example {
+             *       "subtopologies": [
+             *         {
+             *           "subtopologyId": "0",
+             *           "nodes": [
+             *             {
+             *               "name": "KSTREAM-SOURCE-0000000000",
+             *               "nodeType": "source",
+             *               "sourceTopics": [
+             *                 "demo-events"
+             *               ],
+             *               "sinkTopic": null,
+             *               "stores": [],
+             *               "successors": [
+             *                 "KSTREAM-MAPVALUES-0000000001"
+             *               ]
+             *             },
+             *             {
+             *               "name": "KSTREAM-MAPVALUES-0000000001",
+             *               "nodeType": "processor",
+             *               "sourceTopics": [],
+             *               "sinkTopic": null,
+             *               "stores": [],
+             *               "successors": []
+             *             }
+             *           ]
+             *         }
+             *       ],
+             *       "globalStores": []
+             *     }
+             */
+            topologyDescription?: {
+                subtopologies: components["schemas"]["StreamsTopologySubtopology"][];
+                globalStores: components["schemas"]["StreamsTopologyGlobalStore"][];
+            } | null;
         };
         StreamsTopology: {
             /** Format: int32 */
@@ -1345,6 +1431,28 @@ export interface components {
         StreamsTasks: {
             subtopologyId: string;
             partitions: number[];
+        };
+        /**
+         * @description With include=topology only
+         * @enum {string}
+         */
+        StreamsTopologyDescriptionStatus: "not-requested" | "not-stored" | "error" | "available" | "unknown";
+        StreamsTopologySubtopology: {
+            subtopologyId: string;
+            nodes: components["schemas"]["StreamsTopologyNode"][];
+        };
+        StreamsTopologyNode: {
+            name: string;
+            /** @enum {string} */
+            nodeType: "source" | "processor" | "sink" | "unknown";
+            sourceTopics: string[];
+            sinkTopic: string | null;
+            stores: string[];
+            successors: string[];
+        };
+        StreamsTopologyGlobalStore: {
+            source: components["schemas"]["StreamsTopologyNode"];
+            processor: components["schemas"]["StreamsTopologyNode"];
         };
         /**
          * @example {
@@ -1744,6 +1852,50 @@ export interface components {
         };
         /**
          * @example {
+         *       "groupId": "orders-share",
+         *       "configs": [
+         *         {
+         *           "name": "share.auto.offset.reset",
+         *           "value": "earliest",
+         *           "source": "DYNAMIC_GROUP_CONFIG",
+         *           "sensitive": false,
+         *           "readOnly": false,
+         *           "type": "string",
+         *           "documentation": "The strategy to initialize the share-partition start offset."
+         *         },
+         *         {
+         *           "name": "consumer.session.timeout.ms",
+         *           "value": "45000",
+         *           "source": "DEFAULT_CONFIG",
+         *           "sensitive": false,
+         *           "readOnly": false,
+         *           "type": "int",
+         *           "documentation": "The timeout to detect client failures when using the consumer group protocol."
+         *         }
+         *       ]
+         *     }
+         */
+        GroupConfigs: {
+            groupId: string;
+            configs: components["schemas"]["GroupConfig"][];
+        };
+        GroupConfig: {
+            name: string;
+            /** @description null for a sensitive value or one not set */
+            value: string | null;
+            /**
+             * @description Where the value comes from, as Kafka's Admin client names it: DYNAMIC_GROUP_CONFIG (set on this group), DEFAULT_CONFIG, STATIC_BROKER_CONFIG, DYNAMIC_BROKER_CONFIG, …
+             * @enum {string}
+             */
+            source: "DYNAMIC_GROUP_CONFIG" | "DYNAMIC_BROKER_CONFIG" | "DYNAMIC_DEFAULT_BROKER_CONFIG" | "STATIC_BROKER_CONFIG" | "DEFAULT_CONFIG" | "DYNAMIC_TOPIC_CONFIG" | "DYNAMIC_BROKER_LOGGER_CONFIG" | "DYNAMIC_CLIENT_METRICS_CONFIG" | "UNKNOWN";
+            sensitive: boolean;
+            readOnly: boolean;
+            /** @enum {string} */
+            type: "unknown" | "boolean" | "string" | "int" | "short" | "long" | "double" | "list" | "class" | "password";
+            documentation: string | null;
+        };
+        /**
+         * @example {
          *       "clusterId": "MkU3OEVBNTcwNTJENDM2Qk",
          *       "controllerId": 1,
          *       "brokers": [
@@ -1753,7 +1905,49 @@ export interface components {
          *           "port": 9092,
          *           "rack": null
          *         }
-         *       ]
+         *       ],
+         *       "features": {
+         *         "finalizedEpoch": 42,
+         *         "finalized": [
+         *           {
+         *             "name": "group.version",
+         *             "level": 1,
+         *             "minLevel": 1
+         *           },
+         *           {
+         *             "name": "metadata.version",
+         *             "level": 29,
+         *             "minLevel": 29
+         *           },
+         *           {
+         *             "name": "share.version",
+         *             "level": 1,
+         *             "minLevel": 1
+         *           },
+         *           {
+         *             "name": "streams.version",
+         *             "level": 1,
+         *             "minLevel": 1
+         *           }
+         *         ],
+         *         "supported": [
+         *           {
+         *             "name": "group.version",
+         *             "minVersion": 0,
+         *             "maxVersion": 1
+         *           },
+         *           {
+         *             "name": "share.version",
+         *             "minVersion": 0,
+         *             "maxVersion": 1
+         *           },
+         *           {
+         *             "name": "streams.version",
+         *             "minVersion": 0,
+         *             "maxVersion": 1
+         *           }
+         *         ]
+         *       }
          *     }
          */
         Cluster: {
@@ -1761,6 +1955,7 @@ export interface components {
             /** Format: int32 */
             controllerId: number | null;
             brokers: components["schemas"]["ClusterBroker"][];
+            features: components["schemas"]["ClusterFeatures"];
         };
         /**
          * @example {
@@ -1773,6 +1968,80 @@ export interface components {
         ClusterBroker: components["schemas"]["BrokerRef"] & {
             rack: string | null;
         };
+        /**
+         * @description Feature levels from ApiVersions v3+; null when the broker answers an older version
+         * @example {
+         *       "finalizedEpoch": 42,
+         *       "finalized": [
+         *         {
+         *           "name": "group.version",
+         *           "level": 1,
+         *           "minLevel": 1
+         *         },
+         *         {
+         *           "name": "metadata.version",
+         *           "level": 29,
+         *           "minLevel": 29
+         *         },
+         *         {
+         *           "name": "share.version",
+         *           "level": 1,
+         *           "minLevel": 1
+         *         },
+         *         {
+         *           "name": "streams.version",
+         *           "level": 1,
+         *           "minLevel": 1
+         *         }
+         *       ],
+         *       "supported": [
+         *         {
+         *           "name": "group.version",
+         *           "minVersion": 0,
+         *           "maxVersion": 1
+         *         },
+         *         {
+         *           "name": "share.version",
+         *           "minVersion": 0,
+         *           "maxVersion": 1
+         *         },
+         *         {
+         *           "name": "streams.version",
+         *           "minVersion": 0,
+         *           "maxVersion": 1
+         *         }
+         *       ]
+         *     }
+         */
+        ClusterFeatures: {
+            /**
+             * Format: int64
+             * @description Epoch of the finalized levels; null when the cluster has none yet
+             */
+            finalizedEpoch: number | null;
+            /** @description Finalized feature levels by name: group.version (consumer groups), share.version (share groups), streams.version (streams groups), metadata.version, …; a feature at level 0 is off and may be missing */
+            finalized: {
+                name: string;
+                /**
+                 * Format: int32
+                 * @description The level the cluster runs at (MaxVersionLevel)
+                 */
+                level: number;
+                /**
+                 * Format: int32
+                 * @description MinVersionLevel
+                 */
+                minLevel: number;
+            }[];
+            /** @description The range of each feature the answering broker supports */
+            supported: {
+                name: string;
+                /** Format: int32 */
+                minVersion: number;
+                /** Format: int32 */
+                maxVersion: number;
+            }[];
+        } | null;
         /**
          * @example {
          *       "groupId": "demo-empty",
@@ -1946,6 +2215,75 @@ export interface components {
         MemberRemovalRequest: {
             /** @description The group.instance.id of each static member to remove */
             instanceIds: string[];
+        };
+        /**
+         * @example {
+         *       "groupId": "orders-share",
+         *       "type": "share",
+         *       "dryRun": false,
+         *       "applied": true,
+         *       "set": {
+         *         "share.auto.offset.reset": "earliest"
+         *       },
+         *       "delete": [],
+         *       "configs": [
+         *         {
+         *           "name": "share.auto.offset.reset",
+         *           "value": "earliest",
+         *           "source": "DYNAMIC_GROUP_CONFIG",
+         *           "sensitive": false,
+         *           "readOnly": false,
+         *           "type": "string",
+         *           "documentation": "The strategy to initialize the share-partition start offset."
+         *         }
+         *       ]
+         *     }
+         */
+        GroupConfigsChanged: {
+            groupId: string;
+            /**
+             * @description The type the group must have (required on every write); a group of another type answers 409
+             * @example classic
+             * @enum {string}
+             */
+            type: "classic" | "consumer" | "share" | "streams";
+            dryRun: boolean;
+            /** @description false on a dry run: Kafka checked the change and applied nothing */
+            applied: boolean;
+            set: {
+                [key: string]: string;
+            };
+            delete: string[];
+            /** @description The group's configs after the change (before it, on a dry run) */
+            configs: components["schemas"]["GroupConfig"][];
+        };
+        /**
+         * @example {
+         *       "set": {
+         *         "share.auto.offset.reset": "earliest"
+         *       },
+         *       "delete": [
+         *         "share.record.lock.duration.ms"
+         *       ]
+         *     }
+         */
+        GroupConfigChange: {
+            /**
+             * @description Configs to set on the group, name → value
+             * @example {
+             *       "share.auto.offset.reset": "earliest"
+             *     }
+             */
+            set?: {
+                [key: string]: string;
+            };
+            /**
+             * @description Configs to remove from the group (back to the broker's default)
+             * @example [
+             *       "share.record.lock.duration.ms"
+             *     ]
+             */
+            delete?: string[];
         };
         ResetOutcome: components["schemas"]["ResetPlanned"] | components["schemas"]["ResetExecuted"];
         /**
@@ -2437,6 +2775,33 @@ export interface components {
          *           "rack": "euw1-az1"
          *         }
          *       ],
+         *       "features": {
+         *         "finalizedEpoch": 42,
+         *         "finalized": [
+         *           {
+         *             "name": "group.version",
+         *             "level": 1,
+         *             "minLevel": 1
+         *           },
+         *           {
+         *             "name": "share.version",
+         *             "level": 1,
+         *             "minLevel": 1
+         *           },
+         *           {
+         *             "name": "streams.version",
+         *             "level": 1,
+         *             "minLevel": 1
+         *           }
+         *         ],
+         *         "supported": [
+         *           {
+         *             "name": "group.version",
+         *             "minVersion": 0,
+         *             "maxVersion": 1
+         *           }
+         *         ]
+         *       },
          *       "groupTypes": [
          *         "classic",
          *         "consumer",
@@ -2477,6 +2842,7 @@ export interface components {
             /** Format: int32 */
             controllerId: number | null;
             brokers: components["schemas"]["ClusterBroker"][];
+            features: components["schemas"]["ClusterFeatures"];
             /** @description Group types whose describe RPC the broker offers (a type switched off by a feature flag answers 501 later) */
             groupTypes: ("classic" | "consumer" | "share" | "streams")[];
             /**
@@ -2952,6 +3318,8 @@ export interface operations {
             query?: {
                 /** @description The type the group must have; another type answers 409 */
                 type?: "classic" | "consumer" | "share" | "streams";
+                /** @description Extra data (topology: the topology description of a streams group, one StreamsGroupDescribe more): one or more of topology (repeated or comma-separated, any case) */
+                include?: "topology"[];
             };
             header?: never;
             path: {
@@ -3264,7 +3632,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Kafka could not delete the group; Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -3817,6 +4185,8 @@ export interface operations {
             query?: {
                 /** @description The type the group must have; another type answers 409 */
                 type?: "classic" | "consumer" | "share" | "streams";
+                /** @description Extra data (topology: the topology description of a streams group, one StreamsGroupDescribe more): one or more of topology (repeated or comma-separated, any case) */
+                include?: "topology"[];
             };
             header?: never;
             path: {
@@ -4133,7 +4503,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Kafka could not delete the group; Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -5067,6 +5437,706 @@ export interface operations {
                 };
             };
             /** @description Group coordinator unavailable; Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getGroupConfigs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The configs */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupConfigs"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group not found */
+            404: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    changeGroupConfigs: {
+        parameters: {
+            query: {
+                /** @description The type the group must have (required on every write); a group of another type answers 409 */
+                type: "classic" | "consumer" | "share" | "streams";
+                /** @description true: answer what would be deleted, change nothing (default false) */
+                dryRun?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupConfigChange"];
+            };
+        };
+        responses: {
+            /** @description What was changed (or, on a dry run, what Kafka accepts), with the configs read back */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupConfigsChanged"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Writes are disabled; Not granted; Not granted */
+            403: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group not found */
+            404: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group is of another type */
+            409: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getGroupConfigsInCluster: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The alias of a cluster, as GET /clusters lists them */
+                alias: string;
+                /** @description The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The configs */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupConfigs"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group not found; No such cluster */
+            404: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    changeGroupConfigsInCluster: {
+        parameters: {
+            query: {
+                /** @description The type the group must have (required on every write); a group of another type answers 409 */
+                type: "classic" | "consumer" | "share" | "streams";
+                /** @description true: answer what would be deleted, change nothing (default false) */
+                dryRun?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description The alias of a cluster, as GET /clusters lists them */
+                alias: string;
+                /** @description The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupConfigChange"];
+            };
+        };
+        responses: {
+            /** @description What was changed (or, on a dry run, what Kafka accepts), with the configs read back */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupConfigsChanged"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Writes are disabled; Not granted; Not granted */
+            403: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group not found; No such cluster */
+            404: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group is of another type */
+            409: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker unavailable; Credentials cannot be checked now */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */

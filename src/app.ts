@@ -18,6 +18,8 @@ import { validationHook } from './openapi/validation.js';
 import { clusterRoutes } from './routes/cluster.js';
 import { type ApiClusters, clusterMirror, clustersRoutes } from './routes/clusters.js';
 import { errorResponse } from './routes/errors.js';
+import { groupConfigWriteRoutes } from './routes/group-config-writes.js';
+import { groupConfigRoutes } from './routes/group-configs.js';
 import { groupHealthRoutes } from './routes/group-health.js';
 import { groupRoutes } from './routes/groups.js';
 import { memberRoutes } from './routes/members.js';
@@ -76,6 +78,7 @@ export function createApp({
   const mirror = clusterMirror(app, clusters);
   mirror((app, service) => groupRoutes(app, service, logger));
   mirror((app, service) => offsetRoutes(app, service));
+  mirror((app, service) => groupConfigRoutes(app, service));
   clusterRoutes(app, service);
   // Writes and per-group health are mirrored like the reads: each cluster's own service behind them.
   const writesOf = (service: GroupService): WriteDeps => ({
@@ -85,6 +88,7 @@ export function createApp({
   });
   mirror((app, service) => writeRoutes(app, writesOf(service)));
   mirror((app, service) => memberRoutes(app, writesOf(service)));
+  mirror((app, service) => groupConfigWriteRoutes(app, writesOf(service)));
   mirror((app, service) => resetRoutes(app, writesOf(service), tokens));
   mirror((app, service) => groupHealthRoutes(app, service, tokens));
   // Process-wide: the default cluster's groups.

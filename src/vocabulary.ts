@@ -27,7 +27,13 @@ export type GroupState = (typeof GROUP_STATES)[number];
  * grant, so a read grant never implies a write and one write never implies another.
  */
 export const READ_ACTIONS = ['read', 'offsets'] as const;
-export const WRITE_ACTIONS = ['reset-offsets', 'delete-offsets', 'delete', 'remove-members'] as const;
+export const WRITE_ACTIONS = [
+  'reset-offsets',
+  'delete-offsets',
+  'delete',
+  'remove-members',
+  'configs',
+] as const;
 export const ACTIONS = [...READ_ACTIONS, ...WRITE_ACTIONS] as const;
 export type Action = (typeof ACTIONS)[number];
 export type WriteAction = (typeof WRITE_ACTIONS)[number];

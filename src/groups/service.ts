@@ -7,6 +7,12 @@
 
 import type { ClusterInfo, KafkaCluster, Readiness } from '../broker/transport/cluster.js';
 import { ClusterListing } from './cluster-listing.js';
+import {
+  alterGroupConfigs,
+  describeGroupConfigs,
+  type GroupConfig,
+  type GroupConfigChange,
+} from './configs.js';
 import { Coordinators, type RetryPolicy } from './coordinators.js';
 import { classicDescriber } from './describe/classic.js';
 import { type CoalesceOptions, coalesced } from './describe/coalesce.js';
@@ -15,6 +21,7 @@ import type { GroupDescriber } from './describe/describer.js';
 import { resolveGroups } from './describe/resolve.js';
 import { shareDescriber } from './describe/share.js';
 import { streamsDescriber } from './describe/streams.js';
+import { describeTopology, type TopologyDescriptionAnswer } from './describe/topology-description.js';
 import { type ListFilter, smallestAfter, sortById, typeHints } from './listing.js';
 import type { Group, GroupList, GroupOffsets, GroupType } from './model.js';
 import type { Isolation } from './offsets/end-offsets.js';
@@ -82,6 +89,15 @@ export interface GroupService {
     options?: OffsetsOptions,
   ): Promise<{ group: Group; offsets: GroupOffsets; at: number }>;
   describeCluster(): Promise<ClusterInfo>;
+  /**
+   * A streams group's topology description (StreamsGroupDescribe v1, Kafka 4.4+), asked of its
+   * coordinator; UnsupportedApiError from a broker without v1.
+   */
+  streamsTopologyDescription?(groupId: string): Promise<TopologyDescriptionAnswer>;
+  /** The group's own configs (DescribeConfigs, resource type GROUP), for any group id. */
+  groupConfigs?(groupId: string): Promise<GroupConfig[]>;
+  /** IncrementalAlterConfigs on the group (validateOnly: Kafka's dry run); GroupConfigInvalidError. */
+  alterGroupConfigs?(groupId: string, change: GroupConfigChange, validateOnly: boolean): Promise<void>;
   /** The API version ranges one broker of the cluster offers (what it can serve, which Kafka it is). */
   apiVersions?(): Promise<ReadonlyMap<number, { min: number; max: number }>>;
   /** Which brokers answer a Metadata request now (shared for a second); `ready` when one does. */
@@ -149,6 +165,19 @@ export class KafkaGroupService implements GroupService {
 
   describeCluster(): Promise<ClusterInfo> {
     return this.cluster.describe();
+  }
+
+  streamsTopologyDescription(groupId: string): Promise<TopologyDescriptionAnswer> {
+    // atCoordinator finds the coordinator and retries its errors; the call itself only reads.
+    return this.writes.atCoordinator(groupId, (connection) => describeTopology(connection, groupId));
+  }
+
+  groupConfigs(groupId: string): Promise<GroupConfig[]> {
+    return describeGroupConfigs(this.cluster, groupId);
+  }
+
+  alterGroupConfigs(groupId: string, change: GroupConfigChange, validateOnly: boolean): Promise<void> {
+    return alterGroupConfigs(this.cluster, groupId, change, validateOnly);
   }
 
   apiVersions(): Promise<ReadonlyMap<number, { min: number; max: number }>> {

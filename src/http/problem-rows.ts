@@ -14,6 +14,7 @@ import {
   KafkaResponseError,
   UnsupportedApiError,
 } from '../broker/errors.js';
+import { GroupConfigInvalidError } from '../groups/configs.js';
 import {
   CoordinatorUnavailableError,
   GroupNotFoundError,
@@ -23,6 +24,7 @@ import {
 import { PlanStaleError } from '../groups/reset/apply.js';
 import { ResetPlanError } from '../groups/reset/plan.js';
 import {
+  GroupDeletionFailedError,
   GroupNotEmptyError,
   GroupSubscribedToTopicError,
   MemberNotFoundError,
@@ -159,6 +161,16 @@ export const PROBLEM_ROWS: readonly ProblemRow[] = [
     }),
   }),
   row({
+    error: GroupDeletionFailedError,
+    slug: 'group-deletion-failed',
+    extensions: (e) => ({ groupId: e.groupId, broker: e.broker, kafkaError: e.kafkaError }),
+    log: (e) => ({
+      level: 'warn',
+      message: 'Kafka could not delete a group',
+      fields: { groupId: e.groupId, broker: e.broker, kafkaError: e.kafkaError },
+    }),
+  }),
+  row({
     error: GroupSubscribedToTopicError,
     slug: 'group-subscribed-to-topic',
     extensions: (e) => ({
@@ -185,6 +197,22 @@ export const PROBLEM_ROWS: readonly ProblemRow[] = [
     error: PlanStaleError,
     slug: 'plan-stale',
     extensions: (e) => ({ groupId: e.groupId, partitions: [...e.partitions] }),
+  }),
+  // Kafka refused a config change: each config its message names, with that message.
+  row({
+    error: GroupConfigInvalidError,
+    slug: 'invalid-input',
+    extensions: (e) => ({
+      groupId: e.groupId,
+      kafkaError: e.kafkaError,
+      errors: e.configs.map((c) => ({
+        in: 'body' as const,
+        name: `${c.field}.${c.name}`,
+        expected: 'a config and value Kafka accepts for groups',
+        received: c.value,
+        message: `config '${c.name}': ${e.kafkaError.message ?? e.kafkaError.name}`,
+      })),
+    }),
   }),
   // A reset that cannot be planned or executed as asked: the field at fault, as validation names it.
   row({

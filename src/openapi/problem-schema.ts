@@ -83,6 +83,7 @@ export const PROBLEMS = {
   'member-removal-unsupported': { status: 409, title: 'Members of this group type cannot be removed' },
   'member-not-found': { status: 404, title: 'Member not found' },
   'plan-stale': { status: 409, title: 'The group changed since the plan' },
+  'group-deletion-failed': { status: 502, title: 'Kafka could not delete the group' },
 } as const;
 
 export type ProblemSlug = keyof typeof PROBLEMS;

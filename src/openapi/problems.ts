@@ -104,6 +104,7 @@ const SECURITY_EXAMPLES = {
   ),
 } satisfies Record<string, Problem>;
 
+const PLUGIN_FAILED = 'Topology description plugin failed to delete the topology.';
 export const EXAMPLES: Record<ProblemSlug, Problem> = {
   'invalid-input': problemBody(
     'invalid-input',
@@ -212,6 +213,16 @@ export const EXAMPLES: Record<ProblemSlug, Problem> = {
     'writes-disabled',
     'writes are off: this server runs without authentication (AUTH=none) and WRITES is not enabled',
     { instance: '/groups/orders-eu', groupId: 'orders-eu' },
+  ),
+  'group-deletion-failed': problemBody(
+    'group-deletion-failed',
+    `Kafka could not delete group 'orders-eu' (GROUP_DELETION_FAILED: ${PLUGIN_FAILED}); the group is still there, try again later`,
+    {
+      instance: '/groups/orders-eu',
+      groupId: 'orders-eu',
+      broker: '10.0.0.12:9092',
+      kafkaError: { code: 134, name: 'GROUP_DELETION_FAILED', message: PLUGIN_FAILED },
+    },
   ),
   'group-not-empty': problemBody(
     'group-not-empty',

@@ -10,7 +10,7 @@ import { GROUP_TYPES } from '../vocabulary.js';
 import { KafkaErrorSchema, ProblemSchema } from './problems.js';
 import { CLASSIC_GROUP_EXAMPLE, GroupSchema } from './shapes/groups.js';
 import { LagTotalsSchema } from './shapes/offsets.js';
-import { BrokerRefSchema, GROUP_ID_RULE, Int32, MAX_GROUP_ID_BYTES } from './shapes/primitives.js';
+import { BrokerRefSchema, GROUP_ID_RULE, Int32, Int64, MAX_GROUP_ID_BYTES } from './shapes/primitives.js';
 import { expect } from './validation.js';
 
 export {
@@ -197,6 +197,44 @@ export const BatchDescribeResultSchema = z
     },
   });
 
+const CLUSTER_FEATURES_EXAMPLE = {
+  finalizedEpoch: 42,
+  finalized: [
+    { name: 'group.version', level: 1, minLevel: 1 },
+    { name: 'metadata.version', level: 29, minLevel: 29 },
+    { name: 'share.version', level: 1, minLevel: 1 },
+    { name: 'streams.version', level: 1, minLevel: 1 },
+  ],
+  supported: [
+    { name: 'group.version', minVersion: 0, maxVersion: 1 },
+    { name: 'share.version', minVersion: 0, maxVersion: 1 },
+    { name: 'streams.version', minVersion: 0, maxVersion: 1 },
+  ],
+};
+
+const ClusterFeaturesSchema = z
+  .object({
+    finalizedEpoch: Int64()
+      .nullable()
+      .openapi({ description: 'Epoch of the finalized levels; null when the cluster has none yet' }),
+    finalized: z
+      .array(
+        z.object({
+          name: z.string(),
+          level: Int32().openapi({ description: 'The level the cluster runs at (MaxVersionLevel)' }),
+          minLevel: Int32().openapi({ description: 'MinVersionLevel' }),
+        }),
+      )
+      .openapi({
+        description:
+          'Finalized feature levels by name: group.version (consumer groups), share.version (share groups), streams.version (streams groups), metadata.version, …; a feature at level 0 is off and may be missing',
+      }),
+    supported: z
+      .array(z.object({ name: z.string(), minVersion: Int32(), maxVersion: Int32() }))
+      .openapi({ description: 'The range of each feature the answering broker supports' }),
+  })
+  .openapi('ClusterFeatures', { example: CLUSTER_FEATURES_EXAMPLE });
+
 export const ClusterSchema = z
   .object({
     clusterId: z.string().nullable(),
@@ -206,12 +244,16 @@ export const ClusterSchema = z
         example: { nodeId: 1, host: '10.0.0.12', port: 9092, rack: 'eu-west-1a' },
       }),
     ),
+    features: ClusterFeaturesSchema.nullable().openapi({
+      description: 'Feature levels from ApiVersions v3+; null when the broker answers an older version',
+    }),
   })
   .openapi('Cluster', {
     example: {
       clusterId: 'MkU3OEVBNTcwNTJENDM2Qk',
       controllerId: 1,
       brokers: [{ nodeId: 1, host: '127.0.0.1', port: 9092, rack: null }],
+      features: CLUSTER_FEATURES_EXAMPLE,
     },
   });
 

@@ -170,6 +170,7 @@ const ClusterDetailSchema = ClusterSummarySchema.extend({
   clusterId: z.string().nullable(),
   controllerId: z.number().int().nullable().openapi({ format: 'int32' }),
   brokers: ClusterSchema.shape.brokers,
+  features: ClusterSchema.shape.features,
   groupTypes: z.array(z.enum(GROUP_TYPES)).openapi({
     description:
       'Group types whose describe RPC the broker offers (a type switched off by a feature flag answers 501 later)',
@@ -191,6 +192,15 @@ const ClusterDetailSchema = ClusterSummarySchema.extend({
     clusterId: 'MkU3OEVBNTcwNTJENDM2Qk',
     controllerId: 1,
     brokers: [{ nodeId: 1, host: 'b-1.eu.example.com', port: 9096, rack: 'euw1-az1' }],
+    features: {
+      finalizedEpoch: 42,
+      finalized: [
+        { name: 'group.version', level: 1, minLevel: 1 },
+        { name: 'share.version', level: 1, minLevel: 1 },
+        { name: 'streams.version', level: 1, minLevel: 1 },
+      ],
+      supported: [{ name: 'group.version', minVersion: 0, maxVersion: 1 }],
+    },
     groupTypes: ['classic', 'consumer', 'share', 'streams'],
     kafkaVersionHint: '4.4 or newer',
     apiVersions: {

@@ -61,6 +61,8 @@ function listParam<T extends string>(
     });
 }
 
+const DESCRIBE_INCLUDES = ['topology'] as const;
+
 const typeOf = (value: string) => GROUP_TYPES.find((t) => t === value.toLowerCase());
 const LIMIT_RULE = 'an integer from 1 to 1000';
 const DEFAULT_LIMIT = 100;
@@ -235,11 +237,21 @@ const describeGroup = createRoute({
   summary: 'Describe a group of any type',
   description:
     "Finds the group's coordinator and describes the group with its type's own RPC (DescribeGroups, ConsumerGroupDescribe, " +
-    'ShareGroupDescribe, StreamsGroupDescribe). `type` asserts the type: a group of another type is a 409 naming both types.',
+    'ShareGroupDescribe, StreamsGroupDescribe). `type` asserts the type: a group of another type is a 409 naming both types. ' +
+    '`include=topology` adds a streams group’s topology description (StreamsGroupDescribe v1, Kafka 4.4+; a broker without ' +
+    'it answers 502 unsupported-broker-api); groups of other types ignore it.',
   request: {
     params: z.object({ groupId: GroupIdParam }),
     query: strictQuery({
       type: TypeAssertionParam,
+      include: listParam(
+        DESCRIBE_INCLUDES,
+        (v) => DESCRIBE_INCLUDES.find((i) => i === v.toLowerCase()),
+        'Extra data (topology: the topology description of a streams group, one StreamsGroupDescribe more)',
+      ).openapi({
+        param: { name: 'include', in: 'query', style: 'form', explode: true },
+        example: ['topology'],
+      }),
     }),
   },
   responses: {
@@ -395,10 +407,17 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
 
   app.openapi(describeGroup, async (c) => {
     const { groupId } = c.req.valid('param');
-    const { type } = c.req.valid('query');
+    const { type, include } = c.req.valid('query');
     const group = await readVisible(c, 'read', groupId, () =>
       service.describeGroup(groupId, type ? { expected: type } : {}),
     );
+    if (group.type === 'streams' && include?.includes('topology') && service.streamsTopologyDescription) {
+      const topology = await service.streamsTopologyDescription(groupId);
+      return c.json(
+        { ...group, topologyDescriptionStatus: topology.status, topologyDescription: topology.description },
+        200,
+      );
+    }
     return c.json(group, 200);
   });
 

@@ -93,6 +93,7 @@ const deleteGroup = createRoute({
       'invalid-input',
       ...WRITE_PROBLEMS,
       'group-not-empty',
+      'group-deletion-failed',
       'group-type-unavailable',
       'coordinator-unavailable',
       ...BROKER_PROBLEMS,

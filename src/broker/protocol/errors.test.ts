@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { ErrorCode, KAFKA_ERRORS, kafkaError } from './errors.js';
 
 describe('Kafka error codes', () => {
-  it('knows every code from -1 to 133 once', () => {
-    expect(KAFKA_ERRORS.size).toBe(135);
-    for (let code = -1; code <= 133; code++) expect(KAFKA_ERRORS.get(code)?.code).toBe(code);
-    expect(new Set([...KAFKA_ERRORS.values()].map((e) => e.name)).size).toBe(135);
+  it('knows every code from -1 to 136 (Kafka 4.4) once', () => {
+    expect(KAFKA_ERRORS.size).toBe(138);
+    for (let code = -1; code <= 136; code++) expect(KAFKA_ERRORS.get(code)?.code).toBe(code);
+    expect(new Set([...KAFKA_ERRORS.values()].map((e) => e.name)).size).toBe(138);
   });
 
   it('names the codes the group API meets, with Kafka retriable flags', () => {
@@ -26,14 +26,15 @@ describe('Kafka error codes', () => {
     });
     expect(kafkaError(-1)).toMatchObject({ name: 'UNKNOWN_SERVER_ERROR', retriable: false });
     expect(kafkaError(129)).toMatchObject({ name: 'REBOOTSTRAP_REQUIRED' });
+    expect(kafkaError(134)).toMatchObject({ name: 'GROUP_DELETION_FAILED', retriable: false });
   });
 
   it('maps codes it does not know to a name instead of throwing', () => {
-    expect(kafkaError(134)).toEqual({
-      code: 134,
-      name: 'UNKNOWN_ERROR_CODE_134',
+    expect(kafkaError(137)).toEqual({
+      code: 137,
+      name: 'UNKNOWN_ERROR_CODE_137',
       retriable: false,
-      message: 'Kafka error code 134 is not known to this product.',
+      message: 'Kafka error code 137 is not known to this product.',
       known: false,
     });
     expect(kafkaError(-32768).name).toBe('UNKNOWN_ERROR_CODE_-32768');

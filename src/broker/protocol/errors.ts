@@ -1,5 +1,5 @@
 /**
- * Kafka's error codes, from Errors.java of Apache Kafka 4.2 (codes -1 to 133). `retriable` is whether
+ * Kafka's error codes, from Errors.java of Apache Kafka 4.4 (codes -1 to 136). `retriable` is whether
  * Kafka's exception for the code is a RetriableException, i.e. whether Kafka's own clients retry it.
  * Codes the table does not know still map to a name (UNKNOWN_ERROR_CODE_<n>): a newer broker may
  * answer with one, and that must reach the user as what it is, not as a crash or a generic error.
@@ -398,6 +398,19 @@ const TABLE = [
   [131, 'STREAMS_INVALID_TOPOLOGY_EPOCH', false, 'The supplied topology epoch is invalid.'],
   [132, 'STREAMS_TOPOLOGY_FENCED', false, 'The supplied topology epoch is outdated.'],
   [133, 'SHARE_SESSION_LIMIT_REACHED', true, 'The limit of share sessions has been reached.'],
+  [
+    134,
+    'GROUP_DELETION_FAILED',
+    false,
+    'DeleteGroups could not complete; see the error message on the per-group result for details.',
+  ],
+  [
+    135,
+    'STREAMS_TOPOLOGY_DESCRIPTION_UPDATE_FAILED',
+    false,
+    'The broker could not process the topology description update; see the error message for details.',
+  ],
+  [136, 'CONTROLLER_ID_NOT_REGISTERED', false, 'The given controller ID was not registered.'],
 ] as const;
 
 type Entry = (typeof TABLE)[number];

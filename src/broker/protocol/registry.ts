@@ -6,10 +6,12 @@ import { ApiVersions } from './messages/api-versions.js';
 import { ConsumerGroupDescribe } from './messages/consumer-group-describe.js';
 import { DeleteGroups } from './messages/delete-groups.js';
 import { DeleteShareGroupOffsets } from './messages/delete-share-group-offsets.js';
+import { DescribeConfigs } from './messages/describe-configs.js';
 import { DescribeGroups } from './messages/describe-groups.js';
 import { DescribeShareGroupOffsets } from './messages/describe-share-group-offsets.js';
 import { Fetch } from './messages/fetch.js';
 import { FindCoordinator } from './messages/find-coordinator.js';
+import { IncrementalAlterConfigs } from './messages/incremental-alter-configs.js';
 import { LeaveGroup } from './messages/leave-group.js';
 import { ListGroups } from './messages/list-groups.js';
 import { ListOffsets } from './messages/list-offsets.js';
@@ -40,5 +42,7 @@ export const API_MESSAGES: ReadonlyMap<number, AnyApiMessage> = new Map(
     LeaveGroup,
     DeleteGroups,
     OffsetDelete,
+    DescribeConfigs,
+    IncrementalAlterConfigs,
   ].map((api): [number, AnyApiMessage] => [api.apiKey, api]),
 );

@@ -6,6 +6,7 @@
 import type { Logger } from '../../logger.js';
 import { BrokerTimeoutError, BrokerUnavailableError } from '../errors.js';
 import type { ApiMessage } from '../protocol/api.js';
+import { ApiVersions } from '../protocol/messages/api-versions.js';
 import { Metadata } from '../protocol/messages/metadata.js';
 import { BrokerHealth, collapsingLogger } from './broker-health.js';
 import {
@@ -16,6 +17,7 @@ import {
   type KafkaSocket,
   type VersionRange,
 } from './connection.js';
+import { CLIENT_SOFTWARE, type ClusterFeatures, featuresOf } from './features.js';
 import { kafkajsTransport } from './kafkajs/index.js';
 import type { SaslCredentials, SocketFactory } from './link.js';
 import { ConnectionPool, type ConnectionStats } from './pool.js';
@@ -32,6 +34,7 @@ export interface ClusterInfo {
   clusterId: string | null;
   controllerId: number | null;
   brokers: BrokerInfo[];
+  features: ClusterFeatures | null;
 }
 
 export interface PartitionLeader {
@@ -328,18 +331,24 @@ export class KafkaCluster {
     };
   }
 
-  /** Brokers, controller and cluster id, from Metadata with no topics. */
+  /**
+   * Brokers, controller and cluster id, from Metadata with no topics; feature levels from a fresh
+   * ApiVersions on the same broker (the negotiated one may be older than a feature upgrade).
+   */
   async describe(): Promise<ClusterInfo> {
     return this.anyBroker(async (connection) => {
-      const { response } = await connection.send(
-        Metadata,
-        (version) => ({
-          // v0 reads an empty list as "all topics"; v1+ reads it as none.
-          topics: [],
-          ...(version >= 4 && { allowAutoTopicCreation: false }),
-        }),
-        { min: 1 },
-      );
+      const [{ response }, versions] = await Promise.all([
+        connection.send(
+          Metadata,
+          (version) => ({
+            // v0 reads an empty list as "all topics"; v1+ reads it as none.
+            topics: [],
+            ...(version >= 4 && { allowAutoTopicCreation: false }),
+          }),
+          { min: 1 },
+        ),
+        connection.send(ApiVersions, (version) => (version >= 3 ? CLIENT_SOFTWARE : {})),
+      ]);
       const brokers = response.brokers
         .map((b) => ({ nodeId: b.nodeId, host: b.host, port: b.port, rack: b.rack ?? null }))
         .sort((a, b) => a.nodeId - b.nodeId);
@@ -349,6 +358,7 @@ export class KafkaCluster {
         controllerId:
           response.controllerId === undefined || response.controllerId < 0 ? null : response.controllerId,
         brokers,
+        features: featuresOf(versions.version, versions.response),
       };
     });
   }

@@ -45,6 +45,26 @@ export class GroupNotEmptyError extends Error {
   }
 }
 
+/**
+ * Kafka answered DeleteGroups with GROUP_DELETION_FAILED (134, DeleteGroups v3, Kafka 4.4): a step
+ * of the deletion failed on the broker (a streams group's stored topology description could not
+ * be deleted) and the group is still there. Kafka's per-group message says which step (502).
+ */
+export class GroupDeletionFailedError extends Error {
+  override readonly name = 'GroupDeletionFailedError';
+  constructor(
+    readonly groupId: string,
+    readonly broker: string,
+    readonly kafkaError: KafkaErrorInfo,
+  ) {
+    super(
+      `Kafka could not delete group ${quoteId(groupId)} (GROUP_DELETION_FAILED${
+        kafkaError.message ? `: ${kafkaError.message}` : ''
+      }); the group is still there, try again later`,
+    );
+  }
+}
+
 /** The live group still subscribes to a topic whose offsets were to be deleted (409). */
 export class GroupSubscribedToTopicError extends Error {
   override readonly name = 'GroupSubscribedToTopicError';

@@ -11,7 +11,7 @@
  * `atCoordinator` the same way.
  */
 
-import { KafkaResponseError } from '../../broker/errors.js';
+import { describeKafkaError, KafkaResponseError } from '../../broker/errors.js';
 import { ErrorCode } from '../../broker/protocol/errors.js';
 import { DeleteGroups } from '../../broker/protocol/messages/delete-groups.js';
 import { DeleteShareGroupOffsets } from '../../broker/protocol/messages/delete-share-group-offsets.js';
@@ -32,6 +32,7 @@ import {
   type ResetRequest,
 } from '../reset/apply.js';
 import {
+  GroupDeletionFailedError,
   GroupNotEmptyError,
   GroupSubscribedToTopicError,
   MemberNotFoundError,
@@ -167,6 +168,13 @@ export class KafkaGroupWrites implements GroupWrites {
         return { code: result.errorCode, message: result.errorMessage ?? null, broker: connection.label };
       }
       if (result.errorCode === ErrorCode.GROUP_ID_NOT_FOUND) throw new GroupNotFoundError(groupId);
+      if (result.errorCode === ErrorCode.GROUP_DELETION_FAILED) {
+        throw new GroupDeletionFailedError(
+          groupId,
+          connection.label,
+          describeKafkaError(result.errorCode, result.errorMessage),
+        );
+      }
       throw new KafkaResponseError(connection.label, 'DeleteGroups', result.errorCode, result.errorMessage);
     });
     if (code.code === ErrorCode.NON_EMPTY_GROUP) {

@@ -12,6 +12,7 @@ import {
   TOPIC_ID,
   TopicPartitionsSchema,
 } from './primitives.js';
+import { TopologyDescriptionSchema, TopologyDescriptionStatusSchema } from './topology-description.js';
 
 export const ClassicMemberSchema = z
   .object({
@@ -338,6 +339,13 @@ export const StreamsGroupSchema = z
     ),
     coordinator: groupCore.coordinator,
     members: z.array(StreamsMemberSchema),
+    topologyDescriptionStatus: TopologyDescriptionStatusSchema.optional().openapi({
+      description: 'With include=topology only',
+    }),
+    topologyDescription: TopologyDescriptionSchema.nullable().optional().openapi({
+      description:
+        'With include=topology only (Kafka 4.4+, StreamsGroupDescribe v1): the human-readable topology the Streams clients sent, null when the broker has none (see topologyDescriptionStatus)',
+    }),
   })
   .openapi('StreamsGroup', { description: 'A KIP-1071 streams group', example: STREAMS_GROUP_EXAMPLE });
 

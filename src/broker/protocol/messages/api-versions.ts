@@ -23,6 +23,17 @@
       MinVersionLevel       int16
     ZkMigrationReady        bool    tag 3, v3+  (default false)
 
+  kafka-clients 4.4.0 prints (ApiVersionsResponseData.SCHEMA_4, tagged fields read from its
+  TaggedFields; SCHEMA_3 and SCHEMA_5 are the same):
+    {error_code:INT16,api_keys:COMPACT_ARRAY({api_key:INT16,min_version:INT16,max_version:INT16,
+     _tagged_fields}),throttle_time_ms:INT32,_tagged_fields:{
+     0 -> supported_features:COMPACT_ARRAY({name:COMPACT_STRING,min_version:INT16,max_version:INT16,_tagged_fields}),
+     1 -> finalized_features_epoch:INT64,
+     2 -> finalized_features:COMPACT_ARRAY({name:COMPACT_STRING,max_version_level:INT16,min_version_level:INT16,_tagged_fields}),
+     3 -> zk_migration_ready:BOOLEAN}}
+  Kafka 4.4 adds request v5 (cluster_id:COMPACT_NULLABLE_STRING, node_id:INT32 after the software
+  name and version); its answer is v4's, so this codec stops at v4.
+
   The response header is always v0 (no tagged fields), even for the flexible versions: a client that
   does not yet know the broker's versions must be able to read the header of any answer.
   A broker that does not know the requested version answers in the v0 format with

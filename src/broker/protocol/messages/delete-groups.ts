@@ -11,6 +11,13 @@
       ErrorCode             int16
       ErrorMessage          string?  v3+  (nullable, default null)
 
+  kafka-clients 4.4.0 prints DeleteGroupsResponseData.SCHEMA_3 as
+    {throttle_time_ms:INT32,results:COMPACT_ARRAY({group_id:COMPACT_STRING,error_code:INT16,
+     error_message:COMPACT_NULLABLE_STRING,_tagged_fields}),_tagged_fields}
+  and DeleteGroupsRequestData.SCHEMA_3 as {groups_names:COMPACT_ARRAY(COMPACT_STRING),_tagged_fields}.
+  GROUP_DELETION_FAILED (134) comes at v3 only, with a message (a streams group's topology
+  description plugin failed); to v0-2 the broker answers UNKNOWN_SERVER_ERROR (-1) instead.
+
   v1 is v0 with throttling before the answer; the request body is the same in every version. v3
   (new in Kafka 4.4; 3.9 to 4.3 serve 0-2) only adds ErrorMessage to the answer. One request may
   name many groups, all with the same coordinator; each gets its own result: NON_EMPTY_GROUP for a

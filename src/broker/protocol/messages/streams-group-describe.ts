@@ -60,9 +60,18 @@
 
   A nullable struct is a signed byte (-1 null, 1 present; Kafka reads any byte >= 0 as present)
   followed by the struct. v1 (KIP-1331 topology description, KIP-1357 assignor name) comes with
-  Kafka 4.4; 4.1-4.3 answer v0 only. AssignorName is newer than every stored copy of the JSON that
-  could be read whole: its type, nullability and place (the last field of DescribedGroup) come from
-  apache/kafka#22920's diff and from types another implementation generated from the later schema.
+  Kafka 4.4; 4.1-4.3 answer v0 only. kafka-clients 4.4.0 prints the end of a v1 DescribedGroup
+  (StreamsGroupDescribeResponseData.SCHEMA_1) as
+    …,authorized_operations:INT32,topology_description:{subtopologies:COMPACT_ARRAY({subtopology_id:
+    COMPACT_STRING,nodes:COMPACT_ARRAY({name:COMPACT_STRING,node_type:INT8,source_topics:COMPACT_ARRAY(
+    COMPACT_STRING),sink_topic:COMPACT_NULLABLE_STRING,stores:COMPACT_ARRAY(COMPACT_STRING),successors:
+    COMPACT_ARRAY(COMPACT_STRING),_tagged_fields}),_tagged_fields}),global_stores:COMPACT_ARRAY({source:
+    {…node…},processor:{…node…},_tagged_fields}),_tagged_fields},topology_description_status:INT8,
+    assignor_name:COMPACT_NULLABLE_STRING,_tagged_fields}
+  and the request (SCHEMA_1) as {group_ids:COMPACT_ARRAY(COMPACT_STRING),include_authorized_operations:
+  BOOLEAN,include_topology_description:BOOLEAN,_tagged_fields}; which confirms AssignorName as the
+  last field. StreamsGroupTopologyDescriptionStatus in 4.4.0: NOT_REQUESTED 0, NOT_STORED 1, ERROR 2,
+  AVAILABLE 3.
 */
 
 import { defineApi } from '../api.js';

@@ -1,0 +1,233 @@
+/**
+ * A group's own configs (KIP-848 and later: consumer.*, share.*, streams.*, errors.deadletterqueue.*),
+ * read with DescribeConfigs on resource type GROUP. Kafka answers for any group id, existing or
+ * not: configs may be set before a group's first member arrives, and a group without its own values
+ * shows the broker's defaults.
+ */
+
+import {
+  describeKafkaError,
+  type KafkaErrorInfo,
+  KafkaResponseError,
+  UnsupportedApiError,
+} from '../broker/errors.js';
+import { ErrorCode } from '../broker/protocol/errors.js';
+import { ConfigResourceType, DescribeConfigs } from '../broker/protocol/messages/describe-configs.js';
+import {
+  AlterConfigOperation,
+  IncrementalAlterConfigs,
+} from '../broker/protocol/messages/incremental-alter-configs.js';
+import type { KafkaCluster } from '../broker/transport/cluster.js';
+import { quoteId } from './errors.js';
+
+/** Where a value comes from, named as Kafka's Admin client names it (ConfigEntry.ConfigSource). */
+export type ConfigSource =
+  | 'DYNAMIC_GROUP_CONFIG'
+  | 'DYNAMIC_BROKER_CONFIG'
+  | 'DYNAMIC_DEFAULT_BROKER_CONFIG'
+  | 'STATIC_BROKER_CONFIG'
+  | 'DEFAULT_CONFIG'
+  | 'DYNAMIC_TOPIC_CONFIG'
+  | 'DYNAMIC_BROKER_LOGGER_CONFIG'
+  | 'DYNAMIC_CLIENT_METRICS_CONFIG'
+  | 'UNKNOWN';
+
+export const CONFIG_SOURCES: readonly ConfigSource[] = [
+  'DYNAMIC_GROUP_CONFIG',
+  'DYNAMIC_BROKER_CONFIG',
+  'DYNAMIC_DEFAULT_BROKER_CONFIG',
+  'STATIC_BROKER_CONFIG',
+  'DEFAULT_CONFIG',
+  'DYNAMIC_TOPIC_CONFIG',
+  'DYNAMIC_BROKER_LOGGER_CONFIG',
+  'DYNAMIC_CLIENT_METRICS_CONFIG',
+  'UNKNOWN',
+];
+
+// DescribeConfigsResponse.ConfigSource ids on the wire → the Admin client's names.
+const SOURCES: Record<number, ConfigSource> = {
+  1: 'DYNAMIC_TOPIC_CONFIG',
+  2: 'DYNAMIC_BROKER_CONFIG',
+  3: 'DYNAMIC_DEFAULT_BROKER_CONFIG',
+  4: 'STATIC_BROKER_CONFIG',
+  5: 'DEFAULT_CONFIG',
+  6: 'DYNAMIC_BROKER_LOGGER_CONFIG',
+  7: 'DYNAMIC_CLIENT_METRICS_CONFIG',
+  8: 'DYNAMIC_GROUP_CONFIG',
+};
+
+export type ConfigType =
+  | 'boolean'
+  | 'string'
+  | 'int'
+  | 'short'
+  | 'long'
+  | 'double'
+  | 'list'
+  | 'class'
+  | 'password'
+  | 'unknown';
+
+export const CONFIG_TYPES: readonly ConfigType[] = [
+  'unknown',
+  'boolean',
+  'string',
+  'int',
+  'short',
+  'long',
+  'double',
+  'list',
+  'class',
+  'password',
+];
+
+export interface GroupConfig {
+  name: string;
+  /** null for a sensitive value (Kafka never sends it) or one that is not set. */
+  value: string | null;
+  source: ConfigSource;
+  sensitive: boolean;
+  readOnly: boolean;
+  type: ConfigType;
+  documentation: string | null;
+}
+
+const GROUP_CONFIGS_API = 'DescribeConfigs on resource type GROUP (group configs)';
+
+/** Every config of `groupId`, sorted by name, from any broker of the cluster. */
+export async function describeGroupConfigs(cluster: KafkaCluster, groupId: string): Promise<GroupConfig[]> {
+  return cluster.anyBroker(async (connection) => {
+    const { response } = await connection.send(DescribeConfigs, (version) => ({
+      resources: [{ resourceType: ConfigResourceType.Group, resourceName: groupId, configurationKeys: null }],
+      includeSynonyms: false,
+      ...(version >= 3 && { includeDocumentation: true }),
+    }));
+    const result = response.results.find(
+      (r) => r.resourceType === ConfigResourceType.Group && r.resourceName === groupId,
+    );
+    if (!result) {
+      throw new KafkaResponseError(
+        connection.label,
+        DescribeConfigs.name,
+        ErrorCode.UNKNOWN_SERVER_ERROR,
+        'no result for the group',
+      );
+    }
+    // A broker without group configs (3.9) does not know the resource type: INVALID_REQUEST.
+    if (result.errorCode === ErrorCode.INVALID_REQUEST) {
+      const own = { min: DescribeConfigs.minVersion, max: DescribeConfigs.maxVersion };
+      throw new UnsupportedApiError(connection.label, GROUP_CONFIGS_API, undefined, own);
+    }
+    if (result.errorCode !== ErrorCode.NONE) {
+      throw new KafkaResponseError(
+        connection.label,
+        DescribeConfigs.name,
+        result.errorCode,
+        result.errorMessage,
+      );
+    }
+    return result.configs
+      .map(
+        (c): GroupConfig => ({
+          name: c.name,
+          value: c.isSensitive ? null : c.value,
+          source: SOURCES[c.configSource] ?? 'UNKNOWN',
+          sensitive: c.isSensitive,
+          readOnly: c.readOnly,
+          type: CONFIG_TYPES[c.configType ?? 0] ?? 'unknown',
+          documentation: c.documentation ?? null,
+        }),
+      )
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  });
+}
+
+/** What PATCH asks: values to set, names to delete (back to the broker's default). */
+export interface GroupConfigChange {
+  set: Record<string, string>;
+  delete: string[];
+}
+
+/**
+ * Kafka refused the change (INVALID_CONFIG, INVALID_REQUEST): an unknown config, a value out of
+ * range, a config this Kafka version does not accept for groups. `configs` are the names of the
+ * request that Kafka's message mentions (all of them when it mentions none).
+ */
+export class GroupConfigInvalidError extends Error {
+  override readonly name = 'GroupConfigInvalidError';
+  constructor(
+    readonly groupId: string,
+    readonly configs: readonly { name: string; field: 'set' | 'delete'; value: string | null }[],
+    readonly kafkaError: KafkaErrorInfo,
+  ) {
+    super(`Kafka refused the configs of group ${quoteId(groupId)}: ${kafkaError.message ?? kafkaError.name}`);
+  }
+}
+
+/**
+ * IncrementalAlterConfigs on the GROUP resource: with `validateOnly` Kafka checks the change and
+ * applies nothing. GroupConfigInvalidError when Kafka refuses it.
+ */
+export async function alterGroupConfigs(
+  cluster: KafkaCluster,
+  groupId: string,
+  change: GroupConfigChange,
+  validateOnly: boolean,
+): Promise<void> {
+  const configs = [
+    ...Object.entries(change.set).map(([name, value]) => ({
+      name,
+      configOperation: AlterConfigOperation.Set,
+      value,
+    })),
+    ...change.delete.map((name) => ({ name, configOperation: AlterConfigOperation.Delete, value: null })),
+  ];
+  await cluster.anyBroker(async (connection) => {
+    const { response } = await connection.send(IncrementalAlterConfigs, {
+      resources: [{ resourceType: ConfigResourceType.Group, resourceName: groupId, configs }],
+      validateOnly,
+    });
+    const result = response.responses.find((r) => r.resourceName === groupId);
+    if (!result) {
+      throw new KafkaResponseError(
+        connection.label,
+        IncrementalAlterConfigs.name,
+        ErrorCode.UNKNOWN_SERVER_ERROR,
+        'no result for the group',
+      );
+    }
+    if (result.errorCode === ErrorCode.NONE) return;
+    if (
+      result.errorCode === ErrorCode.INVALID_REQUEST &&
+      /unknown resource type/i.test(result.errorMessage ?? '')
+    ) {
+      const own = { min: IncrementalAlterConfigs.minVersion, max: IncrementalAlterConfigs.maxVersion };
+      throw new UnsupportedApiError(
+        connection.label,
+        'IncrementalAlterConfigs on resource type GROUP (group configs)',
+        undefined,
+        own,
+      );
+    }
+    if (result.errorCode === ErrorCode.INVALID_CONFIG || result.errorCode === ErrorCode.INVALID_REQUEST) {
+      const message = result.errorMessage ?? '';
+      const asked = configs.map((c) => ({
+        name: c.name,
+        field: c.configOperation === AlterConfigOperation.Set ? ('set' as const) : ('delete' as const),
+        value: c.value,
+      }));
+      const named = asked.filter((c) => message.includes(c.name));
+      throw new GroupConfigInvalidError(
+        groupId,
+        named.length > 0 ? named : asked,
+        describeKafkaError(result.errorCode, result.errorMessage),
+      );
+    }
+    throw new KafkaResponseError(
+      connection.label,
+      IncrementalAlterConfigs.name,
+      result.errorCode,
+      result.errorMessage,
+    );
+  });
+}

@@ -1,0 +1,136 @@
+/**
+ * Changing a group's configs: PATCH /groups/{groupId}/configs, IncrementalAlterConfigs on the
+ * GROUP resource. Kafka checks the whole change first (validateOnly), then applies it, so a
+ * refused change applies nothing; `dryRun=true` stops after the check. The write gate and the
+ * audit line as every write; its own grant action, `configs`.
+ */
+
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { guardedWrite, type WriteDeps } from '../http/audit.js';
+import { requires } from '../http/route-policy.js';
+import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
+import { expect, strictQuery } from '../openapi/validation.js';
+import { GroupConfigsSchema } from './group-configs.js';
+import { GroupIdParam } from './params.js';
+import { DryRunParam, WriteTypeParam } from './writes.js';
+
+const ConfigName = z.string().min(1, expect('a config name')).max(249, expect('a config name'));
+
+const GroupConfigChangeSchema = z
+  .strictObject({
+    set: z
+      .record(ConfigName, z.string().max(32_767, expect('a value of at most 32767 characters')))
+      .optional()
+      .openapi({
+        description: 'Configs to set on the group, name → value',
+        example: { 'share.auto.offset.reset': 'earliest' },
+      }),
+    delete: z
+      .array(ConfigName)
+      .max(100, expect('at most 100 names'))
+      .optional()
+      .openapi({
+        description: "Configs to remove from the group (back to the broker's default)",
+        example: ['share.record.lock.duration.ms'],
+      }),
+  })
+  .refine((b) => Object.keys(b.set ?? {}).length + (b.delete?.length ?? 0) > 0, {
+    message: 'at least one config in set or delete',
+  })
+  .refine((b) => !(b.delete ?? []).some((name) => name in (b.set ?? {})), {
+    message: 'a config either in set or in delete, not both',
+  })
+  .openapi('GroupConfigChange', {
+    example: { set: { 'share.auto.offset.reset': 'earliest' }, delete: ['share.record.lock.duration.ms'] },
+  });
+
+const GroupConfigsChangedSchema = z
+  .object({
+    groupId: z.string(),
+    type: WriteTypeParam,
+    dryRun: z.boolean(),
+    applied: z
+      .boolean()
+      .openapi({ description: 'false on a dry run: Kafka checked the change and applied nothing' }),
+    set: z.record(z.string(), z.string()),
+    delete: z.array(z.string()),
+    configs: GroupConfigsSchema.shape.configs.openapi({
+      description: "The group's configs after the change (before it, on a dry run)",
+    }),
+  })
+  .openapi('GroupConfigsChanged', {
+    example: {
+      groupId: 'orders-share',
+      type: 'share',
+      dryRun: false,
+      applied: true,
+      set: { 'share.auto.offset.reset': 'earliest' },
+      delete: [],
+      configs: [
+        {
+          name: 'share.auto.offset.reset',
+          value: 'earliest',
+          source: 'DYNAMIC_GROUP_CONFIG',
+          sensitive: false,
+          readOnly: false,
+          type: 'string',
+          documentation: 'The strategy to initialize the share-partition start offset.',
+        },
+      ],
+    },
+  });
+
+const patchGroupConfigs = createRoute({
+  method: 'patch',
+  path: '/groups/{groupId}/configs',
+  operationId: 'changeGroupConfigs',
+  middleware: requires({ action: 'configs', body: 'json' }),
+  tags: ['writes'],
+  summary: "Set or delete a group's configs",
+  description:
+    "IncrementalAlterConfigs on the GROUP resource: Kafka checks the change first (validateOnly) and only then applies it, so a refused change applies nothing. A config Kafka refuses (unknown, out of range, not accepted by this Kafka version) answers 400 naming it, with Kafka's message. `dryRun=true` stops after Kafka's check. The group must exist and have the type named. Needs the grant action 'configs'; every attempt is logged as an audit line.",
+  request: {
+    params: z.object({ groupId: GroupIdParam }),
+    query: strictQuery({ type: WriteTypeParam, dryRun: DryRunParam }),
+    body: { required: true, content: { 'application/json': { schema: GroupConfigChangeSchema } } },
+  },
+  responses: {
+    200: {
+      description: 'What was changed (or, on a dry run, what Kafka accepts), with the configs read back',
+      content: { 'application/json': { schema: GroupConfigsChangedSchema } },
+    },
+    ...problemResponses(
+      'invalid-input',
+      'writes-disabled',
+      'forbidden',
+      'group-not-found',
+      'group-type-mismatch',
+      ...BROKER_PROBLEMS,
+    ),
+  },
+});
+
+export function groupConfigWriteRoutes(app: OpenAPIHono, deps: WriteDeps): void {
+  app.openapi(patchGroupConfigs, async (c) => {
+    const { groupId } = c.req.valid('param');
+    const { type, dryRun } = c.req.valid('query');
+    const body = c.req.valid('json');
+    const change = { set: body.set ?? {}, delete: body.delete ?? [] };
+    const { service } = deps;
+    if (!service.alterGroupConfigs || !service.groupConfigs)
+      throw new Error('this service changes no group configs');
+    const answer = await guardedWrite(
+      c,
+      deps,
+      { operation: 'changeGroupConfigs', action: 'configs', groupId, type, dryRun },
+      async (_group, audit) => {
+        audit.note({ set: change.set, delete: change.delete });
+        await service.alterGroupConfigs?.(groupId, change, true);
+        if (!dryRun) await service.alterGroupConfigs?.(groupId, change, false);
+        const configs = (await service.groupConfigs?.(groupId)) ?? [];
+        return { groupId, type, dryRun, applied: !dryRun, ...change, configs };
+      },
+    );
+    return c.json(answer, 200);
+  });
+}

@@ -1,0 +1,105 @@
+/*
+ * GroupAdmin: what the cluster's feature levels and a group's configs are, as Kafka's own Java Admin
+ * client reads them. Test-only; one run, one operation, then exit.
+ *
+ *   java -cp 'CLIENTS_LIB/*' test/broker-harness/GroupAdmin.java --bootstrap HOST:PORT OPERATION ARGS...
+ *
+ * OPERATION:
+ *
+ *   features                 Admin.describeFeatures, one line a finalized feature:
+ *                              FINALIZED <name> <min level> <max level>
+ *                            then EPOCH <epoch or -1>
+ *   set-config GROUP NAME VALUE
+ *                            Admin.incrementalAlterConfigs: SET NAME to VALUE on the GROUP resource
+ *   describe-configs GROUP   Admin.describeConfigs on ConfigResource.Type.GROUP, one line a config:
+ *                              CONFIG <name> <source> <sensitive> <read-only> <value, UTF-8 then base64, or '-' when null>
+ *
+ * Standard output ends with DONE. Errors: "ERROR ..." on standard error, exit 1 (2 on bad arguments).
+ */
+
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.FeatureMetadata;
+import org.apache.kafka.clients.admin.FinalizedVersionRange;
+import org.apache.kafka.common.config.ConfigResource;
+
+public class GroupAdmin {
+  static final PrintStream OUT =
+      new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
+  static final PrintStream ERR =
+      new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
+
+  public static void main(String[] argv) {
+    if (argv.length < 3 || !argv[0].equals("--bootstrap")) {
+      ERR.println("ERROR usage: GroupAdmin --bootstrap HOST:PORT features | describe-configs GROUP");
+      System.exit(2);
+      return;
+    }
+    int code = 0;
+    try {
+      run(argv[1], argv[2], List.of(argv).subList(3, argv.length));
+      OUT.println("DONE");
+    } catch (IllegalArgumentException e) {
+      ERR.println("ERROR " + e.getMessage());
+      System.exit(2);
+      return;
+    } catch (Throwable e) {
+      Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+      ERR.println("ERROR " + cause.getClass().getName() + ": " + cause.getMessage());
+      code = 1;
+    }
+    OUT.flush();
+    System.exit(code);
+  }
+
+  static void run(String bootstrap, String operation, List<String> args) throws Exception {
+    Properties p = new Properties();
+    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    p.put(AdminClientConfig.CLIENT_ID_CONFIG, "group-admin");
+    p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000);
+    try (Admin admin = Admin.create(p)) {
+      switch (operation) {
+        case "features" -> {
+          FeatureMetadata m = admin.describeFeatures().featureMetadata().get();
+          for (Map.Entry<String, FinalizedVersionRange> e : m.finalizedFeatures().entrySet()) {
+            OUT.println("FINALIZED " + e.getKey() + " " + e.getValue().minVersionLevel() + " "
+                + e.getValue().maxVersionLevel());
+          }
+          OUT.println("EPOCH " + m.finalizedFeaturesEpoch().orElse(-1L));
+        }
+        case "describe-configs" -> {
+          if (args.size() != 1) throw new IllegalArgumentException("describe-configs GROUP");
+          ConfigResource group = new ConfigResource(ConfigResource.Type.GROUP, args.get(0));
+          Config config = admin.describeConfigs(List.of(group)).all().get().get(group);
+          for (ConfigEntry e : config.entries()) {
+            String value = e.value() == null
+                ? "-"
+                : Base64.getEncoder().encodeToString(e.value().getBytes(StandardCharsets.UTF_8));
+            OUT.println("CONFIG " + e.name() + " " + e.source() + " " + e.isSensitive() + " "
+                + e.isReadOnly() + " " + value);
+          }
+        }
+        case "set-config" -> {
+          if (args.size() != 3) throw new IllegalArgumentException("set-config GROUP NAME VALUE");
+          ConfigResource group = new ConfigResource(ConfigResource.Type.GROUP, args.get(0));
+          AlterConfigOp op = new AlterConfigOp(new ConfigEntry(args.get(1), args.get(2)), AlterConfigOp.OpType.SET);
+          admin.incrementalAlterConfigs(Map.of(group, List.of(op))).all().get();
+        }
+        default -> throw new IllegalArgumentException("unknown operation " + operation);
+      }
+    }
+  }
+}
