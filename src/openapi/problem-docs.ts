@@ -52,5 +52,6 @@ export const PROBLEM_WHEN: Readonly<Record<ProblemSlug, string>> = {
     'removing members of a share or streams group (Kafka has no admin removal for them), or of a consumer group on Kafka 3.9',
   'member-not-found': 'no member with that `group.instance.id`',
   'plan-stale': 'a reset plan executed after the group changed (state, epoch, or offsets of `partitions[]`)',
-  'group-deletion-failed': 'Kafka answered GROUP_DELETION_FAILED (134, Kafka 4.4+: a broker plugin could not delete what it keeps for the group); the group is still there, and Kafka\'s own message is in `kafkaError`',
+  'group-deletion-failed':
+    "Kafka answered GROUP_DELETION_FAILED (134, Kafka 4.4+: a broker plugin could not delete what it keeps for the group); the group is still there, and Kafka's own message is in `kafkaError`",
 };
