@@ -256,7 +256,7 @@ export function installGuards(
       '*',
       cors({
         origin: origins.includes('*') ? '*' : origins,
-        allowMethods: ['GET', 'HEAD', 'POST', 'DELETE', 'OPTIONS'],
+        allowMethods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
         allowHeaders: ['authorization', 'content-type'],
         exposeHeaders: [
           'retry-after',

@@ -174,6 +174,15 @@ describe('rate-limit headers', () => {
     expect(probe.headers.get('ratelimit-limit')).toBeNull();
   });
 
+  it('let a browser send every method the API has: a preflight for PATCH (group configs) is allowed', async () => {
+    const res = await limited.app.request('/groups/x/configs', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://ui.example.com', 'access-control-request-method': 'PATCH' },
+    });
+    const allowed = (res.headers.get('access-control-allow-methods') ?? '').split(/\s*,\s*/);
+    expect(allowed).toEqual(expect.arrayContaining(['GET', 'POST', 'PATCH', 'DELETE']));
+  });
+
   it('are readable by browsers (CORS expose-headers) and in the document', async () => {
     const res = await limited.app.request('/healthz', { headers: { origin: 'https://ui.example.com' } });
     const exposed = (res.headers.get('access-control-expose-headers') ?? '').toLowerCase().split(/\s*,\s*/);
