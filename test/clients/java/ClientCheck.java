@@ -100,7 +100,7 @@ public class ClientCheck {
     System.out.println("PAGES " + pages);
 
     for (String[] g : groups) {
-      Group group = groupsApi.getGroup(g[1], g[0]);
+      Group group = groupsApi.getGroup(g[1], g[0], null);
       for (String line : members(group)) System.out.println(line);
     }
 
@@ -130,7 +130,7 @@ public class ClientCheck {
     }
 
     try {
-      groupsApi.getGroup(mismatchId, mismatchType);
+      groupsApi.getGroup(mismatchId, mismatchType, null);
       System.out.println("MISMATCH 200 - - -");
     } catch (ApiException e) {
       Problem problem = Problem.fromJson(e.getResponseBody());
@@ -138,7 +138,7 @@ public class ClientCheck {
           + problem.getActualType());
     }
     try {
-      groupsApi.getGroup(missing, null);
+      groupsApi.getGroup(missing, null, null);
       System.out.println("NOTFOUND 200 - -");
     } catch (ApiException e) {
       Problem problem = Problem.fromJson(e.getResponseBody());
