@@ -13,6 +13,7 @@ export type { components, paths } from './schema.js';
 export type Health = components['schemas']['Health'];
 export type Readiness = components['schemas']['Readiness'];
 export type BrokerReadiness = components['schemas']['BrokerReadiness'];
+export type ClusterReadiness = components['schemas']['ClusterReadiness'];
 export type Problem = components['schemas']['Problem'];
 export type KafkaError = components['schemas']['KafkaError'];
 export type InvalidParameter = components['schemas']['InvalidParameter'];

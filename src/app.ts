@@ -25,7 +25,7 @@ import { groupRoutes } from './routes/groups.js';
 import { memberRoutes } from './routes/members.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { offsetRoutes } from './routes/offsets.js';
-import { healthRoutes } from './routes/probes.js';
+import { livenessRoutes, readinessRoutes } from './routes/probes.js';
 import { resetRoutes } from './routes/reset.js';
 import { writeRoutes } from './routes/writes.js';
 import { type TokenSigner, tokenSigner } from './tokens/signed.js';
@@ -72,14 +72,16 @@ export function createApp({
     defaultAlias: clusters.defaultAlias,
   });
 
-  healthRoutes(app, service);
+  livenessRoutes(app);
   // Group routes serve the default cluster at their short paths and every cluster under
   // /clusters/{alias}/...: register a route module through `mirror` (see routes/clusters.ts).
   const mirror = clusterMirror(app, clusters);
+  // Each cluster its own readiness; the short /readyz is the default's and names every cluster's.
+  mirror((app, service, alias) => readinessRoutes(app, service, alias === undefined ? clusters : undefined));
   mirror((app, service) => groupRoutes(app, service, logger));
   mirror((app, service) => offsetRoutes(app, service));
   mirror((app, service) => groupConfigRoutes(app, service));
-  clusterRoutes(app, service);
+  mirror((app, service) => clusterRoutes(app, service));
   // Writes and per-group health are mirrored like the reads: each cluster's own service behind them.
   const writesOf = (service: GroupService): WriteDeps => ({
     service,
@@ -91,8 +93,10 @@ export function createApp({
   mirror((app, service) => groupConfigWriteRoutes(app, writesOf(service)));
   mirror((app, service) => resetRoutes(app, writesOf(service), tokens));
   mirror((app, service) => groupHealthRoutes(app, service, tokens));
-  // Process-wide: the default cluster's groups.
-  metricsRoutes(app, service, { names: metricsNames, cluster: clusters.defaultAlias });
+  // /metrics is the default cluster's groups; each cluster's own under /clusters/{alias}/metrics.
+  mirror((app, service, alias) =>
+    metricsRoutes(app, service, { names: metricsNames, cluster: alias ?? clusters.defaultAlias }),
+  );
   clustersRoutes(app, clusters, (c, alias) => permissionsOf(c).seesCluster(alias));
 
   app.doc31('/openapi.json', () => ({
@@ -125,7 +129,7 @@ export function createApp({
       {
         name: 'clusters',
         description:
-          'Several clusters: the list and each one. Every group route is mirrored under /clusters/{alias}, tagged as the route it mirrors',
+          'Several clusters: the list and each one. Every group route, /readyz, /cluster and /metrics are mirrored under /clusters/{alias}, tagged as the route they mirror',
       },
     ],
   }));

@@ -31,7 +31,7 @@ export const ENV_VARIABLES = {
     section: 'Server',
     default: '`PORT` serves them',
     meaning:
-      'a second Node server listener serving only `/healthz`, `/readyz` and `/metrics`, which `PORT` then no longer serves (see [operations.md](operations.md))',
+      "a second Node server listener serving only `/healthz`, `/readyz` and `/metrics` (and each cluster's `/clusters/{alias}/readyz` and `/metrics`), which `PORT` then no longer serves (see [operations.md](operations.md))",
   },
   METRICS_NAMES: {
     section: 'Server',

@@ -275,6 +275,15 @@ export const BrokerReadinessSchema = z
   })
   .openapi('BrokerReadiness');
 
+export const ClusterReadinessSchema = z
+  .object({
+    ready: z
+      .boolean()
+      .openapi({ description: 'A broker of this cluster answered a Metadata request in this check' }),
+    reason: z.string().optional().openapi({ description: 'Why it is not ready' }),
+  })
+  .openapi('ClusterReadiness');
+
 export const ReadinessSchema = z
   .object({
     status: z.enum(['ok']),
@@ -285,6 +294,14 @@ export const ReadinessSchema = z
     brokers: z.array(BrokerReadinessSchema).openapi({
       description: 'Every bootstrap and discovered broker, asked at once; ready when one answered',
     }),
+    clusters: z
+      .record(z.string(), ClusterReadinessSchema)
+      .optional()
+      .openapi({
+        description:
+          'At /readyz only: every configured cluster by alias, the default included, and whether it is ready now. ' +
+          "The status is the default cluster's whatever the others say.",
+      }),
   })
   .openapi('Readiness', {
     example: {
@@ -300,5 +317,9 @@ export const ReadinessSchema = z
           error: '10.0.0.13:9092 did not answer Metadata within 2000 ms',
         },
       ],
+      clusters: {
+        default: { ready: true },
+        'eu-west': { ready: false, reason: '10.1.0.11:9092 did not answer Metadata within 2000 ms' },
+      },
     },
   });

@@ -46,7 +46,8 @@ export interface ApiClusters {
   list: readonly ApiCluster[];
 }
 
-export type RouteModule = (app: OpenAPIHono, service: GroupService) => void;
+/** `alias` is the cluster of a mirror under /clusters/<alias>, undefined for the short routes. */
+export type RouteModule = (app: OpenAPIHono, service: GroupService, alias?: string) => void;
 
 const ALIAS_RULE = 'a cluster alias: lower-case letters, digits and inner hyphens';
 export const AliasParam = z
@@ -70,7 +71,7 @@ export function clusterMirror(app: OpenAPIHono, clusters: ApiClusters): (registe
     const added = app.openAPIRegistry.definitions.slice(before);
     for (const cluster of clusters.list) {
       const sub = new OpenAPIHono({ defaultHook: validationHook });
-      register(sub, cluster.service);
+      register(sub, cluster.service, cluster.alias);
       // Hono's own route(): the sub-app's definitions are described once, below, not per alias.
       Hono.prototype.route.call(app, `/clusters/${cluster.alias}`, sub);
     }

@@ -1,9 +1,11 @@
 /**
  * MANAGEMENT_PORT: the probes and /metrics on a listener of their own, so the public listener need
  * not expose them (Kubernetes probes and Prometheus reach the pod's management port; an ingress
- * routes the public one). Both listeners run the same app, guards included: a scrape needs the
- * same credentials on either. A path is told by the app router's own reading of it (hono's
- * getPath decodes it the same way), so an encoded `/%6detrics` is no way around the split.
+ * routes the public one). Each cluster's /clusters/{alias}/readyz and /metrics go with them; its
+ * /clusters/{alias}/cluster is an API route and stays public. Both listeners run the same app,
+ * guards included: a scrape needs the same credentials on either. A path is told by the app
+ * router's own reading of it (hono's getPath decodes it the same way), so an encoded `/%6detrics`
+ * is no way around the split.
  */
 
 import type { ServerResponse } from 'node:http';
@@ -14,6 +16,12 @@ import { getPath } from 'hono/utils/url';
 import { PROBLEM_CONTENT_TYPE, problemBody } from '../openapi/problems.js';
 
 export const MANAGEMENT_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
+
+/** Each cluster's readiness and metrics are probes and scrapes too: they go where /readyz and /metrics go. */
+const CLUSTER_MANAGEMENT_PATH = /^\/clusters\/[^/]+\/(?:readyz|metrics)$/;
+
+export const isManagementPath = (path: string): boolean =>
+  MANAGEMENT_PATHS.has(path) || CLUSTER_MANAGEMENT_PATH.test(path);
 
 type Fetch = (request: Request, env?: unknown) => Response | Promise<Response>;
 
@@ -32,13 +40,16 @@ function notHere(request: Request, where: string): Response {
 export function splitFetch(fetch: Fetch): { public: Fetch; management: Fetch } {
   return {
     public: (request, env) =>
-      MANAGEMENT_PATHS.has(getPath(request))
+      isManagementPath(getPath(request))
         ? notHere(request, 'probes and metrics are served on the management port (MANAGEMENT_PORT)')
         : fetch(request, env),
     management: (request, env) =>
-      MANAGEMENT_PATHS.has(getPath(request))
+      isManagementPath(getPath(request))
         ? fetch(request, env)
-        : notHere(request, 'the management port serves /healthz, /readyz and /metrics only'),
+        : notHere(
+            request,
+            'the management port serves /healthz, /readyz and /metrics only, and /readyz and /metrics under /clusters/{alias}',
+          ),
   };
 }
 

@@ -2,8 +2,8 @@
  * Two clusters behind one API: the suite's broker as `default` and a second single broker started
  * here as `second`, configured as a user does it (KAFKA_BROKERS, KAFKA_CLUSTERS,
  * KAFKA_CLUSTER_SECOND_*). Each has its own group, made by Kafka's Java client on that cluster.
- * Each cluster lists its own groups; grants limited to one cluster see that one only; stopping the
- * second leaves the first untouched. Every answer is checked against the published document.
+ * Each cluster lists its own groups and has its own readiness and metrics; grants limited to one
+ * cluster see that one only; stopping the second leaves the first untouched, and /readyz ready. Every answer is checked against the published document.
  */
 
 import { createHash } from 'node:crypto';
@@ -70,6 +70,24 @@ async function get<T = Problem>(app: App, path: string, headers: Record<string, 
 }
 
 const ids = (list: GroupList) => list.groups.map((g) => g.groupId);
+
+interface Readiness {
+  status: string;
+  brokers: { broker: string; answered: boolean }[];
+  clusters?: Record<string, { ready: boolean; reason?: string }>;
+}
+
+/** The groups a scrape has series of, among this run's. */
+async function scraped(app: App, path: string, headers: Record<string, string> = {}) {
+  const res = await app.request(`${path}?allow=${run}-.*`, { headers });
+  // A scrape is text; a refusal is a problem, checked against the document.
+  const text = res.status === 200 ? await res.text() : '';
+  if (res.status === 200) expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+  else await checker.check('get', templateOf(path), res);
+  const groups = [...text.matchAll(/^kafka_group_members\{group="([^"]+)"/gm)].map((m) => m[1]);
+  const failures = Number(/^kafka_group_listing_failures (\d+)$/m.exec(text)?.[1] ?? Number.NaN);
+  return { status: res.status, groups, failures };
+}
 
 beforeAll(async () => {
   second = await startBroker({ readyTimeoutMs: 180_000 });
@@ -138,6 +156,32 @@ describe('two clusters behind one API', () => {
     expect([elsewhere.status, elsewhere.body.type]).toEqual([404, '/problems/group-not-found']);
   });
 
+  it('each cluster its own readiness, cluster and metrics; /readyz names both ready', async () => {
+    const app = appFrom({ AUTH: 'none' });
+    const top = await get<Readiness>(app, '/readyz');
+    expect([top.status, top.body.clusters]).toEqual([
+      200,
+      { default: { ready: true }, second: { ready: true } },
+    ]);
+    const own = await get<Readiness>(app, '/clusters/second/readyz');
+    expect(own.status).toBe(200);
+    expect(own.body.brokers.map((b) => b.broker)).toContain(second?.bootstrap);
+    expect(own.body.clusters).toBeUndefined();
+    const cluster = await get<{ brokers: { port: number }[] }>(app, '/clusters/second/cluster');
+    expect([cluster.status, cluster.body.brokers.map((b) => b.port)]).toEqual([200, [second?.port]]);
+    expect(await scraped(app, '/clusters/second/metrics')).toEqual({
+      status: 200,
+      groups: [groupB],
+      failures: 0,
+    });
+    expect(await scraped(app, '/clusters/default/metrics')).toEqual({
+      status: 200,
+      groups: [groupA],
+      failures: 0,
+    });
+    expect(await scraped(app, '/metrics')).toEqual({ status: 200, groups: [groupA], failures: 0 });
+  });
+
   it('an unknown alias: 404 naming the aliases there are', async () => {
     const { status, body } = await get(appFrom({ AUTH: 'none' }), '/clusters/nope/groups');
     expect(status).toBe(404);
@@ -166,6 +210,15 @@ describe('two clusters behind one API', () => {
     ]);
     // The short routes are the default cluster's, which no grant of this key covers.
     expect((await get(app, `/groups/${groupA}`, auth)).status).toBe(403);
+    // Metrics alike: the granted cluster's groups, the other cluster's scrape refused.
+    expect(await scraped(app, '/clusters/second/metrics', auth)).toEqual({
+      status: 200,
+      groups: [groupB],
+      failures: 0,
+    });
+    const otherMetrics = await get(app, '/clusters/default/metrics', auth);
+    expect([otherMetrics.status, otherMetrics.body.type]).toEqual([404, '/problems/cluster-not-found']);
+    expect((await get(app, '/metrics', auth)).status).toBe(403);
   });
 
   it('the second cluster stopped: its routes answer 503/504, the default answers as before, unslowed', async () => {
@@ -185,5 +238,32 @@ describe('two clusters behind one API', () => {
     expect(ids(listed.body)).toEqual([groupA]);
     expect(listed.body.failures).toEqual([]);
     expect(described.ms).toBeLessThan(3000);
+  }, 120_000);
+
+  it('the second cluster stopped: /readyz stays ready and names it not ready; its own readyz is 503', async () => {
+    const app = appFrom({ AUTH: 'none' });
+    await second?.stop(); // stopped by the test above already when it ran
+    const [top, gone, kept] = await Promise.all([
+      get<Readiness>(app, '/readyz'),
+      get(app, '/clusters/second/readyz'),
+      get<Readiness>(app, '/clusters/default/readyz'),
+    ]);
+    expect(top.status).toBe(200);
+    expect(top.body.clusters?.default).toEqual({ ready: true });
+    expect(top.body.clusters?.second?.ready).toBe(false);
+    expect(top.body.clusters?.second?.reason).toContain(second?.bootstrap);
+    expect([gone.status, gone.body.type]).toEqual([503, '/problems/broker-unavailable']);
+    expect(kept.status).toBe(200);
+    expect(kept.body.clusters).toBeUndefined();
+    // Each cluster's scrape answers for that cluster: the default's groups in its own only.
+    const lost = await scraped(app, '/clusters/second/metrics');
+    // Nothing of it can be read: a problem (checked against the document), no series of the default's.
+    expect([503, 504]).toContain(lost.status);
+    expect(lost.groups).toEqual([]);
+    expect(await scraped(app, '/clusters/default/metrics')).toEqual({
+      status: 200,
+      groups: [groupA],
+      failures: 0,
+    });
   }, 120_000);
 });

@@ -54,13 +54,33 @@ describe('MANAGEMENT_PORT', () => {
     expect(metrics.status).toBe(200);
     expect(metrics.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
     expect(await metrics.text()).toMatch(/^kafka_group_listing_failures 0$/m);
+    // Each cluster's own probe and scrape go with them.
+    const own = await fetch(`${open.management}/clusters/default/readyz`);
+    expect(own.status).toBe(200);
+    const body = (await own.json()) as { status: string; clusters?: unknown };
+    expect([body.status, body.clusters]).toEqual(['ok', undefined]);
+    const scrape = await fetch(`${open.management}/clusters/default/metrics?maxSeries=10`);
+    expect(scrape.status).toBe(200);
+    expect(await scrape.text()).toMatch(/^kafka_group_listing_failures 0$/m);
+    expect(await (await fetch(`${open.management}/readyz`)).json()).toMatchObject({
+      clusters: { default: { ready: true } },
+    });
   });
 
   it('the public listener serves the API, not the probes and /metrics, however the path is spelled', async () => {
     const cluster = await fetch(`${open.process.url}/cluster`);
     expect(cluster.status).toBe(200);
     expect(await cluster.json()).toMatchObject({ clusterId: expect.any(String) });
-    for (const path of ['/healthz', '/readyz', '/metrics', '/%6detrics', '/metrics?granularity=topic']) {
+    expect((await fetch(`${open.process.url}/clusters/default/cluster`)).status).toBe(200);
+    for (const path of [
+      '/healthz',
+      '/readyz',
+      '/metrics',
+      '/%6detrics',
+      '/metrics?granularity=topic',
+      '/clusters/default/readyz',
+      '/clusters/default/metrics',
+    ]) {
       const res = await fetch(`${open.process.url}${path}`);
       expect(res.status, path).toBe(404);
       expect(res.headers.get('content-type'), path).toBe('application/problem+json');
@@ -69,7 +89,7 @@ describe('MANAGEMENT_PORT', () => {
   });
 
   it('the management listener serves nothing else', async () => {
-    for (const path of ['/cluster', '/groups', '/openapi.json', '/docs']) {
+    for (const path of ['/cluster', '/groups', '/openapi.json', '/docs', '/clusters/default/cluster']) {
       const res = await fetch(`${open.management}${path}`);
       expect(res.status, path).toBe(404);
       expect(((await res.json()) as { detail: string }).detail, path).toContain(

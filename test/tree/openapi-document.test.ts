@@ -54,6 +54,9 @@ describe('the OpenAPI document', () => {
       'get /clusters': 'listClusters',
       'get /clusters/{alias}': 'getClusterByAlias',
       // Each group route once more under one cluster, generated from its own definition.
+      'get /clusters/{alias}/readyz': 'getReadinessInCluster',
+      'get /clusters/{alias}/cluster': 'getClusterInCluster',
+      'get /clusters/{alias}/metrics': 'getMetricsInCluster',
       'get /clusters/{alias}/groups': 'listGroupsInCluster',
       'get /clusters/{alias}/groups.ndjson': 'streamGroupsInCluster',
       'get /clusters/{alias}/groups/{groupId}': 'getGroupInCluster',
