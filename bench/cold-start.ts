@@ -2,7 +2,10 @@
  * Cold start of the Lambda bundle: a new Node process per run imports dist/lambda/index.mjs and
  * answers `GET /groups/{id}` (an API Gateway v2 event) for a real group on a loopback broker.
  *
- *   npx tsx bench/cold-start.ts [runs=9]       # KAFKA_BROKERS=host:port to use a running broker
+ *   npx tsx bench/cold-start.ts [runs=9] [other/index.mjs]   # KAFKA_BROKERS=host:port to use a running broker
+ *
+ * With another bundle (an earlier build), runs alternate between the two and both medians print,
+ * with their ratio: on a busy machine only the side-by-side figures compare.
  *
  * Per run, as the child measures it from its time origin (the process's start): `boot`, Node's
  * own start until the first line of the child runs (`node -e 0` costs as much); `import`, loading
@@ -12,6 +15,7 @@
  */
 
 import { execFile } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildLambda } from '../scripts/build.js';
@@ -20,6 +24,7 @@ import { startFixtures, uniqueName } from '../test/broker-harness/fixtures.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
 const runs = Number(process.argv[2] ?? 9);
+const other = process.argv[3] ? resolve(process.argv[3]) : undefined;
 
 /** The child: everything timed from its own origin; prints one JSON line and exits. */
 const CHILD = `
@@ -73,7 +78,11 @@ const median = (xs: number[]) => {
 
 async function main(): Promise<void> {
   const bundle = await buildLambda();
-  console.log(`bundle: ${bundle.file}, ${(bundle.bytes / 1024).toFixed(1)} KiB`);
+  console.log(
+    `bundle: ${bundle.file}, ${(bundle.bytes / 1024).toFixed(1)} KiB; load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   let broker: RunningBroker | undefined;
   let bootstrap = process.env.KAFKA_BROKERS?.trim();
   if (!bootstrap) {
@@ -96,17 +105,42 @@ async function main(): Promise<void> {
       GROUP_ID: groupId,
       BUNDLE_URL: pathToFileURL(join(ROOT, bundle.file)).href,
     };
-    await once(env); // warms the OS file cache, as a provisioned Lambda image would be
-    const results: Run[] = [];
+    const bundles = [{ name: 'this build', url: env.BUNDLE_URL }];
+    if (other) bundles.push({ name: other, url: pathToFileURL(other).href });
+    for (const b of bundles) await once({ ...env, BUNDLE_URL: b.url }); // warms the OS file cache, as a provisioned Lambda image would be
+    const results: Run[][] = bundles.map(() => []);
     for (let i = 0; i < runs; i++) {
-      const r = await once(env);
-      if (r.status !== 200) throw new Error(`run ${i + 1}: status ${r.status}`);
-      results.push(r);
-      console.log(`run ${String(i + 1).padStart(2)}: ${format(r)}`);
+      for (const [k, b] of bundles.entries()) {
+        const r = await once({ ...env, BUNDLE_URL: b.url });
+        if (r.status !== 200) throw new Error(`${b.name} run ${i + 1}: status ${r.status}`);
+        results[k]?.push(r);
+        console.log(`${b.name} run ${String(i + 1).padStart(2)}: ${format(r)}`);
+      }
     }
-    const m = (key: keyof Run) => median(results.map((r) => r[key]));
+    const medians = results.map((rs) => {
+      const m = (key: keyof Run) => median(rs.map((r) => r[key]));
+      return {
+        status: 200,
+        start: m('start'),
+        import: m('import'),
+        sinceStart: m('sinceStart'),
+        wall: m('wall'),
+      };
+    });
+    for (const [k, b] of bundles.entries())
+      console.log(`${b.name}, median of ${runs}: ${format(medians[k] as Run)}`);
+    const [mine, theirs] = medians;
+    if (mine && theirs) {
+      const ratio = (a: number, b: number) => (a / b).toFixed(2);
+      const cold = (r: Run) => r.sinceStart - r.start;
+      console.log(
+        `this build / ${other}: import ${ratio(mine.import, theirs.import)}×, import + answer ${ratio(cold(mine), cold(theirs))}×, sinceStart ${ratio(mine.sinceStart, theirs.sinceStart)}×`,
+      );
+    }
     console.log(
-      `median of ${runs}: ${format({ status: 200, start: m('start'), import: m('import'), sinceStart: m('sinceStart'), wall: m('wall') })}`,
+      `load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
     );
   } finally {
     await fixtures.stop();

@@ -2,7 +2,9 @@
  * `npm run build`: one bundle per runtime, and their sizes.
  *
  *   dist/node/server.mjs    the Node server (ESM), Swagger UI's two assets beside it in swagger-ui/
- *   dist/lambda/index.mjs   the Lambda handler (`index.handler`), one minified file
+ *   dist/lambda/index.mjs   the Lambda handler (`index.handler`), minified
+ *   .../chunks/*.mjs        code used only when configured (AWS's MSK IAM signer and its SDK),
+ *                           loaded on first use, so a cold start neither parses nor evaluates it
  *   dist/worker/index.js    the Cloudflare Worker, as `wrangler deploy` bundles it (--dry-run)
  *
  * swagger-ui-dist is never inside a bundle: the Node server serves its files from disk, the Lambda
@@ -67,11 +69,24 @@ async function measure(name: string, file: string): Promise<Bundle> {
   return { name, file: relative(ROOT, file), bytes: bytes.length, gzipBytes: gzipSync(bytes).length };
 }
 
-async function esbuild(entry: string, outfile: string, minify: boolean): Promise<Metafile> {
+/** The entry file, and its metafile, in which `outputs` names every chunk it may load. */
+export interface Built {
+  entry: string;
+  meta: Metafile;
+}
+
+async function esbuild(entry: string, outdir: string, name: string, minify: boolean): Promise<Built> {
+  // A chunk left by an earlier build would ship in the Lambda zip for nothing.
+  await rm(outdir, { recursive: true, force: true });
   const result = await build({
     absWorkingDir: ROOT,
-    entryPoints: [entry],
-    outfile,
+    entryPoints: { [name]: entry },
+    outdir,
+    // Dynamic imports become chunks of their own: what only a configuration needs stays out of
+    // what every start loads.
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -83,26 +98,51 @@ async function esbuild(entry: string, outfile: string, minify: boolean): Promise
     logLevel: 'warning',
     plugins: BUNDLE_PLUGINS,
   });
-  return result.metafile;
+  return { entry: join(outdir, `${name}.mjs`), meta: result.metafile };
 }
 
-export async function buildNode(outdir = join(ROOT, 'dist/node')): Promise<Bundle> {
-  const outfile = join(outdir, 'server.mjs');
-  const meta = await esbuild('src/runtime/node.ts', outfile, false);
+/**
+ * The bytes of `entry` and of every chunk it imports statically, transitively: what a start parses
+ * and evaluates before its first line runs. Dynamic imports are left out (they load on first use).
+ */
+export function staticClosure(
+  meta: Metafile,
+  entry: string,
+): { files: string[]; bytes: number; inputs: string[] } {
+  const key = relative(ROOT, entry);
+  const seen = new Set<string>();
+  const visit = (file: string): void => {
+    if (seen.has(file)) return;
+    const output = meta.outputs[file];
+    if (!output) throw new Error(`${file} is not in the metafile`);
+    seen.add(file);
+    for (const i of output.imports) if (i.kind === 'import-statement' && !i.external) visit(i.path);
+  };
+  visit(key);
+  const files = [...seen];
+  const outputs = files.map((f) => meta.outputs[f] as Metafile['outputs'][string]);
+  return {
+    files,
+    bytes: outputs.reduce((n, o) => n + o.bytes, 0),
+    inputs: outputs.flatMap((o) => Object.keys(o.inputs)),
+  };
+}
+
+export async function buildNode(outdir = join(ROOT, 'dist/node')): Promise<Bundle & Built> {
+  const { entry: outfile, meta } = await esbuild('src/runtime/node.ts', outdir, 'server', false);
   checkNoSwaggerUi('node', Object.keys(meta.inputs));
   // The docs page's scripts, beside the bundle, so dist/node runs without node_modules.
   const assets = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   await mkdir(join(outdir, 'swagger-ui'), { recursive: true });
   for (const file of ['swagger-ui.css', 'swagger-ui-bundle.js'])
     await copyFile(join(assets, file), join(outdir, 'swagger-ui', file));
-  return measure('node', outfile);
+  return { ...(await measure('node', outfile)), entry: outfile, meta };
 }
 
-export async function buildLambda(outdir = join(ROOT, 'dist/lambda')): Promise<Bundle> {
-  const outfile = join(outdir, 'index.mjs');
-  const meta = await esbuild('src/runtime/lambda.ts', outfile, true);
+export async function buildLambda(outdir = join(ROOT, 'dist/lambda')): Promise<Bundle & Built> {
+  const { entry: outfile, meta } = await esbuild('src/runtime/lambda.ts', outdir, 'index', true);
   checkNoSwaggerUi('lambda', Object.keys(meta.inputs));
-  return measure('lambda', outfile);
+  return { ...(await measure('lambda', outfile)), entry: outfile, meta };
 }
 
 /** Bundles the Worker with wrangler itself (what `wrangler deploy` uploads), offline. */
@@ -146,10 +186,18 @@ function kib(bytes: number): string {
 }
 
 async function main(): Promise<void> {
-  const bundles = [await buildNode(), await buildLambda(), await buildWorker()];
+  const node = await buildNode();
+  const lambda = await buildLambda();
+  const bundles = [node, lambda, await buildWorker()];
   for (const b of bundles) {
     console.log(
       `${b.name.padEnd(7)} ${b.file.padEnd(24)} ${kib(b.bytes).padStart(10)}  gzip ${kib(b.gzipBytes).padStart(9)}`,
+    );
+  }
+  for (const b of [node, lambda]) {
+    const all = Object.values(b.meta.outputs).reduce((n, o) => n + o.bytes, 0);
+    console.log(
+      `${b.name.padEnd(7)} loaded at start ${kib(staticClosure(b.meta, b.entry).bytes)}, all chunks ${kib(all)}`,
     );
   }
 }

@@ -2,10 +2,12 @@
  * Caller-given regular expressions (`/metrics?allow=`): RE2 syntax, matched in time linear in the
  * id, as Prometheus matches its own. A backtracking engine would let a 16-character pattern hold
  * the event loop for seconds, and no deadline can interrupt a synchronous match.
+ *
+ * The engine (some 150 KB) loads on the first pattern a caller sends, not when the process starts:
+ * most requests never carry one. Validation runs asynchronously (safeParseAsync), so the transform may wait.
  */
 
 import { z } from '@hono/zod-openapi';
-import { RE2JS } from 're2js';
 import { expect } from './validation.js';
 
 export const PATTERN_MAX_CHARS = 1000;
@@ -21,7 +23,8 @@ export interface CallerPattern {
 export type PatternOutcome = { ok: true; pattern: CallerPattern } | { ok: false; reason: string };
 
 /** Compiles `source` anchored at both ends; the reason RE2 refused it otherwise. */
-export function compilePattern(source: string): PatternOutcome {
+export async function compilePattern(source: string): Promise<PatternOutcome> {
+  const { RE2JS } = await import('re2js');
   try {
     const compiled = RE2JS.compile(source);
     return { ok: true, pattern: { test: (id) => compiled.matches(id) } };
@@ -40,8 +43,8 @@ export function patternParam(name: string, description: string, example: string)
   return z
     .string()
     .max(PATTERN_MAX_CHARS, expect(PATTERN_RULE))
-    .transform((source, ctx) => {
-      const outcome = compilePattern(source);
+    .transform(async (source, ctx) => {
+      const outcome = await compilePattern(source);
       if (outcome.ok) return outcome.pattern;
       ctx.addIssue({ code: 'custom', message: `${PATTERN_RULE}; RE2 refused it: ${outcome.reason}` });
       return z.NEVER;

@@ -52,6 +52,8 @@ export function handler<E extends LambdaEvent>(event: E, context?: LambdaContext
 
 /** For tests: the warm instance's cluster (its sockets), and a reset to a cold start. */
 export const __lambdaInternals = {
+  /** AWS's MSK IAM signer as the bundle loads it (its own chunk, on first use). */
+  awsMskIamSigner,
   cluster: (): Service['cluster'] | undefined => instance?.service.cluster,
   async reset(): Promise<void> {
     const current = instance;

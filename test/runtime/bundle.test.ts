@@ -1,12 +1,20 @@
 /**
  * What the bundles leave out must be what this product never calls: zod keeps English. (What they
  * leave out of kafkajs is checked beside its plugin, src/broker/transport/kafkajs/kafkajs.test.ts.)
+ * What a Lambda cold start loads is bounded: the entry and its static imports only, without AWS's
+ * MSK IAM signer or the RE2 engine, which load from their chunks on first use; the built handler,
+ * copied away from this repository's node_modules, answers from the broker and still signs.
  */
 
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { build } from 'esbuild';
-import { describe, expect, it } from 'vitest';
-import { BUNDLE_PLUGINS } from '../../scripts/build.js';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { BUNDLE_PLUGINS, type Built, buildLambda, staticClosure } from '../../scripts/build.js';
 
 async function bundled(source: string): Promise<Record<string, unknown>> {
   const result = await build({
@@ -37,5 +45,81 @@ describe('bundle trimming', () => {
     `);
     expect(out.locales).toEqual(['en']);
     expect(out.message).toBe('Invalid input: expected number, received string');
+  });
+});
+
+/** What a cold start parses and evaluates before the handler's first line (643 KiB when written; the target is 500 KB). */
+const LAMBDA_START_MAX_BYTES = 675 * 1024;
+const ONLY_ON_FIRST_USE = [
+  'node_modules/aws-msk-iam-sasl-signer-js/',
+  'node_modules/@aws-sdk/',
+  'node_modules/@smithy/',
+  'node_modules/re2js/',
+];
+
+describe('the Lambda bundle', () => {
+  let built: Built;
+  let deployed: string;
+
+  beforeAll(async () => {
+    const outdir = await mkdtemp(join(tmpdir(), 'kgr-lambda-build-'));
+    built = await buildLambda(outdir);
+    // As the zip deploys it: the directory alone, away from any node_modules.
+    deployed = await mkdtemp(join(tmpdir(), 'kgr-lambda-'));
+    await cp(outdir, deployed, { recursive: true });
+    await rm(outdir, { recursive: true, force: true });
+  });
+
+  afterAll(async () => {
+    if (deployed) await rm(deployed, { recursive: true, force: true });
+  });
+
+  it(`a cold start loads at most ${LAMBDA_START_MAX_BYTES / 1024} KiB, none of it the MSK signer or RE2`, () => {
+    const start = staticClosure(built.meta, built.entry);
+    expect(start.bytes).toBeLessThanOrEqual(LAMBDA_START_MAX_BYTES);
+    for (const dir of ONLY_ON_FIRST_USE) {
+      expect(start.inputs.filter((input) => input.includes(dir))).toEqual([]);
+      // Still shipped, in a chunk of its own.
+      const all = Object.values(built.meta.outputs).flatMap((o) => Object.keys(o.inputs));
+      expect(all.some((input) => input.includes(dir))).toBe(true);
+    }
+  });
+
+  it('the deployed handler answers from the broker, then loads the signer chunk and signs', async () => {
+    const child = `
+      const { handler, __lambdaInternals } = await import('./index.mjs');
+      const path = '/cluster';
+      const res = await handler({
+        version: '2.0', routeKey: '$default', rawPath: path, rawQueryString: '', headers: { host: 'fn.lambda-url.eu-west-1.on.aws' },
+        requestContext: { domainName: 'fn.lambda-url.eu-west-1.on.aws', http: { method: 'GET', path, protocol: 'HTTP/1.1', sourceIp: '203.0.113.1', userAgent: 'test' } },
+        body: null, isBase64Encoded: false,
+      });
+      const { token } = await __lambdaInternals.awsMskIamSigner('eu-west-1');
+      await __lambdaInternals.reset();
+      console.log(JSON.stringify({ status: res.statusCode, body: JSON.parse(res.body), token }));
+      process.exit(0);
+    `;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', child], {
+      cwd: deployed,
+      env: {
+        PATH: process.env.PATH,
+        KAFKA_BROKERS: inject('kafkaBrokers'),
+        AUTH: 'none',
+        LOG_LEVEL: 'warn',
+        AWS_ACCESS_KEY_ID: 'AKIAKGRTESTFAKE00002',
+        AWS_SECRET_ACCESS_KEY: 'fakeSecretForTheBundleTest',
+        AWS_REGION: 'eu-west-1',
+      },
+    });
+    const out = JSON.parse(stdout.trim().split('\n').pop() ?? '') as {
+      status: number;
+      body: { clusterId?: unknown };
+      token: string;
+    };
+    expect(out.status).toBe(200);
+    expect(out.body.clusterId).toEqual(expect.any(String));
+    const url = new URL(Buffer.from(out.token, 'base64url').toString());
+    expect(url.searchParams.get('Action')).toBe('kafka-cluster:Connect');
+    expect(url.searchParams.get('X-Amz-Credential')).toMatch(/^AKIAKGRTESTFAKE00002\//);
   });
 });

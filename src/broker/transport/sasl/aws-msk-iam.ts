@@ -15,7 +15,10 @@ import { refreshingToken, type TokenSource } from './token.js';
 export type AwsMskIamSigner = (region: string) => Promise<{ token: string; expiresAt: number }>;
 
 export const awsMskIamSigner: AwsMskIamSigner = async (region) => {
-  const { generateAuthToken } = await import('aws-msk-iam-sasl-signer-js');
+  // A CommonJS package: imported from a bundle's chunk its exports may arrive as `default` only.
+  const signer = await import('aws-msk-iam-sasl-signer-js');
+  const generateAuthToken =
+    signer.generateAuthToken ?? (signer as unknown as { default: typeof signer }).default.generateAuthToken;
   const { token, expiryTime } = await generateAuthToken({ region });
   return { token, expiresAt: expiryTime };
 };
