@@ -40,8 +40,10 @@ export class BrokerTimeoutError extends BrokerError {
     readonly broker: string,
     readonly api: string,
     readonly timeoutMs: number,
+    /** Why the wait ended before the broker's own timeout (the request's deadline). */
+    reason?: string,
   ) {
-    super(`${broker} did not answer ${api} within ${timeoutMs} ms`);
+    super(`${broker} did not answer ${api} within ${timeoutMs} ms${reason ? ` (${reason})` : ''}`);
   }
 }
 

@@ -5,6 +5,7 @@
  * while one request timeout lasts.
  */
 
+import { currentDeadline } from '../broker/deadline.js';
 import { BrokerError, KafkaResponseError } from '../broker/errors.js';
 import { ErrorCode } from '../broker/protocol/errors.js';
 import { ListGroups } from '../broker/protocol/messages/list-groups.js';
@@ -66,9 +67,16 @@ export class ClusterListing {
   /** Every matching group of every broker, unsorted. */
   async list(filter: ListFilter = {}): Promise<GroupList> {
     const started = Date.now();
+    const deadline = currentDeadline();
     for (let attempt = 0; ; attempt++) {
+      const roundStarted = Date.now();
       const round = await this.listOnce(filter);
-      const budgetLeft = this.cluster.requestTimeoutMs - (Date.now() - started);
+      // Another round only when it fits: within one request timeout, and (a round as long as the
+      // last one) before the request's deadline.
+      const budgetLeft = Math.min(
+        this.cluster.requestTimeoutMs - (Date.now() - started),
+        deadline ? deadline.budgetMs(Number.POSITIVE_INFINITY) - (Date.now() - roundStarted) : Infinity,
+      );
       if (!round.unsettled || budgetLeft < LIST_RETRY_MS * 2 ** attempt) {
         return { groups: round.groups, failures: round.failures };
       }

@@ -5,6 +5,7 @@
  * group ends with an outcome of its own: a value or a final error.
  */
 
+import { currentDeadline } from '../broker/deadline.js';
 import {
   BrokerTimeoutError,
   describeKafkaError,
@@ -115,9 +116,17 @@ export class Coordinators {
     let pending = [...new Set(groupIds)];
     // Coordinators that timed out in this call: asked once, never twice in one request.
     const silent = new Map<string, Error>();
+    const deadline = currentDeadline();
+    let attempts = 0;
     for (let attempt = 0; attempt < this.retry.attempts && pending.length > 0; attempt++) {
-      if (attempt > 0)
-        await sleep(Math.min(this.retry.maxBackoffMs, this.retry.initialBackoffMs * 2 ** (attempt - 1)));
+      if (attempt > 0) {
+        const backoff = Math.min(this.retry.maxBackoffMs, this.retry.initialBackoffMs * 2 ** (attempt - 1));
+        // No round starts that the request's deadline would cut short: the groups left keep
+        // their last error.
+        if (deadline && deadline.budgetMs(Number.POSITIVE_INFINITY) <= 2 * backoff) break;
+        await sleep(backoff);
+      }
+      attempts = attempt + 1;
       const retry: string[] = [];
       const found = await this.find(pending);
       const byCoordinator = new Map<string, { coordinator: BrokerRef; ids: string[] }>();
@@ -198,7 +207,7 @@ export class Coordinators {
       const { kafkaError, broker } = last.get(id) ?? {
         kafkaError: describeKafkaError(ErrorCode.COORDINATOR_NOT_AVAILABLE),
       };
-      done.set(id, failed(new CoordinatorUnavailableError(id, broker, kafkaError, this.retry.attempts)));
+      done.set(id, failed(new CoordinatorUnavailableError(id, broker, kafkaError, attempts)));
     }
     return done;
   }

@@ -9,6 +9,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import type { Authenticator, Principal } from '../auth/authenticate.js';
 import { isWriteAction, Permissions } from '../auth/grants.js';
+import { Deadline, runWithDeadline } from '../broker/deadline.js';
 import type { HttpLimits, WritesSetting } from '../config.js';
 import type { Logger } from '../logger.js';
 import { addResponseHeaders } from '../openapi/headers.js';
@@ -24,6 +25,8 @@ declare module 'hono' {
     principal: Principal;
     /** The alias of the cluster the request is served by (set by the guard). */
     clusterAlias: string;
+    /** The request's deadline (REQUEST_TIMEOUT_MS from its arrival), for what a route passes down itself. */
+    deadline: Deadline;
   }
 }
 
@@ -64,17 +67,28 @@ export function isAnonymous(c: Context): boolean {
   return c.get('principal')?.id === 'anonymous';
 }
 
+/**
+ * The request's one deadline (REQUEST_TIMEOUT_MS), made here and carried down: every broker call
+ * made while serving the request takes its budget from it (broker/deadline.ts), so the route
+ * answers with what it could read before the deadline. Should the route still be busy at the
+ * deadline, the answer is a 504 and the calls under it are abandoned.
+ */
 function deadline(ms: number): MiddlewareHandler {
   return async (c, next) => {
+    const requestDeadline = Deadline.after(ms);
+    c.set('deadline', requestDeadline);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const expired = new Promise<'expired'>((resolve) => {
       timer = setTimeout(() => resolve('expired'), ms);
     });
     try {
-      const outcome = await Promise.race([next().then(() => 'done' as const), expired]);
+      const outcome = await Promise.race([
+        runWithDeadline(requestDeadline, () => next()).then(() => 'done' as const),
+        expired,
+      ]);
       if (outcome === 'expired') {
-        // The route goes on in the background until its broker calls time out by themselves
-        // (KAFKA_REQUEST_TIMEOUT_MS); its answer is dropped.
+        // Whatever the route still waits for is abandoned; its answer is dropped.
+        requestDeadline.abort();
         return problemResponse(
           c,
           'request-timeout',

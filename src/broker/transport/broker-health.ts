@@ -54,6 +54,11 @@ export class BrokerHealth {
     return state !== undefined && state.avoidUntil > this.now();
   }
 
+  /** True from a broker's failure until its next success (avoided or not). */
+  isFailing(broker: string): boolean {
+    return (this.states.get(broker)?.failures ?? 0) > 0;
+  }
+
   /**
    * Whether a caller that may skip `broker` should: true while it is avoided, or while another
    * caller's probe of it is under way. The caller told false after the pause is the probe.

@@ -4,6 +4,7 @@
  */
 
 import type { Logger } from '../../logger.js';
+import { abandonAfter, currentDeadline, Deadline } from '../deadline.js';
 import { BrokerTimeoutError, BrokerUnavailableError } from '../errors.js';
 import type { ApiMessage } from '../protocol/api.js';
 import { ApiVersions } from '../protocol/messages/api-versions.js';
@@ -12,6 +13,7 @@ import { BrokerHealth, collapsingLogger } from './broker-health.js';
 import {
   type BrokerAddress,
   BrokerConnection,
+  type CallOptions,
   type ConnectionSettings,
   formatAddress,
   type KafkaSocket,
@@ -128,16 +130,18 @@ class TrackedConnection extends BrokerConnection {
     super(address, settings);
   }
 
-  override async apiVersions(): Promise<Map<number, VersionRange>> {
-    return this.track(() => super.apiVersions());
+  // The calls themselves, not the caller's wait: a call abandoned at a deadline still reports
+  // how it ended.
+  protected override versionsUnbounded(): Promise<Map<number, VersionRange>> {
+    return this.track(() => super.versionsUnbounded());
   }
 
-  override async send<Req, Res>(
+  protected override sendUnbounded<Req, Res>(
     api: ApiMessage<Req, Res>,
     request: Req | ((version: number) => Req),
     bounds?: Partial<VersionRange>,
   ): Promise<{ version: number; response: Res }> {
-    return this.track(() => super.send(api, request, bounds));
+    return this.track(() => super.sendUnbounded(api, request, bounds));
   }
 
   private async track<T>(call: () => Promise<T>): Promise<T> {
@@ -219,25 +223,53 @@ export class KafkaCluster {
   }
 
   /**
-   * Runs `call` on one broker: bootstrap brokers and those Metadata named, the ones that failed
-   * lately last. A broker that does not answer (refused, dropped, timed out) passes the call to
-   * the next one, while the request's failover budget (one request timeout) lasts; an answer, even
-   * an error, is the cluster's answer.
+   * Runs `call` on one broker: bootstrap brokers and those Metadata named, those that failed lately
+   * last. A broker that does not answer (refused, dropped, timed out) passes the call to the next
+   * one while the deadline lasts (the request's, else two request timeouts); an answer, even an
+   * error, is the cluster's answer. Each try gets at most one request timeout, and while another
+   * broker is left to try, at most half of what is left: a hung first broker costs a share of the
+   * deadline, never all of it. A try past its budget is abandoned, not awaited.
    */
-  async anyBroker<T>(call: (connection: BrokerConnection) => Promise<T>): Promise<T> {
-    const started = Date.now();
+  async anyBroker<T>(call: (connection: BrokerConnection) => Promise<T>, options?: CallOptions): Promise<T> {
+    const given = options?.deadline ?? currentDeadline();
+    const deadline = given ?? Deadline.after(2 * this.settings.requestTimeoutMs);
+    try {
+      return await this.tryEach(call, deadline);
+    } finally {
+      if (!given) deadline.abort();
+    }
+  }
+
+  private async tryEach<T>(
+    call: (connection: BrokerConnection) => Promise<T>,
+    deadline: Deadline,
+  ): Promise<T> {
     const failures: Error[] = [];
-    for (const address of this.candidates()) {
-      if (failures.length > 0 && Date.now() - started > this.settings.requestTimeoutMs) break;
+    const candidates = this.candidates();
+    for (const [i, address] of candidates.entries()) {
+      const left = candidates.length - i;
+      const budget = deadline.budgetMs(this.settings.requestTimeoutMs);
+      const share = left > 1 ? Math.min(budget, Math.ceil(deadline.remainingMs() / 2)) : budget;
+      if (share <= 0) break;
+      const connection = this.connection(address);
+      let abandoned = false;
       try {
-        return await call(this.connection(address));
+        return await abandonAfter(call(connection), share, deadline.signal, () => {
+          abandoned = true;
+          return new BrokerTimeoutError(connection.label, 'a request', share, 'abandoned for another broker');
+        });
       } catch (error) {
+        // Not answering within its share counts as not answering: the calls that follow ask the
+        // others first rather than each pay the same share until the call ends on its timeout.
+        if (abandoned) this.health.failed(connection.label, error as Error);
         if (!isNoAnswer(error)) throw error;
         failures.push(error);
       }
     }
     // Every broker asked timed out: that is the answer (504); otherwise the cluster is unreachable.
     const [first] = failures;
+    if (!first)
+      throw new BrokerTimeoutError('any broker', 'a request', 0, 'no time was left in the request deadline');
     if (first instanceof BrokerTimeoutError && failures.every((f) => f instanceof BrokerTimeoutError))
       throw first;
     throw new BrokerUnavailableError(
@@ -251,14 +283,20 @@ export class KafkaCluster {
     for (const b of brokers) this.nodeIds.set(formatAddress(b), b.nodeId);
   }
 
-  /** Bootstrap and discovered brokers, once each, those avoided last. */
+  /**
+   * Bootstrap and discovered brokers, once each: those with no failure first, then those failing
+   * (avoided ones last). A failing broker is not probed through here while another answers: the
+   * listing, readiness and calls that need that very broker see it come back.
+   */
   private candidates(): BrokerAddress[] {
     const byLabel = new Map<string, BrokerAddress>();
     for (const address of [...this.bootstrap, ...this.discovered]) {
       const key = formatAddress(address);
       if (!byLabel.has(key)) byLabel.set(key, { host: address.host, port: address.port });
     }
-    return this.health.order([...byLabel.values()], formatAddress);
+    const ordered = this.health.order([...byLabel.values()], formatAddress);
+    const failing = (a: BrokerAddress) => this.health.isFailing(formatAddress(a));
+    return [...ordered.filter((a) => !failing(a)), ...ordered.filter(failing)];
   }
 
   /**
@@ -335,7 +373,7 @@ export class KafkaCluster {
    * Brokers, controller and cluster id, from Metadata with no topics; feature levels from a fresh
    * ApiVersions on the same broker (the negotiated one may be older than a feature upgrade).
    */
-  async describe(): Promise<ClusterInfo> {
+  async describe(options?: CallOptions): Promise<ClusterInfo> {
     return this.anyBroker(async (connection) => {
       const [{ response }, versions] = await Promise.all([
         connection.send(
@@ -360,11 +398,11 @@ export class KafkaCluster {
         brokers,
         features: featuresOf(versions.version, versions.response),
       };
-    });
+    }, options);
   }
 
   /** Partition leaders of these topics, from Metadata (no topic is created by asking). */
-  async topicLeaders(topics: readonly string[]): Promise<Map<string, TopicLeaders>> {
+  async topicLeaders(topics: readonly string[], options?: CallOptions): Promise<Map<string, TopicLeaders>> {
     if (topics.length === 0) return new Map();
     return this.anyBroker(async (connection) => {
       const { response } = await connection.send(
@@ -396,7 +434,7 @@ export class KafkaCluster {
         out.set(topic.name, { errorCode: topic.errorCode, partitions });
       }
       return out;
-    });
+    }, options);
   }
 
   async close(): Promise<void> {

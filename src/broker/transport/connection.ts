@@ -15,6 +15,7 @@
  */
 
 import type { ConnectionOptions as TlsOptions } from 'node:tls';
+import { bounded, type CallOptions } from '../deadline.js';
 import {
   BrokerTimeoutError,
   BrokerUnavailableError,
@@ -24,6 +25,7 @@ import {
 import type { ApiMessage } from '../protocol/api.js';
 import { ErrorCode } from '../protocol/errors.js';
 import { ApiVersions } from '../protocol/messages/api-versions.js';
+import { closeSocket } from './close-socket.js';
 import { decodeAnswer, messageOf, pickVersion, requestBody } from './framing.js';
 import {
   ConnectionDroppedError,
@@ -37,7 +39,7 @@ import {
 } from './link.js';
 import { type ConnectionPool, type Slot, tick } from './pool.js';
 
-export { ConnectionDroppedError, type VersionRange };
+export { type CallOptions, ConnectionDroppedError, type VersionRange };
 
 export interface BrokerAddress {
   host: string;
@@ -64,9 +66,6 @@ export interface ConnectionSettings {
 
 /** A socket to a broker, as the runtime's socket factory made it. */
 export type KafkaSocket = TransportSocket;
-
-/** How long `close()` waits for a socket to report that it closed. */
-const CLOSE_WAIT_MS = 2_000;
 
 /**
  * How long before its SASL session ends a Link takes no new calls: a tenth of the session, at least
@@ -119,7 +118,12 @@ export class BrokerConnection {
    * The broker's version range per API key, asked once per connection. Concurrent callers share
    * one negotiation; a connection that dropped since is replaced and asked again.
    */
-  apiVersions(): Promise<Map<number, VersionRange>> {
+  apiVersions(options?: CallOptions): Promise<Map<number, VersionRange>> {
+    return bounded(this.label, 'ApiVersions', options, this.versionsUnbounded());
+  }
+
+  /** `apiVersions` without the deadline: the call a subclass observes. */
+  protected versionsUnbounded(): Promise<Map<number, VersionRange>> {
     return this.use(() => this.negotiated());
   }
 
@@ -147,8 +151,9 @@ export class BrokerConnection {
   async versionFor(
     api: ApiMessage<unknown, unknown>,
     bounds?: Partial<VersionRange>,
+    options?: CallOptions,
   ): Promise<number | undefined> {
-    const versions = await this.apiVersions();
+    const versions = await this.apiVersions(options);
     return pickVersion({ min: api.minVersion, max: api.maxVersion }, versions.get(api.apiKey), bounds);
   }
 
@@ -156,7 +161,17 @@ export class BrokerConnection {
    * Sends `api` at the highest common version. `request` may depend on the version, for RPCs whose
    * shape changed (FindCoordinator v4 batches its keys).
    */
-  async send<Req, Res>(
+  send<Req, Res>(
+    api: ApiMessage<Req, Res>,
+    request: Req | ((version: number) => Req),
+    bounds?: Partial<VersionRange>,
+    options?: CallOptions,
+  ): Promise<{ version: number; response: Res }> {
+    return bounded(this.label, api.name, options, this.sendUnbounded(api, request, bounds));
+  }
+
+  /** `send` without the deadline: the call a subclass observes. */
+  protected async sendUnbounded<Req, Res>(
     api: ApiMessage<Req, Res>,
     request: Req | ((version: number) => Req),
     bounds?: Partial<VersionRange>,
@@ -426,17 +441,4 @@ export class BrokerConnection {
     this.retired.delete(generation);
     void retired.close();
   }
-}
-
-/** Closes `socket` now and resolves once it has said so (bounded: a close must not hang a response). */
-function closeSocket(socket: KafkaSocket): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, CLOSE_WAIT_MS);
-    (timer as { unref?: () => void }).unref?.();
-    socket.once('close', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    socket.destroy();
-  });
 }

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { abandonAfter, bounded, currentDeadline, Deadline, runWithDeadline } from './deadline.js';
+import { BrokerTimeoutError } from './errors.js';
+
+const never = () => new Promise<never>(() => undefined);
+
+describe('Deadline', () => {
+  it('gives each call a budget below what is left, capped, keeping a reserve for the answer', () => {
+    let now = 1_000;
+    const deadline = Deadline.after(30_000, () => now);
+    expect(deadline.reserveMs()).toBe(1_000);
+    expect(deadline.budgetMs(10_000)).toBe(10_000);
+    now += 25_000;
+    expect(deadline.remainingMs()).toBe(5_000);
+    expect(deadline.budgetMs(10_000)).toBe(4_000);
+    now += 5_000;
+    expect(deadline.expired()).toBe(true);
+    expect(deadline.budgetMs(10_000)).toBe(0);
+  });
+
+  it('aborts its signal when it passes, or at once when aborted', async () => {
+    const deadline = Deadline.after(30);
+    expect(deadline.signal.aborted).toBe(false);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(deadline.signal.aborted).toBe(true);
+    const early = Deadline.after(60_000);
+    early.abort();
+    expect(early.signal.aborted).toBe(true);
+    expect(early.remainingMs()).toBe(0);
+  });
+
+  it('is the deadline of everything run under it, across awaits and timers', async () => {
+    const deadline = Deadline.after(10_000);
+    expect(currentDeadline()).toBeUndefined();
+    const seen = await runWithDeadline(deadline, async () => {
+      await new Promise((r) => setTimeout(r, 1));
+      return new Promise((resolve) => setImmediate(() => resolve(currentDeadline())));
+    });
+    expect(seen).toBe(deadline);
+    expect(currentDeadline()).toBeUndefined();
+  });
+});
+
+describe('abandonAfter', () => {
+  it('passes an answer or an error that comes in time', async () => {
+    await expect(abandonAfter(Promise.resolve(1), 100, undefined, () => new Error('late'))).resolves.toBe(1);
+    await expect(
+      abandonAfter(Promise.reject(new Error('no')), 100, undefined, () => new Error('late')),
+    ).rejects.toThrow('no');
+  });
+
+  it('stops waiting at the budget, or when the signal aborts, without awaiting the call', async () => {
+    const started = Date.now();
+    await expect(abandonAfter(never(), 50, undefined, () => new Error('late'))).rejects.toThrow('late');
+    expect(Date.now() - started).toBeLessThan(1_000);
+    const deadline = Deadline.after(60_000);
+    const waiting = abandonAfter(never(), 60_000, deadline.signal, () => new Error('aborted'));
+    deadline.abort();
+    await expect(waiting).rejects.toThrow('aborted');
+    // No budget at all: not even started waiting; a late failure of the call is not unhandled.
+    const failing = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('later')), 5));
+    await expect(abandonAfter(failing, 0, undefined, () => new Error('none'))).rejects.toThrow('none');
+    await new Promise((r) => setTimeout(r, 20));
+  });
+
+  it('bounded: a broker call under the request deadline is abandoned as a BrokerTimeoutError', async () => {
+    const deadline = Deadline.after(300);
+    const started = Date.now();
+    const error = await runWithDeadline(deadline, () => bounded('b:1', 'Metadata', undefined, never())).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(BrokerTimeoutError);
+    expect((error as Error).message).toMatch(
+      /b:1 did not answer Metadata within \d+ ms \(abandoned at the request deadline\)/,
+    );
+    // Before the deadline itself: its reserve is left to answer with.
+    expect(Date.now() - started).toBeLessThan(300);
+    // No deadline anywhere: the call is the call.
+    await expect(bounded('b:1', 'Metadata', undefined, Promise.resolve(7))).resolves.toBe(7);
+  });
+});

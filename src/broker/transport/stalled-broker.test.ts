@@ -1,0 +1,117 @@
+/**
+ * The request deadline down to the connections, against a stand-in broker that stalls: a loopback
+ * socket that accepts connections and never answers (as a broker hung by SIGSTOP does). No Kafka
+ * here: the failover and the abandonment are what is checked; test/cluster/hung-bootstrap.test.ts
+ * checks the same against three real brokers.
+ */
+
+import { createServer, type Server, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../logger.js';
+import { Deadline, runWithDeadline } from '../deadline.js';
+import { BrokerTimeoutError } from '../errors.js';
+import { KafkaCluster } from './cluster.js';
+
+class StalledBroker {
+  private readonly sockets: Socket[] = [];
+  private readonly server: Server = createServer((socket) => {
+    this.sockets.push(socket);
+    socket.on('error', () => undefined);
+  });
+  address = '';
+
+  listen(): Promise<string> {
+    return new Promise((resolve) =>
+      this.server.listen(0, '127.0.0.1', () => {
+        this.address = `127.0.0.1:${(this.server.address() as { port: number }).port}`;
+        resolve(this.address);
+      }),
+    );
+  }
+
+  close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** A port nobody listens on is never asked below: the second broker answers without the network. */
+const HEALTHY = '127.0.0.1:9';
+
+describe('broker calls under the request deadline (stand-in broker that stalls)', () => {
+  const stalled: StalledBroker[] = [];
+  const clusters: KafkaCluster[] = [];
+  afterEach(async () => {
+    // The stand-in hangs up first: the abandoned calls then end at once, not on their timeout.
+    await Promise.all(stalled.splice(0).map((s) => s.close()));
+    await Promise.all(clusters.splice(0).map((c) => c.close()));
+  });
+
+  async function clusterOf(requestTimeoutMs: number): Promise<{ cluster: KafkaCluster; hung: string }> {
+    const broker = new StalledBroker();
+    stalled.push(broker);
+    const hung = await broker.listen();
+    const cluster = new KafkaCluster(
+      {
+        brokers: [hung, HEALTHY],
+        clientId: 'deadline-test',
+        ssl: false,
+        connectionTimeoutMs: 1_000,
+        requestTimeoutMs,
+      },
+      { logger: silentLogger },
+    );
+    clusters.push(cluster);
+    return { cluster, hung };
+  }
+
+  /** ApiVersions on the stalled broker (it never answers); the healthy one answers its name. */
+  const ask = (hung: string) => (connection: { label: string; apiVersions(): Promise<unknown> }) =>
+    connection.label === hung
+      ? connection.apiVersions().then(() => 'stalled answered')
+      : Promise.resolve(connection.label);
+
+  it('a send past what is left of the request deadline is abandoned, not awaited for the Kafka timeout', async () => {
+    const { cluster, hung } = await clusterOf(10_000);
+    const started = Date.now();
+    const error = await runWithDeadline(Deadline.after(400), () =>
+      cluster.connection({ host: '127.0.0.1', port: Number(hung.split(':')[1]) }).apiVersions(),
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BrokerTimeoutError);
+    expect((error as Error).message).toContain('abandoned at the request deadline');
+    expect(Date.now() - started).toBeLessThan(1_000);
+    // The explicit deadline does the same outside any request scope.
+    const explicit = Date.now();
+    await expect(
+      cluster.connection({ host: '127.0.0.1', port: Number(hung.split(':')[1]) }).apiVersions({
+        deadline: Deadline.after(300),
+      }),
+    ).rejects.toBeInstanceOf(BrokerTimeoutError);
+    expect(Date.now() - explicit).toBeLessThan(1_000);
+  });
+
+  it('a stalled first bootstrap broker costs a share of the deadline: the next broker answers in time', async () => {
+    const { cluster, hung } = await clusterOf(10_000);
+    const started = Date.now();
+    const answer = await runWithDeadline(Deadline.after(2_000), () => cluster.anyBroker(ask(hung)));
+    expect(answer).toBe(HEALTHY);
+    // Half of what was left for the stalled one, then the answer: well before the 2 s deadline.
+    expect(Date.now() - started).toBeLessThan(1_800);
+    // Failing now: asked after the healthy one, so the next call does not wait at all.
+    const next = Date.now();
+    expect(await runWithDeadline(Deadline.after(2_000), () => cluster.anyBroker(ask(hung)))).toBe(HEALTHY);
+    expect(Date.now() - next).toBeLessThan(200);
+  });
+
+  it('without a request deadline, a Kafka request timeout on the first broker still leaves time for the next', async () => {
+    const { cluster, hung } = await clusterOf(300);
+    await expect(cluster.anyBroker(ask(hung))).resolves.toBe(HEALTHY);
+  });
+
+  it('a deadline with no time left asks no broker and says so', async () => {
+    const { cluster, hung } = await clusterOf(10_000);
+    const spent = Deadline.after(10_000);
+    spent.abort();
+    await expect(cluster.anyBroker(ask(hung), { deadline: spent })).rejects.toThrow(/no time was left/);
+  });
+});
