@@ -128,7 +128,15 @@ export class Coordinators {
       }
       attempts = attempt + 1;
       const retry: string[] = [];
-      const found = await this.find(pending);
+      let found: Map<string, Outcome<BrokerRef>>;
+      try {
+        found = await this.find(pending);
+      } catch (error) {
+        // No broker answered the lookup: each group left says so, and what was read stands.
+        if (!isNoAnswer(error)) throw error;
+        for (const id of pending) done.set(id, failed(error));
+        return done;
+      }
       const byCoordinator = new Map<string, { coordinator: BrokerRef; ids: string[] }>();
       for (const [id, outcome] of found) {
         const moved = coordinatorError(outcome);

@@ -1,0 +1,65 @@
+/**
+ * REQUEST_TIMEOUT_MS as one deadline per request, reaching the broker calls under the route. The
+ * group service is a stand-in; its broker call is a stand-in that stalls (never answers).
+ */
+
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app.js';
+import { bounded, currentDeadline, type Deadline } from '../../src/broker/deadline.js';
+import { loadConfig } from '../../src/config.js';
+import type { GroupService } from '../../src/groups/service.js';
+import { securityFrom } from '../../src/http/security.js';
+
+function appWith(listUnsorted: () => Promise<unknown>, timeoutMs: number) {
+  const service = new Proxy({} as GroupService, {
+    get: (_target, name) =>
+      name === 'then'
+        ? undefined
+        : name === 'listUnsorted'
+          ? listUnsorted
+          : () => Promise.reject(new Error('stand-in service')),
+  });
+  const config = loadConfig({
+    KAFKA_BROKERS: '127.0.0.1:9',
+    AUTH: 'none',
+    RATE_LIMIT_PER_MINUTE: '0',
+    REQUEST_TIMEOUT_MS: String(timeoutMs),
+  });
+  return createApp({ service, security: securityFrom(config) });
+}
+
+describe('the request deadline (stand-in service and a stand-in broker call that stalls)', () => {
+  it('is made once per request, from REQUEST_TIMEOUT_MS, and seen by the service', async () => {
+    const seen: (Deadline | undefined)[] = [];
+    const app = appWith(async () => {
+      seen.push(currentDeadline());
+      return { groups: [], failures: [] };
+    }, 5_000);
+    expect((await app.request('/groups')).status).toBe(200);
+    expect((await app.request('/groups')).status).toBe(200);
+    expect(seen).toHaveLength(2);
+    const [first, second] = seen;
+    expect(first).toBeDefined();
+    expect(first).not.toBe(second);
+    expect(first?.totalMs).toBe(5_000);
+    expect(first?.remainingMs()).toBeGreaterThan(4_000);
+    // Outside a request there is none.
+    expect(currentDeadline()).toBeUndefined();
+  });
+
+  it('abandons a broker call that would outlive it: the broker is named before the deadline', async () => {
+    const app = appWith(
+      () => bounded('127.0.0.1:9092', 'ListGroups', undefined, new Promise<never>(() => undefined)),
+      400,
+    );
+    const started = Date.now();
+    const res = await app.request('/groups');
+    const elapsed = Date.now() - started;
+    const body = (await res.json()) as { type: string; detail: string };
+    expect(res.status).toBe(504);
+    // The broker call's timeout, naming the broker, not the request's own.
+    expect(body.type).toBe('/problems/broker-timeout');
+    expect(body.detail).toContain('127.0.0.1:9092');
+    expect(elapsed).toBeLessThan(400);
+  });
+});
