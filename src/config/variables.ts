@@ -68,7 +68,8 @@ export const ENV_VARIABLES = {
   KAFKA_REQUEST_TIMEOUT_MS: {
     section: 'Kafka connection',
     default: '`10000`',
-    meaning: 'how long to wait for one broker answer, in ms (1 to 600000)',
+    meaning:
+      'how long to wait for one broker answer, in ms (1 to 600000); under a request, never past what is left of `REQUEST_TIMEOUT_MS`',
   },
   KAFKA_SSL: {
     section: 'TLS',
@@ -196,7 +197,8 @@ export const ENV_VARIABLES = {
   REQUEST_TIMEOUT_MS: {
     section: 'Request limits',
     default: '`30000`',
-    meaning: 'deadline of one request, broker calls included, in ms (100 to 900000; 504 after)',
+    meaning:
+      'deadline of one request, in ms (100 to 900000): every broker call under it gets a budget below what is left and is abandoned past it; the answer says what could not be read (504 only when nothing useful could)',
   },
   RATE_LIMIT_PER_MINUTE: {
     section: 'Request limits',

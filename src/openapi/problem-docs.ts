@@ -28,7 +28,8 @@ export const PROBLEM_WHEN: Readonly<Record<ProblemSlug, string>> = {
   'broker-unavailable': 'no broker could be reached (with `Retry-After`)',
   'coordinator-unavailable':
     "the group's coordinator stayed unavailable through the retries (with `Retry-After`)",
-  'broker-timeout': 'a broker did not answer within `KAFKA_REQUEST_TIMEOUT_MS`',
+  'broker-timeout':
+    'a broker the answer could not do without did not answer within `KAFKA_REQUEST_TIMEOUT_MS`, or within what was left of `REQUEST_TIMEOUT_MS`',
   'malformed-request': 'the bytes are not HTTP (Node server, before the app)',
   unauthorized: 'no credentials, or refused ones (with `WWW-Authenticate: Bearer ...`)',
   forbidden:
