@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { Deadline, runWithDeadline } from '../broker/deadline.js';
+import { BrokerTimeoutError } from '../broker/errors.js';
 import { ErrorCode } from '../broker/protocol/errors.js';
 import type { KafkaCluster } from '../broker/transport/cluster.js';
 import type { BrokerConnection } from '../broker/transport/connection.js';
 import { Coordinators } from './coordinators.js';
+import { CoordinatorUnavailableError } from './errors.js';
 import type { BrokerRef } from './model.js';
 import { ok } from './outcome.js';
 
@@ -136,5 +139,36 @@ describe('Coordinators: batched lookups', () => {
     results.forEach(({ seen }, i) => {
       expect([...seen.keys()]).toEqual([ids[i]]);
     });
+  });
+});
+
+describe('Coordinators under faults and the request deadline', () => {
+  it('a lookup no broker answers fails each group with that error, and no group fails another', async () => {
+    const timeout = new BrokerTimeoutError('fake:9092', 'FindCoordinator', 100);
+    const cluster = {
+      anyBroker: () => Promise.reject(timeout),
+    } as unknown as KafkaCluster;
+    const { outcomes } = await coordinatorsOf(new Coordinators(cluster), ['a', 'b']);
+    expect([...outcomes.keys()].sort()).toEqual(['a', 'b']);
+    for (const outcome of outcomes.values()) expect(outcome).toEqual({ ok: false, error: timeout });
+  });
+
+  it('stops retrying when the request deadline has no room for another round', async () => {
+    const { cluster, requests } = fakeLink();
+    const coordinators = new Coordinators(cluster, {
+      attempts: 8,
+      initialBackoffMs: 200,
+      maxBackoffMs: 1_000,
+    });
+    const started = Date.now();
+    const { outcomes } = await runWithDeadline(Deadline.after(500), () =>
+      coordinatorsOf(coordinators, ['x1']),
+    );
+    // x1 never has a coordinator: without the deadline, eight rounds and seconds of backoff.
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(requests.length).toBeLessThan(8);
+    const outcome = outcomes.get('x1');
+    expect(outcome?.ok).toBe(false);
+    expect(outcome && !outcome.ok && outcome.error).toBeInstanceOf(CoordinatorUnavailableError);
   });
 });
