@@ -112,18 +112,22 @@ export class Coordinators {
     call: (coordinator: BrokerRef, groupIds: string[]) => Promise<Map<string, Outcome<T>>>,
   ): Promise<Map<string, Outcome<T>>> {
     const done = new Map<string, Outcome<T>>();
-    const last = new Map<string, { kafkaError: KafkaErrorInfo; broker?: string }>();
+    const last = new Map<string, { kafkaError: KafkaErrorInfo; broker?: string; noAnswer?: Error }>();
     let pending = [...new Set(groupIds)];
     // Coordinators that timed out in this call: asked once, never twice in one request.
     const silent = new Map<string, Error>();
     const deadline = currentDeadline();
     let attempts = 0;
+    let cut = false;
     for (let attempt = 0; attempt < this.retry.attempts && pending.length > 0; attempt++) {
       if (attempt > 0) {
         const backoff = Math.min(this.retry.maxBackoffMs, this.retry.initialBackoffMs * 2 ** (attempt - 1));
         // No round starts that the request's deadline would cut short: the groups left keep
-        // their last error.
-        if (deadline && deadline.budgetMs(Number.POSITIVE_INFINITY) <= 2 * backoff) break;
+        // their last error (a coordinator that did not answer is named as such).
+        if (deadline && deadline.budgetMs(Number.POSITIVE_INFINITY) <= 2 * backoff) {
+          cut = true;
+          break;
+        }
         await sleep(backoff);
       }
       attempts = attempt + 1;
@@ -179,6 +183,7 @@ export class Coordinators {
               last.set(id, {
                 kafkaError: describeKafkaError(ErrorCode.COORDINATOR_NOT_AVAILABLE, error.message),
                 broker,
+                noAnswer: error,
               });
               retry.push(id);
             }
@@ -212,10 +217,15 @@ export class Coordinators {
       pending = retry;
     }
     for (const id of pending) {
-      const { kafkaError, broker } = last.get(id) ?? {
+      const { kafkaError, broker, noAnswer } = last.get(id) ?? {
         kafkaError: describeKafkaError(ErrorCode.COORDINATOR_NOT_AVAILABLE),
       };
-      done.set(id, failed(new CoordinatorUnavailableError(id, broker, kafkaError, attempts)));
+      done.set(
+        id,
+        failed(
+          cut && noAnswer ? noAnswer : new CoordinatorUnavailableError(id, broker, kafkaError, attempts),
+        ),
+      );
     }
     return done;
   }
