@@ -2,7 +2,8 @@
  * The first address of KAFKA_BROKERS hangs (SIGSTOP) while callers keep asking about the healthy
  * part of the cluster: listings, and the offsets of groups whose coordinator is on another node.
  * Every answer must be a 200 within the request deadline: a listing complete, or partial and naming
- * the hung broker in `failures`; offsets with a per-partition error where a leader did not answer.
+ * the hung broker in `failures`; offsets and health with a per-partition error where a leader did
+ * not answer; /metrics with its failures counted in-band.
  * After SIGCONT, the answers are complete again.
  */
 
@@ -74,9 +75,24 @@ afterAll(async () => {
 async function probe(path: string): Promise<Sample> {
   const at = Date.now();
   const res = await app.request(path);
-  const body = (await res.json()) as Record<string, unknown>;
+  const text = await res.text();
   const elapsed = Date.now() - at;
   const status = res.status;
+  if (path === '/metrics') {
+    // Failures in-band: counted in their own series, the scrape itself a 200.
+    const gauge = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+    const listing = gauge('kafka_group_listing_failures');
+    const offsets = gauge('kafka_group_offsets_errors');
+    return {
+      path,
+      status,
+      elapsed,
+      good: status === 200 && listing >= 0 && offsets >= 0,
+      complete: status === 200 && listing === 0 && offsets === 0,
+      note: `listing failures ${listing}, offsets errors ${offsets}`,
+    };
+  }
+  const body = JSON.parse(text) as Record<string, unknown>;
   if (status !== 200)
     return { path, status, elapsed, good: false, complete: false, note: String(body.type ?? '') };
   if (path.startsWith('/groups?')) {
@@ -93,11 +109,12 @@ async function probe(path: string): Promise<Sample> {
       note: `missing ${missing.length}, failures ${named.join(',')}`,
     };
   }
-  const offsets = body as unknown as GroupOffsets;
-  const rows = offsets.topics.flatMap((t) => t.partitions);
+  const rows: { endOffset: number | null; error?: unknown }[] = path.endsWith('/health')
+    ? (body.partitions as { endOffset: number | null; error?: unknown }[])
+    : (body as unknown as GroupOffsets).topics.flatMap((t) => t.partitions);
   // A partition without an end offset says why; every committed partition is there.
-  const silent = rows.filter((p) => p.endOffset === null && p.error === null);
-  const errors = rows.filter((p) => p.error !== null);
+  const silent = rows.filter((p) => p.endOffset === null && (p.error ?? null) === null);
+  const errors = rows.filter((p) => (p.error ?? null) !== null);
   return {
     path,
     status,
@@ -123,7 +140,12 @@ describe('the first bootstrap broker hangs (SIGSTOP): the healthy part still ans
       if (coordinator.nodeId !== first.nodeId) healthy.push(id);
     }
     expect(healthy.length, 'groups coordinated by the healthy nodes').toBeGreaterThan(0);
-    const paths = ['/groups?limit=1000', ...healthy.slice(0, 3).map((id) => `/groups/${id}/offsets`)];
+    const paths = [
+      '/groups?limit=1000',
+      ...healthy.slice(0, 2).map((id) => `/groups/${id}/offsets`),
+      `/groups/${healthy[0]}/health`,
+      '/metrics',
+    ];
     for (const path of paths) expect((await probe(path)).complete, path).toBe(true);
 
     onTestFinished(() => {

@@ -57,9 +57,11 @@ describe('the request deadline (stand-in service and a stand-in broker call that
     const elapsed = Date.now() - started;
     const body = (await res.json()) as { type: string; detail: string };
     expect(res.status).toBe(504);
-    // The broker call's timeout, naming the broker, not the request's own.
+    // The broker call's timeout, naming the broker, not the request's own (request-timeout): the
+    // call was abandoned before the deadline, with the time left to answer.
     expect(body.type).toBe('/problems/broker-timeout');
     expect(body.detail).toContain('127.0.0.1:9092');
-    expect(elapsed).toBeLessThan(400);
+    // At the deadline less its reserve (what the answer is made in); the slack is for a loaded machine.
+    expect(elapsed).toBeLessThan(2_000);
   });
 });
