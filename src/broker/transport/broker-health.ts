@@ -71,6 +71,14 @@ export class BrokerHealth {
     return false;
   }
 
+  /**
+   * Why a caller that may skip `broker` should (see `shouldSkip`), or undefined when it should ask
+   * it: the answers that skip it name the reason.
+   */
+  skipReason(broker: string): string | undefined {
+    return this.shouldSkip(broker) ? this.reason(broker) : undefined;
+  }
+
   /** Why `broker` is avoided, for the answers that name it. */
   reason(broker: string): string | undefined {
     const state = this.states.get(broker);

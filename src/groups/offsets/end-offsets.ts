@@ -14,6 +14,7 @@ import {
   ListOffsetsTimestamp,
 } from '../../broker/protocol/messages/list-offsets.js';
 import type { BrokerInfo, KafkaCluster } from '../../broker/transport/cluster.js';
+import { formatAddress } from '../../broker/transport/connection.js';
 import { failed, type Outcome, ok } from '../outcome.js';
 
 export type Isolation = 'read_uncommitted' | 'read_committed';
@@ -120,6 +121,13 @@ async function askLeader(
         ? ListOffsetsTimestamp.Earliest
         : BigInt(spec.timestamp);
   const out = new Map<string, EndOffset>();
+  // A leader that just failed to answer is not waited for again: its partitions say why.
+  const avoided = cluster.health.skipReason(formatAddress(leader));
+  if (avoided) {
+    const info = { code: ErrorCode.UNKNOWN_SERVER_ERROR, name: 'BrokerUnavailableError', message: avoided };
+    for (const { topic, partition } of partitions) out.set(tpKey(topic, partition), failed(info));
+    return out;
+  }
   const byTopic = new Map<string, number[]>();
   for (const { topic, partition } of partitions)
     byTopic.set(topic, [...(byTopic.get(topic) ?? []), partition]);

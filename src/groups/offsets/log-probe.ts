@@ -16,7 +16,7 @@ import {
   ListOffsetsTimestamp,
 } from '../../broker/protocol/messages/list-offsets.js';
 import type { BrokerInfo, KafkaCluster } from '../../broker/transport/cluster.js';
-import type { BrokerConnection } from '../../broker/transport/connection.js';
+import { type BrokerConnection, formatAddress } from '../../broker/transport/connection.js';
 import type { Isolation } from './end-offsets.js';
 import { tpKey } from './end-offsets.js';
 
@@ -97,8 +97,16 @@ export async function probeLog(
   }
   await Promise.all(
     [...byLeader.values()].map(async ({ leader, asked }) => {
-      for (const [key, probe] of await probeLeader(cluster.connection(leader), asked, isolation))
-        out.set(key, probe);
+      // A leader that just failed to answer is not waited for again: its partitions say why.
+      const avoided = cluster.health.skipReason(formatAddress(leader));
+      const probes = avoided
+        ? unanswered(asked, {
+            code: ErrorCode.UNKNOWN_SERVER_ERROR,
+            name: 'BrokerUnavailableError',
+            message: avoided,
+          })
+        : await probeLeader(cluster.connection(leader), asked, isolation);
+      for (const [key, probe] of probes) out.set(key, probe);
     }),
   );
   return out;
@@ -126,8 +134,15 @@ async function probeLeader(
   };
 
   const toFetch = asked.filter((r) => r.fetchAt !== null);
-  const hasMaxTimestamp =
-    (await connection.versionFor(ListOffsets, { min: MAX_TIMESTAMP_MIN_VERSION })) !== undefined;
+  let hasMaxTimestamp: boolean;
+  try {
+    hasMaxTimestamp =
+      (await connection.versionFor(ListOffsets, { min: MAX_TIMESTAMP_MIN_VERSION })) !== undefined;
+  } catch (error) {
+    // The leader does not answer at all: its partitions say so, the others stand.
+    failAll(error);
+    return out;
+  }
   await Promise.all([
     fetchWholeBatches(
       connection,
@@ -181,6 +196,16 @@ async function probeLeader(
           .catch(failAll),
   ]);
   return out;
+}
+
+/** The probes of a leader that was not asked, each with `error`. */
+function unanswered(asked: readonly ProbeRequest[], error: KafkaErrorInfo): Map<string, PartitionProbe> {
+  return new Map(
+    asked.map((r) => [
+      tpKey(r.topic, r.partition),
+      { logStartOffset: null, headTimestamp: null, batch: null, fetchError: error },
+    ]),
+  );
 }
 
 interface FetchedBatch {
