@@ -11,6 +11,8 @@
  *   method, route, path   e.g. DELETE, /groups/:groupId, /groups/orders%2Feu
  *   groupId, type, dryRun
  *   outcome     `done` (2xx), `refused` (4xx: not allowed, not found, not empty, …) or `failed` (5xx)
+ *   sent        whether a write request left for Kafka (groups/writes/progress.ts): false, nothing
+ *               changed; true, applied, refused by Kafka, or not known where Kafka did not answer
  *   status, problem, detail   the HTTP status, and the problem's slug and detail when not done
  *   …details    what the route noted: what was deleted or planned, offsets before and after
  *
@@ -24,10 +26,12 @@ import type { Context } from 'hono';
 import type { WritesSetting } from '../config.js';
 import type { Group } from '../groups/model.js';
 import type { GroupService } from '../groups/service.js';
+import { type WriteProgress, writeProgress } from '../groups/writes/progress.js';
 import type { Logger } from '../logger.js';
 import { problemFor } from './problem-rows.js';
 import type { WriteTarget } from './write-guard.js';
 import { authorizeWrite } from './write-guard.js';
+import { markWriteSent } from './write-sent.js';
 
 /** What a write route needs besides its request: the service, WRITES, the logger. */
 export interface WriteDeps {
@@ -49,6 +53,8 @@ export type AuditDetails = Record<string, unknown>;
 
 export interface AuditNotes {
   note(details: AuditDetails): void;
+  /** Handed to the write, which marks it when its request leaves for Kafka. */
+  readonly progress: WriteProgress;
 }
 
 export interface AuditLine {
@@ -62,6 +68,7 @@ export interface AuditLine {
   type: string;
   dryRun: boolean;
   outcome: AuditOutcome;
+  sent: boolean;
   status: number;
   problem?: string;
   detail?: string;
@@ -83,6 +90,7 @@ export function auditLine(
   request: WriteRequest,
   result: { status: number; problem?: string; detail?: string },
   details: AuditDetails,
+  sent = false,
 ): AuditLine {
   const outcome: AuditOutcome = result.status < 400 ? 'done' : result.status < 500 ? 'refused' : 'failed';
   return {
@@ -97,6 +105,7 @@ export function auditLine(
     type: request.type,
     dryRun: request.dryRun ?? false,
     outcome,
+    sent,
     status: result.status,
     ...(result.problem !== undefined && { problem: result.problem }),
     ...(result.detail !== undefined && { detail: result.detail }),
@@ -123,17 +132,20 @@ export async function guardedWrite<T>(
   status = 200,
 ): Promise<T> {
   let details: AuditDetails = {};
+  const progress = writeProgress();
   const notes: AuditNotes = {
     note(more) {
       details = { ...details, ...more };
     },
+    progress,
   };
   try {
     const group = await authorizeWrite(c, deps.writes, deps.service, request);
     const result = await run(group, notes);
-    logAudit(deps.logger, auditLine(c, request, { status }, details));
+    logAudit(deps.logger, auditLine(c, request, { status }, details, progress.sent));
     return result;
   } catch (error) {
+    markWriteSent(c, progress.sent);
     const problem = problemFor(error, c.req.path);
     logAudit(
       deps.logger,
@@ -142,6 +154,7 @@ export async function guardedWrite<T>(
         request,
         { status: problem.status, problem: problem.slug, detail: problem.detail },
         details,
+        progress.sent,
       ),
     );
     throw error;

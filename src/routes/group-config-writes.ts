@@ -10,6 +10,7 @@ import { guardedWrite, type WriteDeps } from '../http/audit.js';
 import { requires } from '../http/route-policy.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { expect, strictQuery } from '../openapi/validation.js';
+import { SentField } from '../openapi/write-schemas.js';
 import { GroupConfigsSchema } from './group-configs.js';
 import { GroupIdParam } from './params.js';
 import { DryRunParam, WriteTypeParam } from './writes.js';
@@ -57,6 +58,7 @@ const GroupConfigsChangedSchema = z
     configs: GroupConfigsSchema.shape.configs.openapi({
       description: "The group's configs after the change (before it, on a dry run)",
     }),
+    sent: SentField,
   })
   .openapi('GroupConfigsChanged', {
     example: {
@@ -64,6 +66,7 @@ const GroupConfigsChangedSchema = z
       type: 'share',
       dryRun: false,
       applied: true,
+      sent: true,
       set: { 'share.auto.offset.reset': 'earliest' },
       delete: [],
       configs: [
@@ -126,9 +129,9 @@ export function groupConfigWriteRoutes(app: OpenAPIHono, deps: WriteDeps): void 
       async (_group, audit) => {
         audit.note({ set: change.set, delete: change.delete });
         await service.alterGroupConfigs?.(groupId, change, true);
-        if (!dryRun) await service.alterGroupConfigs?.(groupId, change, false);
+        if (!dryRun) await service.alterGroupConfigs?.(groupId, change, false, audit.progress);
         const configs = (await service.groupConfigs?.(groupId)) ?? [];
-        return { groupId, type, dryRun, applied: !dryRun, ...change, configs };
+        return { groupId, type, dryRun, applied: !dryRun, ...change, configs, sent: audit.progress.sent };
       },
     );
     return c.json(answer, 200);

@@ -26,6 +26,7 @@ import {
   ExecuteParam,
   IfMatchHeader,
   RESET_EXAMPLES,
+  type ResetAlreadyApplied,
   type ResetExecuted,
   type ResetOffsetsRequestBody,
   ResetOffsetsRequestSchema,
@@ -50,7 +51,11 @@ const resetOffsets = createRoute({
     'current offset, the earliest and latest, what the scenario asked and the target, clamped into [earliest, latest] ' +
     'and marked when it was; and a signed `planToken` (also the ETag), valid 10 minutes, bound to the group, its type, ' +
     'state and epochs, the offsets the plan was made from and the targets. `execute=true` with that token (body ' +
-    '`planToken` or `If-Match`) applies exactly the plan, or answers 409 `plan-stale` when the group changed since. The ' +
+    '`planToken` or `If-Match`) applies exactly the plan, or answers 409 `plan-stale` when the group changed since. ' +
+    'Executing the same token again is safe: when every planned offset already equals its target (the first execute ' +
+    'applied it, even if its answer was lost), the answer is 200 `already-applied` and nothing is sent; when the offsets ' +
+    'moved elsewhere, 409 `plan-stale`. Every answer, and every problem, says in `sent` whether a write request left ' +
+    'for Kafka. The ' +
     'group must exist, be of `type` and have no members (409 `group-not-empty`); a reset never creates a group. ' +
     'Needs the `reset-offsets` grant. Every attempt is one audit log line.',
   request: {
@@ -74,6 +79,10 @@ const resetOffsets = createRoute({
           examples: {
             planned: { summary: 'A dry run: the plan', value: RESET_EXAMPLES.planned },
             executed: { summary: 'The plan applied', value: RESET_EXAMPLES.executed },
+            alreadyApplied: {
+              summary: 'The plan executed again after it was applied: nothing sent',
+              value: RESET_EXAMPLES.alreadyApplied,
+            },
           },
         },
       },
@@ -196,6 +205,7 @@ async function plan(
     partitions: planned.partitions,
     planToken: token,
     expiresAt: new Date(Date.now() + PLAN_TOKEN_MAX_AGE_MS).toISOString(),
+    sent: false,
   };
   return { answer, token };
 }
@@ -249,7 +259,7 @@ async function execute(
   group: Group,
   binding: PlanBinding,
   audit: AuditNotes,
-): Promise<ResetExecuted> {
+): Promise<ResetExecuted | ResetAlreadyApplied> {
   audit.note({
     partitions: binding.partitions.map((p) => ({
       topic: p.topic,
@@ -258,20 +268,22 @@ async function execute(
       after: p.target,
     })),
   });
-  const applied = await deps.service.writes.applyReset(group, binding);
-  const refused = applied.filter((p) => p.error !== null);
+  const { outcome, partitions } = await deps.service.writes.applyReset(group, binding, audit.progress);
+  audit.note({ reset: outcome });
+  const refused = partitions.filter((p) => p.error !== null);
   if (refused.length > 0)
     audit.note({
       refused: refused.map((p) => ({ topic: p.topic, partition: p.partition, error: p.error?.name })),
     });
   return {
-    status: 'executed',
+    status: outcome === 'already-applied' ? 'already-applied' : 'executed',
     groupId: group.groupId,
     type: group.type,
     state: group.state,
     groupEpoch: group.groupEpoch,
     assignmentEpoch: group.assignmentEpoch,
-    partitions: applied,
+    partitions,
+    sent: audit.progress.sent,
   };
 }
 

@@ -13,7 +13,7 @@ import { loadConfig } from '../../src/config.js';
 import { securityFrom } from '../../src/http/security.js';
 import type { Logger } from '../../src/logger.js';
 import type { Problem } from '../../src/openapi/problems.js';
-import type { ResetExecuted, ResetPlanned } from '../../src/openapi/reset.js';
+import type { ResetAlreadyApplied, ResetExecuted, ResetPlanned } from '../../src/openapi/reset.js';
 import { tokenSigner } from '../../src/tokens/signed.js';
 import { commitOffsets } from '../broker-harness/commit-offset.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
@@ -56,6 +56,7 @@ const ids = {
   stale: `${run}-stale`,
   dry: `${run}-dry`,
   partial: `${run}-partial`,
+  again: `${run}-again`,
   clamp: `${run}-clamp`,
   guarded: `${run}-guarded`,
   tokens: `${run}-tokens`,
@@ -69,6 +70,7 @@ const EMPTY_CLASSIC = [
   ids.stale,
   ids.dry,
   ids.partial,
+  ids.again,
   ids.clamp,
   ids.guarded,
   ids.tokens,
@@ -437,6 +439,45 @@ describe('plans', () => {
 });
 
 describe('the plan token', () => {
+  it('executing the same token again answers already-applied and sends nothing; moved elsewhere, 409', async () => {
+    const body = { type: 'classic', scenario: 'to-offset', offset: 3, topics: [{ topic }] };
+    const plan = await post(ids.again, body);
+    expect(plan.status).toBe(200);
+    expect(plan.body.sent).toBe(false);
+    const execute = () =>
+      post<ResetExecuted | ResetAlreadyApplied>(
+        ids.again,
+        { type: 'classic', planToken: plan.body.planToken },
+        { execute: true },
+      );
+    const first = await execute();
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body).toMatchObject({ status: 'executed', sent: true });
+    const second = await execute();
+    expect(second.status, JSON.stringify(second.body)).toBe(200);
+    expect(second.body).toMatchObject({ status: 'already-applied', sent: false });
+    expect(second.body.partitions).toEqual(first.body.partitions);
+    expect(await committed(ids.again)).toEqual(all(topic, 3, 3));
+    // Elsewhere since: neither the plan's start nor its target.
+    await commitOffsets({
+      bootstrap: t.bootstrap,
+      groupId: ids.again,
+      offsets: [{ topic, partition: 2, offset: 5 }],
+    });
+    const third = await post<Problem>(
+      ids.again,
+      { type: 'classic', planToken: plan.body.planToken },
+      { execute: true },
+    );
+    expect(third.status, JSON.stringify(third.body)).toBe(409);
+    expect(third.body).toMatchObject({
+      type: '/problems/plan-stale',
+      partitions: [{ topic, partition: 2 }],
+      sent: false,
+    });
+    expect(await committed(ids.again)).toEqual({ ...all(topic, 3, 3), [`${topic}:2`]: 5 });
+  });
+
   it('a plan made stale by a commit since is a 409 plan-stale, and nothing is applied', async () => {
     const plan = await post(ids.stale, { type: 'classic', scenario: 'to-earliest', allTopics: true });
     expect(plan.status).toBe(200);
@@ -455,6 +496,7 @@ describe('the plan token', () => {
       type: '/problems/plan-stale',
       groupId: ids.stale,
       partitions: [{ topic, partition: 1 }],
+      sent: false,
     });
     expect(await committed(ids.stale)).toEqual({ ...all(topic, 3, COMMIT), [`${topic}:1`]: 12 });
   });

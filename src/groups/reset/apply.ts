@@ -20,6 +20,7 @@ import type { Group, GroupType } from '../model.js';
 import type { CommittedOffsets } from '../offsets/committed.js';
 import { type EndOffset, logOffsets, type OffsetSpec, tpKey } from '../offsets/end-offsets.js';
 import { GroupNotEmptyError, type MemberRef } from '../writes/errors.js';
+import { sendWrite, type WriteProgress } from '../writes/progress.js';
 import {
   durationTimestamp,
   type PartitionFacts,
@@ -77,6 +78,23 @@ export interface AppliedPartition {
   /** Kafka refused this partition; the others stand. */
   error: KafkaErrorInfo | null;
 }
+
+/**
+ * What executing a plan did: `applied` (sent to Kafka, per-partition outcomes), or
+ * `already-applied` (every planned partition already at its target: nothing sent).
+ */
+export interface AppliedReset {
+  outcome: 'applied' | 'already-applied';
+  partitions: AppliedPartition[];
+}
+
+const applied = (p: PlanToApply['partitions'][number], error: KafkaErrorInfo | null): AppliedPartition => ({
+  topic: p.topic,
+  partition: p.partition,
+  before: p.current,
+  after: p.target,
+  error,
+});
 
 /** What changed since the plan: its basis (state, epochs), or the offsets of some partitions (409 plan-stale). */
 export class PlanStaleError extends Error {
@@ -169,7 +187,7 @@ export class OffsetResetter {
    * Applies `plan` to `group` (just described by the caller) when nothing it was made from has
    * changed: no members, the same state and epochs, the same offsets on every planned partition.
    */
-  async apply(group: Group, plan: PlanToApply): Promise<AppliedPartition[]> {
+  async apply(group: Group, plan: PlanToApply, progress?: WriteProgress): Promise<AppliedReset> {
     requireEmpty(group, this.members.of);
     const { groupId, type } = group;
     const changes: string[] = [];
@@ -182,9 +200,16 @@ export class OffsetResetter {
       changes.push(`assignment epoch ${plan.assignmentEpoch} → ${now.assignmentEpoch}`);
     const committed = await this.writes.committedOffsets(groupId, type);
     const current = new Map(committed.map((c) => [partitionKey(c.topic, c.partition), c.offset]));
+    const offsetOf = (p: { topic: string; partition: number }) =>
+      current.get(partitionKey(p.topic, p.partition)) ?? null;
+    // The plan already stands (an earlier execute of it, answered or not): nothing to send. The
+    // state and epochs may have moved (a coordinator that moved reloads the group), the offsets did not.
+    if (plan.partitions.length > 0 && plan.partitions.every((p) => offsetOf(p) === p.target))
+      return { outcome: 'already-applied', partitions: plan.partitions.map((p) => applied(p, null)) };
     for (const p of plan.partitions) {
-      const offset = current.get(partitionKey(p.topic, p.partition)) ?? null;
-      if (offset !== p.current) {
+      const offset = offsetOf(p);
+      // At its target: applied by an earlier execute whose other partitions Kafka refused.
+      if (offset !== p.current && offset !== p.target) {
         changes.push(
           `${partitionKey(p.topic, p.partition)} offset ${p.current ?? 'none'} → ${offset ?? 'none'}`,
         );
@@ -192,10 +217,12 @@ export class OffsetResetter {
       }
     }
     if (changes.length > 0) throw new PlanStaleError(groupId, changes, moved);
-    if (plan.partitions.length === 0) return [];
+    if (plan.partitions.length === 0) return { outcome: 'applied', partitions: [] };
 
     const refused =
-      type === 'share' ? await this.alterShare(groupId, plan) : await this.commit(groupId, plan);
+      type === 'share'
+        ? await this.alterShare(groupId, plan, progress)
+        : await this.commit(groupId, plan, progress);
     const whole = wholeGroupError(refused, plan);
     if (whole) {
       // The group filled between the describe and the write: Kafka wrote nothing.
@@ -203,13 +230,12 @@ export class OffsetResetter {
         throw new GroupNotEmptyError(groupId, await this.members.now(groupId), whole.kafkaError);
       throw whole;
     }
-    return plan.partitions.map((p) => ({
-      topic: p.topic,
-      partition: p.partition,
-      before: p.current,
-      after: p.target,
-      error: refused.errors.get(partitionKey(p.topic, p.partition)) ?? null,
-    }));
+    return {
+      outcome: 'applied',
+      partitions: plan.partitions.map((p) =>
+        applied(p, refused.errors.get(partitionKey(p.topic, p.partition)) ?? null),
+      ),
+    };
   }
 
   /** The partitions a reset covers, checked against Metadata: an unknown one is refused, as Kafka's tool does. */
@@ -286,9 +312,11 @@ export class OffsetResetter {
    * The admin commit (generation -1, no member): what Kafka's Admin.alterConsumerGroupOffsets
    * sends. Absolute offsets, so the coordinator retries of atCoordinator may repeat it.
    */
-  private commit(groupId: string, plan: PlanToApply): Promise<Refusals> {
+  private commit(groupId: string, plan: PlanToApply, progress?: WriteProgress): Promise<Refusals> {
     return this.writes.atCoordinator(groupId, async (connection) => {
-      const { response } = await connection.send(
+      const { response } = await sendWrite(
+        connection,
+        progress,
         OffsetCommit,
         {
           groupId,
@@ -317,9 +345,9 @@ export class OffsetResetter {
     });
   }
 
-  private alterShare(groupId: string, plan: PlanToApply): Promise<Refusals> {
+  private alterShare(groupId: string, plan: PlanToApply, progress?: WriteProgress): Promise<Refusals> {
     return this.writes.atCoordinator(groupId, async (connection) => {
-      const { response } = await connection.send(AlterShareGroupOffsets, {
+      const { response } = await sendWrite(connection, progress, AlterShareGroupOffsets, {
         groupId,
         topics: byTopic(plan).map(([topicName, partitions]) => ({
           topicName,
