@@ -296,7 +296,7 @@ export interface paths {
         head?: never;
         /**
          * Set or delete a group's configs
-         * @description IncrementalAlterConfigs on the GROUP resource: Kafka checks the change first (validateOnly) and only then applies it, so a refused change applies nothing. A config Kafka refuses (unknown, out of range, not accepted by this Kafka version) answers 400 naming it, with Kafka's message. `dryRun=true` stops after Kafka's check. The group must exist and have the type named. Needs the grant action 'configs'; every attempt is logged as an audit line.
+         * @description IncrementalAlterConfigs on the GROUP resource: Kafka checks the change first (validateOnly) and only then applies it, so a refused change applies nothing. A config Kafka refuses (unknown, out of range, not accepted by this Kafka version) answers 400 naming it, with Kafka's message. `dryRun=true` stops after Kafka's check. The group must exist and have the type named, unless `allowMissing=true`: then a group id no group has yet takes configs too, as Kafka allows, for the group made later with this id. Needs the grant action 'configs'; every attempt is logged as an audit line.
          */
         patch: operations["changeGroupConfigs"];
         trace?: never;
@@ -320,7 +320,7 @@ export interface paths {
         head?: never;
         /**
          * Set or delete a group's configs (one cluster)
-         * @description IncrementalAlterConfigs on the GROUP resource: Kafka checks the change first (validateOnly) and only then applies it, so a refused change applies nothing. A config Kafka refuses (unknown, out of range, not accepted by this Kafka version) answers 400 naming it, with Kafka's message. `dryRun=true` stops after Kafka's check. The group must exist and have the type named. Needs the grant action 'configs'; every attempt is logged as an audit line.
+         * @description IncrementalAlterConfigs on the GROUP resource: Kafka checks the change first (validateOnly) and only then applies it, so a refused change applies nothing. A config Kafka refuses (unknown, out of range, not accepted by this Kafka version) answers 400 naming it, with Kafka's message. `dryRun=true` stops after Kafka's check. The group must exist and have the type named, unless `allowMissing=true`: then a group id no group has yet takes configs too, as Kafka allows, for the group made later with this id. Needs the grant action 'configs'; every attempt is logged as an audit line.
          */
         patch: operations["changeGroupConfigsInCluster"];
         trace?: never;
@@ -450,7 +450,7 @@ export interface paths {
         put?: never;
         /**
          * Reset a group's offsets: a plan first, then exactly that plan
-         * @description Classic, consumer and streams groups (OffsetCommit as an admin commit) and share groups (AlterShareGroupOffsets), with the scenarios of Kafka's kafka-consumer-groups.sh. A dry run (the default) answers the plan: per partition the current offset, the earliest and latest, what the scenario asked and the target, clamped into [earliest, latest] and marked when it was; and a signed `planToken` (also the ETag), valid 10 minutes, bound to the group, its type, state and epochs, the offsets the plan was made from and the targets. `execute=true` with that token (body `planToken` or `If-Match`) applies exactly the plan, or answers 409 `plan-stale` when the group changed since. Executing the same token again is safe: when every planned offset already equals its target (the first execute applied it, even if its answer was lost), the answer is 200 `already-applied` and nothing is sent; when the offsets moved elsewhere, 409 `plan-stale`. Every answer, and every problem, says in `sent` whether a write request left for Kafka. The group must exist, be of `type` and have no members (409 `group-not-empty`); a reset never creates a group. Needs the `reset-offsets` grant. Every attempt is one audit log line.
+         * @description Classic, consumer and streams groups (OffsetCommit as an admin commit) and share groups (AlterShareGroupOffsets), with the scenarios of Kafka's kafka-consumer-groups.sh. A dry run (the default) answers the plan: per partition the current offset, the earliest and latest, what the scenario asked and the target, clamped into [earliest, latest] and marked when it was; and a signed `planToken` (also the ETag), valid 10 minutes, bound to the group, its type, state and epochs, the offsets the plan was made from and the targets. `execute=true` with that token (body `planToken` or `If-Match`) applies exactly the plan, or answers 409 `plan-stale` when the group changed since. Executing the same token again is safe: when every planned offset already equals its target (the first execute applied it, even if its answer was lost), the answer is 200 `already-applied` and nothing is sent; when the offsets moved elsewhere, 409 `plan-stale`. Every answer, and every problem, says in `sent` whether a write request left for Kafka. The group must exist, be of `type` and have no members (409 `group-not-empty`); a reset never creates a group, but for a share group with `create=true` (on the dry run and on the execute): a share group that does not exist yet is planned for (`creates: true`, topics or from-list required) and created with its start offsets by the execute. Needs the `reset-offsets` grant. Every attempt is one audit log line.
          */
         post: operations["resetGroupOffsets"];
         delete?: never;
@@ -470,7 +470,7 @@ export interface paths {
         put?: never;
         /**
          * Reset a group's offsets: a plan first, then exactly that plan (one cluster)
-         * @description Classic, consumer and streams groups (OffsetCommit as an admin commit) and share groups (AlterShareGroupOffsets), with the scenarios of Kafka's kafka-consumer-groups.sh. A dry run (the default) answers the plan: per partition the current offset, the earliest and latest, what the scenario asked and the target, clamped into [earliest, latest] and marked when it was; and a signed `planToken` (also the ETag), valid 10 minutes, bound to the group, its type, state and epochs, the offsets the plan was made from and the targets. `execute=true` with that token (body `planToken` or `If-Match`) applies exactly the plan, or answers 409 `plan-stale` when the group changed since. Executing the same token again is safe: when every planned offset already equals its target (the first execute applied it, even if its answer was lost), the answer is 200 `already-applied` and nothing is sent; when the offsets moved elsewhere, 409 `plan-stale`. Every answer, and every problem, says in `sent` whether a write request left for Kafka. The group must exist, be of `type` and have no members (409 `group-not-empty`); a reset never creates a group. Needs the `reset-offsets` grant. Every attempt is one audit log line.
+         * @description Classic, consumer and streams groups (OffsetCommit as an admin commit) and share groups (AlterShareGroupOffsets), with the scenarios of Kafka's kafka-consumer-groups.sh. A dry run (the default) answers the plan: per partition the current offset, the earliest and latest, what the scenario asked and the target, clamped into [earliest, latest] and marked when it was; and a signed `planToken` (also the ETag), valid 10 minutes, bound to the group, its type, state and epochs, the offsets the plan was made from and the targets. `execute=true` with that token (body `planToken` or `If-Match`) applies exactly the plan, or answers 409 `plan-stale` when the group changed since. Executing the same token again is safe: when every planned offset already equals its target (the first execute applied it, even if its answer was lost), the answer is 200 `already-applied` and nothing is sent; when the offsets moved elsewhere, 409 `plan-stale`. Every answer, and every problem, says in `sent` whether a write request left for Kafka. The group must exist, be of `type` and have no members (409 `group-not-empty`); a reset never creates a group, but for a share group with `create=true` (on the dry run and on the execute): a share group that does not exist yet is planned for (`creates: true`, topics or from-list required) and created with its start offsets by the execute. Needs the `reset-offsets` grant. Every attempt is one audit log line.
          */
         post: operations["resetGroupOffsetsInCluster"];
         delete?: never;
@@ -2323,6 +2323,7 @@ export interface components {
          *       "groupId": "orders-share",
          *       "type": "share",
          *       "dryRun": false,
+         *       "groupExists": true,
          *       "applied": true,
          *       "sent": true,
          *       "set": {
@@ -2351,6 +2352,8 @@ export interface components {
              */
             type: "classic" | "consumer" | "share" | "streams";
             dryRun: boolean;
+            /** @description false: no group has this id yet (allowMissing=true); the configs wait for the group made with this id */
+            groupExists: boolean;
             /** @description false on a dry run: Kafka checked the change and applied nothing */
             applied: boolean;
             set: {
@@ -2429,6 +2432,7 @@ export interface components {
          *           "reason": "-60 is below the earliest offset 0"
          *         }
          *       ],
+         *       "creates": false,
          *       "planToken": "eyJwIjoicmVzZXQtcGxhbiIsInQiOjE3OTY…",
          *       "expiresAt": "2026-11-30T20:10:00.000Z",
          *       "sent": false
@@ -2463,6 +2467,8 @@ export interface components {
              */
             timestamp: string | null;
             partitions: components["schemas"]["PlannedPartition"][];
+            /** @description true: the group does not exist yet and executing this plan creates it (a share group, create=true); its `state` is then Dead and its epochs null */
+            creates: boolean;
             /** @description Opaque and signed: hand it back with execute=true (body or If-Match) to apply exactly this plan */
             planToken: string;
             /**
@@ -5923,6 +5929,8 @@ export interface operations {
                 type: "classic" | "consumer" | "share" | "streams";
                 /** @description true: answer what would be deleted, change nothing (default false) */
                 dryRun?: "true" | "false";
+                /** @description true: the group may not exist yet. Kafka keeps a group id's configs before its first member, so a group can start with them (e.g. share.auto.offset.reset=earliest before the first share consumer); the group itself is not created, and `type` is taken as given. Default false: a missing group is a 404, so a mistyped id is caught */
+                allowMissing?: "true" | "false";
             };
             header?: never;
             path: {
@@ -6273,6 +6281,8 @@ export interface operations {
                 type: "classic" | "consumer" | "share" | "streams";
                 /** @description true: answer what would be deleted, change nothing (default false) */
                 dryRun?: "true" | "false";
+                /** @description true: the group may not exist yet. Kafka keeps a group id's configs before its first member, so a group can start with them (e.g. share.auto.offset.reset=earliest before the first share consumer); the group itself is not created, and `type` is taken as given. Default false: a missing group is a 404, so a mistyped id is caught */
+                allowMissing?: "true" | "false";
             };
             header?: never;
             path: {
@@ -7539,6 +7549,8 @@ export interface operations {
             query?: {
                 /** @description true: apply the plan of the token (body planToken or If-Match); default false: a dry run that returns a plan */
                 execute?: "true" | "false";
+                /** @description Share groups only. true: a share group that does not exist yet is planned for and, on execute, created with these start offsets (before its first consumer, which then starts there); needs topics or from-list. Give it on the dry run and on the execute. Default false: a missing group is a 404, as for every write */
+                create?: "true" | "false";
             };
             header?: {
                 /** @description With execute=true: the planToken (the ETag of the dry run), quoted or not */
@@ -7753,6 +7765,8 @@ export interface operations {
             query?: {
                 /** @description true: apply the plan of the token (body planToken or If-Match); default false: a dry run that returns a plan */
                 execute?: "true" | "false";
+                /** @description Share groups only. true: a share group that does not exist yet is planned for and, on execute, created with these start offsets (before its first consumer, which then starts there); needs topics or from-list. Give it on the dry run and on the execute. Default false: a missing group is a 404, as for every write */
+                create?: "true" | "false";
             };
             header?: {
                 /** @description With execute=true: the planToken (the ETag of the dry run), quoted or not */

@@ -24,13 +24,14 @@
 
 import type { Context } from 'hono';
 import type { WritesSetting } from '../config.js';
+import { GroupNotFoundError } from '../groups/errors.js';
 import type { Group } from '../groups/model.js';
 import type { GroupService } from '../groups/service.js';
 import { type WriteProgress, writeProgress } from '../groups/writes/progress.js';
 import type { Logger } from '../logger.js';
 import { problemFor } from './problem-rows.js';
 import type { WriteTarget } from './write-guard.js';
-import { authorizeWrite } from './write-guard.js';
+import { authorizeWrite, authorizeWriteAccess } from './write-guard.js';
 import { markWriteSent } from './write-sent.js';
 
 /** What a write route needs besides its request: the service, WRITES, the logger. */
@@ -123,13 +124,47 @@ export function logAudit(logger: Logger, line: AuditLine): void {
  * it goes, so a write that fails half-way still logs what it had planned. Errors are rethrown
  * for the app's error mapping; the line names the problem they become.
  */
-export async function guardedWrite<T>(
+export function guardedWrite<T>(
   c: Context,
   deps: WriteDeps,
   request: WriteRequest,
   run: (group: Group, audit: AuditNotes) => Promise<T>,
   /** The status of the answer when `run` returns (default 200). */
   status = 200,
+): Promise<T> {
+  return guarded(c, deps, request, () => authorizeWrite(c, deps.writes, deps.service, request), run, status);
+}
+
+/**
+ * As guardedWrite, for the one write that may create its group (a share group's reset with
+ * create=true): `run` gets null when the group does not exist. The caller's grants are checked
+ * first as for every write, so a group the caller may not see is never one it may create.
+ */
+export function guardedWriteOrCreate<T>(
+  c: Context,
+  deps: WriteDeps,
+  request: WriteRequest,
+  run: (group: Group | null, audit: AuditNotes) => Promise<T>,
+): Promise<T> {
+  const gate = async (): Promise<Group | null> => {
+    authorizeWriteAccess(c, deps.writes, request);
+    try {
+      return await authorizeWrite(c, deps.writes, deps.service, request);
+    } catch (error) {
+      if (error instanceof GroupNotFoundError) return null;
+      throw error;
+    }
+  };
+  return guarded(c, deps, request, gate, run, 200);
+}
+
+async function guarded<G, T>(
+  c: Context,
+  deps: WriteDeps,
+  request: WriteRequest,
+  gate: () => Promise<G>,
+  run: (group: G, audit: AuditNotes) => Promise<T>,
+  status: number,
 ): Promise<T> {
   let details: AuditDetails = {};
   const progress = writeProgress();
@@ -140,8 +175,7 @@ export async function guardedWrite<T>(
     progress,
   };
   try {
-    const group = await authorizeWrite(c, deps.writes, deps.service, request);
-    const result = await run(group, notes);
+    const result = await run(await gate(), notes);
     logAudit(deps.logger, auditLine(c, request, { status }, details, progress.sent));
     return result;
   } catch (error) {

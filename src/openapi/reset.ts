@@ -210,6 +210,18 @@ export const ExecuteParam = z
     example: 'true',
   });
 
+export const CreateParam = z
+  .enum(['true', 'false'], expect('true or false'))
+  .optional()
+  .openapi({
+    param: { name: 'create', in: 'query' },
+    description:
+      'Share groups only. true: a share group that does not exist yet is planned for and, on execute, created ' +
+      'with these start offsets (before its first consumer, which then starts there); needs topics or from-list. ' +
+      'Give it on the dry run and on the execute. Default false: a missing group is a 404, as for every write',
+    example: 'true',
+  });
+
 export const IfMatchHeader = z
   .string()
   .optional()
@@ -284,6 +296,7 @@ const PLAN_EXAMPLE = {
       reason: '-60 is below the earliest offset 0',
     },
   ],
+  creates: false,
   planToken: 'eyJwIjoicmVzZXQtcGxhbiIsInQiOjE3OTY…',
   expiresAt: '2026-11-30T20:10:00.000Z',
   sent: false,
@@ -299,6 +312,11 @@ export const ResetPlannedSchema = z
       description: 'to-datetime and by-duration: the time looked for; null otherwise',
     }),
     partitions: z.array(PlannedPartitionSchema),
+    creates: z.boolean().openapi({
+      description:
+        'true: the group does not exist yet and executing this plan creates it (a share group, create=true); its ' +
+        '`state` is then Dead and its epochs null',
+    }),
     planToken: z.string().openapi({
       description:
         'Opaque and signed: hand it back with execute=true (body or If-Match) to apply exactly this plan',

@@ -16,7 +16,8 @@ import { ADMIN_COMMIT_GENERATION, OffsetCommit } from '../../broker/protocol/mes
 import type { KafkaCluster } from '../../broker/transport/cluster.js';
 import type { BrokerConnection } from '../../broker/transport/connection.js';
 import { isCoordinatorError } from '../coordinators.js';
-import type { Group, GroupType } from '../model.js';
+import { GroupTypeUnavailableError } from '../errors.js';
+import type { GroupType } from '../model.js';
 import type { CommittedOffsets } from '../offsets/committed.js';
 import { type EndOffset, logOffsets, type OffsetSpec, tpKey } from '../offsets/end-offsets.js';
 import { GroupNotEmptyError, type MemberRef } from '../writes/errors.js';
@@ -24,12 +25,32 @@ import { sendWrite, type WriteProgress } from '../writes/progress.js';
 import {
   durationTimestamp,
   type PartitionFacts,
-  type PlannedPartition,
   partitionKey,
   planTargets,
   ResetPlanError,
   type ResetScenario,
 } from './plan.js';
+import {
+  type AppliedReset,
+  applied,
+  PlanStaleError,
+  type PlanToApply,
+  planBasisOf,
+  type ResetGroup,
+  type ResetPlan,
+} from './types.js';
+
+export {
+  type AppliedPartition,
+  type AppliedReset,
+  absentShareGroup,
+  type PlanBasis,
+  PlanStaleError,
+  type PlanToApply,
+  planBasisOf,
+  type ResetGroup,
+  type ResetPlan,
+} from './types.js';
 
 /** What the reset needs of the other writes: the coordinator, with its retries, and the offsets read there. */
 export interface ResetWrites {
@@ -48,68 +69,6 @@ export interface ResetRequest {
   scope: ResetScope;
 }
 
-/** The group as a plan saw it: what must still hold when the plan is applied. */
-export interface PlanBasis {
-  state: string;
-  groupEpoch: number | null;
-  assignmentEpoch: number | null;
-}
-
-export interface ResetPlan extends PlanBasis {
-  groupId: string;
-  type: GroupType;
-  /** to-datetime and by-duration: the time looked for (epoch ms); null otherwise. */
-  timestamp: number | null;
-  partitions: PlannedPartition[];
-}
-
-/** A plan handed back to be applied: its basis, and per partition the current offset and the target. */
-export interface PlanToApply extends PlanBasis {
-  groupId: string;
-  type: GroupType;
-  partitions: { topic: string; partition: number; current: number | null; target: number }[];
-}
-
-export interface AppliedPartition {
-  topic: string;
-  partition: number;
-  before: number | null;
-  after: number;
-  /** Kafka refused this partition; the others stand. */
-  error: KafkaErrorInfo | null;
-}
-
-/**
- * What executing a plan did: `applied` (sent to Kafka, per-partition outcomes), or
- * `already-applied` (every planned partition already at its target: nothing sent).
- */
-export interface AppliedReset {
-  outcome: 'applied' | 'already-applied';
-  partitions: AppliedPartition[];
-}
-
-const applied = (p: PlanToApply['partitions'][number], error: KafkaErrorInfo | null): AppliedPartition => ({
-  topic: p.topic,
-  partition: p.partition,
-  before: p.current,
-  after: p.target,
-  error,
-});
-
-/** What changed since the plan: its basis (state, epochs), or the offsets of some partitions (409 plan-stale). */
-export class PlanStaleError extends Error {
-  override readonly name = 'PlanStaleError';
-  constructor(
-    readonly groupId: string,
-    readonly changes: readonly string[],
-    readonly partitions: readonly { topic: string; partition: number }[],
-  ) {
-    super(
-      `the group changed since the plan was made: ${changes.slice(0, 5).join('; ')}${changes.length > 5 ? '; …' : ''}; plan again`,
-    );
-  }
-}
-
 /** Errors of an admin commit that mean "the group has members now". */
 const LIVE_GROUP: ReadonlySet<number> = new Set([
   ErrorCode.UNKNOWN_MEMBER_ID,
@@ -119,14 +78,8 @@ const LIVE_GROUP: ReadonlySet<number> = new Set([
   ErrorCode.NON_EMPTY_GROUP,
 ]);
 
-export const planBasisOf = (group: Group): PlanBasis => ({
-  state: group.state,
-  groupEpoch: group.groupEpoch,
-  assignmentEpoch: group.assignmentEpoch,
-});
-
 /** A reset is for a group nobody is in: Kafka's tools refuse a live group too, dry run or not. */
-function requireEmpty(group: Group, members: (group: Group) => MemberRef[]): void {
+function requireEmpty(group: ResetGroup, members: (group: ResetGroup) => MemberRef[]): void {
   if (group.members.length > 0) throw new GroupNotEmptyError(group.groupId, members(group));
 }
 
@@ -136,19 +89,20 @@ export class OffsetResetter {
     private readonly writes: ResetWrites,
     /** The members a problem names: from the describe the caller made, or a new one after a refusal. */
     private readonly members: {
-      of: (group: Group) => MemberRef[];
+      of: (group: ResetGroup) => MemberRef[];
       now: (groupId: string) => Promise<MemberRef[]>;
     },
     private readonly now: () => number = Date.now,
   ) {}
 
   /** The plan for `group` (just described by the caller): reads only. */
-  async plan(group: Group, request: ResetRequest): Promise<ResetPlan> {
+  async plan(group: ResetGroup, request: ResetRequest): Promise<ResetPlan> {
     requireEmpty(group, this.members.of);
     const { groupId, type } = group;
-    const committed = await this.writes.committedOffsets(groupId, type);
+    if (group.absent) await this.requireShareCreation(groupId);
+    const committed = group.absent ? [] : await this.writes.committedOffsets(groupId, type);
     const current = new Map(committed.map((c) => [partitionKey(c.topic, c.partition), c.offset]));
-    const partitions = await this.scopePartitions(request, committed);
+    const partitions = await this.scopePartitions(request, committed, group.absent === true);
 
     const { scenario } = request;
     const timestamp =
@@ -180,14 +134,28 @@ export class OffsetResetter {
       ...planBasisOf(group),
       timestamp,
       partitions: planTargets(scenario, facts),
+      creates: group.absent === true,
     };
+  }
+
+  /** Kafka 4.1 and later set a share group's start offsets; older brokers have no share groups. */
+  private async requireShareCreation(groupId: string): Promise<void> {
+    const version = await this.cluster.anyBroker((connection) =>
+      connection.versionFor(AlterShareGroupOffsets),
+    );
+    if (version === undefined)
+      throw new GroupTypeUnavailableError(
+        groupId,
+        'share',
+        'the brokers offer no AlterShareGroupOffsets, so no share group can be created and started (Kafka 4.2 or later)',
+      );
   }
 
   /**
    * Applies `plan` to `group` (just described by the caller) when nothing it was made from has
    * changed: no members, the same state and epochs, the same offsets on every planned partition.
    */
-  async apply(group: Group, plan: PlanToApply, progress?: WriteProgress): Promise<AppliedReset> {
+  async apply(group: ResetGroup, plan: PlanToApply, progress?: WriteProgress): Promise<AppliedReset> {
     requireEmpty(group, this.members.of);
     const { groupId, type } = group;
     const changes: string[] = [];
@@ -198,13 +166,17 @@ export class OffsetResetter {
       changes.push(`group epoch ${plan.groupEpoch} → ${now.groupEpoch}`);
     if (now.assignmentEpoch !== plan.assignmentEpoch)
       changes.push(`assignment epoch ${plan.assignmentEpoch} → ${now.assignmentEpoch}`);
-    const committed = await this.writes.committedOffsets(groupId, type);
+    const committed = group.absent ? [] : await this.writes.committedOffsets(groupId, type);
     const current = new Map(committed.map((c) => [partitionKey(c.topic, c.partition), c.offset]));
     const offsetOf = (p: { topic: string; partition: number }) =>
       current.get(partitionKey(p.topic, p.partition)) ?? null;
     // The plan already stands (an earlier execute of it, answered or not): nothing to send. The
-    // state and epochs may have moved (a coordinator that moved reloads the group), the offsets did not.
-    if (plan.partitions.length > 0 && plan.partitions.every((p) => offsetOf(p) === p.target))
+    // state and epochs may have moved (a coordinator that moved reloads the group), the offsets did
+    // not. A plan that changes nothing (every target its start) is executed as asked.
+    if (
+      plan.partitions.some((p) => p.current !== p.target) &&
+      plan.partitions.every((p) => offsetOf(p) === p.target)
+    )
       return { outcome: 'already-applied', partitions: plan.partitions.map((p) => applied(p, null)) };
     for (const p of plan.partitions) {
       const offset = offsetOf(p);
@@ -242,6 +214,7 @@ export class OffsetResetter {
   private async scopePartitions(
     { scenario, scope }: ResetRequest,
     committed: CommittedOffsets,
+    absent = false,
   ): Promise<{ topic: string; partition: number }[]> {
     let asked: { topic: string; partition?: number }[];
     let field: string;
@@ -253,6 +226,12 @@ export class OffsetResetter {
         partitions ? partitions.map((partition) => ({ topic, partition })) : [{ topic }],
       );
       field = 'topics';
+    } else if (absent) {
+      throw new ResetPlanError(
+        'allTopics',
+        'topics or from-list: a group that does not exist yet has no topics',
+        'a group created by its reset starts on the topics named: give topics, or offsets with from-list',
+      );
     } else {
       // Kafka's --all-topics: the partitions the group has offsets for.
       asked = committed.map(({ topic, partition }) => ({ topic, partition }));

@@ -28,6 +28,7 @@ import {
   type AppliedReset,
   OffsetResetter,
   type PlanToApply,
+  type ResetGroup,
   type ResetPlan,
   type ResetRequest,
 } from '../reset/apply.js';
@@ -97,13 +98,13 @@ export interface GroupWrites {
    */
   atCoordinator<T>(groupId: string, call: (connection: BrokerConnection) => Promise<T>): Promise<T>;
   /** A reset plan for `group`, just described by the write gate: reads only (see ./reset.ts). */
-  planReset(group: Group, request: ResetRequest): Promise<ResetPlan>;
+  planReset(group: ResetGroup, request: ResetRequest): Promise<ResetPlan>;
   /**
    * Applies a plan to `group`, just described by the write gate: PlanStaleError when the group
    * changed since the plan, GroupNotEmptyError when it has members; `already-applied` (nothing
    * sent) when every planned partition is at its target already.
    */
-  applyReset(group: Group, plan: PlanToApply, progress?: WriteProgress): Promise<AppliedReset>;
+  applyReset(group: ResetGroup, plan: PlanToApply, progress?: WriteProgress): Promise<AppliedReset>;
 }
 
 const byPartition = (a: TopicPartitionRef, b: TopicPartitionRef) =>
@@ -401,11 +402,11 @@ export class KafkaGroupWrites implements GroupWrites {
     return out;
   }
 
-  planReset(group: Group, request: ResetRequest): Promise<ResetPlan> {
+  planReset(group: ResetGroup, request: ResetRequest): Promise<ResetPlan> {
     return this.resetter().plan(group, request);
   }
 
-  applyReset(group: Group, plan: PlanToApply, progress?: WriteProgress): Promise<AppliedReset> {
+  applyReset(group: ResetGroup, plan: PlanToApply, progress?: WriteProgress): Promise<AppliedReset> {
     return this.resetter().apply(group, plan, progress);
   }
 
