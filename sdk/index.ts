@@ -82,6 +82,7 @@ export type ResetPlanned = components['schemas']['ResetPlanned'];
 export type PlannedPartition = components['schemas']['PlannedPartition'];
 export type ResetExecuted = components['schemas']['ResetExecuted'];
 export type AppliedPartition = components['schemas']['AppliedPartition'];
+export type ResetAlreadyApplied = components['schemas']['ResetAlreadyApplied'];
 export type ResetOffsetsRequest = components['schemas']['ResetOffsetsRequest'];
 export type GroupHealth = components['schemas']['GroupHealth'];
 export type Verdict = components['schemas']['Verdict'];

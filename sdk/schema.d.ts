@@ -296,7 +296,7 @@ export interface paths {
         head?: never;
         /**
          * Set or delete a group's configs
-         * @description IncrementalAlterConfigs on the GROUP resource: Kafka checks the change first (validateOnly) and only then applies it, so a refused change applies nothing. A config Kafka refuses (unknown, out of range, not accepted by this Kafka version) answers 400 naming it, with Kafka's message. `dryRun=true` stops after Kafka's check. The group must exist and have the type named. Needs the grant action 'configs'; every attempt is logged as an audit line.
+         * @description IncrementalAlterConfigs on the GROUP resource: Kafka checks the change first (validateOnly) and only then applies it, so a refused change applies nothing. A config Kafka refuses (unknown, out of range, not accepted by this Kafka version) answers 400 naming it, with Kafka's message. `dryRun=true` stops after Kafka's check. The group must exist and have the type named, unless `allowMissing=true`: then a group id no group has yet takes configs too, as Kafka allows, for the group made later with this id. Needs the grant action 'configs'; every attempt is logged as an audit line.
          */
         patch: operations["changeGroupConfigs"];
         trace?: never;
@@ -320,7 +320,7 @@ export interface paths {
         head?: never;
         /**
          * Set or delete a group's configs (one cluster)
-         * @description IncrementalAlterConfigs on the GROUP resource: Kafka checks the change first (validateOnly) and only then applies it, so a refused change applies nothing. A config Kafka refuses (unknown, out of range, not accepted by this Kafka version) answers 400 naming it, with Kafka's message. `dryRun=true` stops after Kafka's check. The group must exist and have the type named. Needs the grant action 'configs'; every attempt is logged as an audit line.
+         * @description IncrementalAlterConfigs on the GROUP resource: Kafka checks the change first (validateOnly) and only then applies it, so a refused change applies nothing. A config Kafka refuses (unknown, out of range, not accepted by this Kafka version) answers 400 naming it, with Kafka's message. `dryRun=true` stops after Kafka's check. The group must exist and have the type named, unless `allowMissing=true`: then a group id no group has yet takes configs too, as Kafka allows, for the group made later with this id. Needs the grant action 'configs'; every attempt is logged as an audit line.
          */
         patch: operations["changeGroupConfigsInCluster"];
         trace?: never;
@@ -450,7 +450,7 @@ export interface paths {
         put?: never;
         /**
          * Reset a group's offsets: a plan first, then exactly that plan
-         * @description Classic, consumer and streams groups (OffsetCommit as an admin commit) and share groups (AlterShareGroupOffsets), with the scenarios of Kafka's kafka-consumer-groups.sh. A dry run (the default) answers the plan: per partition the current offset, the earliest and latest, what the scenario asked and the target, clamped into [earliest, latest] and marked when it was; and a signed `planToken` (also the ETag), valid 10 minutes, bound to the group, its type, state and epochs, the offsets the plan was made from and the targets. `execute=true` with that token (body `planToken` or `If-Match`) applies exactly the plan, or answers 409 `plan-stale` when the group changed since. The group must exist, be of `type` and have no members (409 `group-not-empty`); a reset never creates a group. Needs the `reset-offsets` grant. Every attempt is one audit log line.
+         * @description Classic, consumer and streams groups (OffsetCommit as an admin commit) and share groups (AlterShareGroupOffsets), with the scenarios of Kafka's kafka-consumer-groups.sh. A dry run (the default) answers the plan: per partition the current offset, the earliest and latest, what the scenario asked and the target, clamped into [earliest, latest] and marked when it was; and a signed `planToken` (also the ETag), valid 10 minutes, bound to the group, its type, state and epochs, the offsets the plan was made from and the targets. `execute=true` with that token (body `planToken` or `If-Match`) applies exactly the plan, or answers 409 `plan-stale` when the group changed since. Executing the same token again is safe: when every planned offset already equals its target (the first execute applied it, even if its answer was lost), the answer is 200 `already-applied` and nothing is sent; when the offsets moved elsewhere, 409 `plan-stale`. Every answer, and every problem, says in `sent` whether a write request left for Kafka. The group must exist, be of `type` and have no members (409 `group-not-empty`); a reset never creates a group, but for a share group with `create=true` (on the dry run and on the execute): a share group that does not exist yet is planned for (`creates: true`, topics or from-list required) and created with its start offsets by the execute. Needs the `reset-offsets` grant. Every attempt is one audit log line.
          */
         post: operations["resetGroupOffsets"];
         delete?: never;
@@ -470,7 +470,7 @@ export interface paths {
         put?: never;
         /**
          * Reset a group's offsets: a plan first, then exactly that plan (one cluster)
-         * @description Classic, consumer and streams groups (OffsetCommit as an admin commit) and share groups (AlterShareGroupOffsets), with the scenarios of Kafka's kafka-consumer-groups.sh. A dry run (the default) answers the plan: per partition the current offset, the earliest and latest, what the scenario asked and the target, clamped into [earliest, latest] and marked when it was; and a signed `planToken` (also the ETag), valid 10 minutes, bound to the group, its type, state and epochs, the offsets the plan was made from and the targets. `execute=true` with that token (body `planToken` or `If-Match`) applies exactly the plan, or answers 409 `plan-stale` when the group changed since. The group must exist, be of `type` and have no members (409 `group-not-empty`); a reset never creates a group. Needs the `reset-offsets` grant. Every attempt is one audit log line.
+         * @description Classic, consumer and streams groups (OffsetCommit as an admin commit) and share groups (AlterShareGroupOffsets), with the scenarios of Kafka's kafka-consumer-groups.sh. A dry run (the default) answers the plan: per partition the current offset, the earliest and latest, what the scenario asked and the target, clamped into [earliest, latest] and marked when it was; and a signed `planToken` (also the ETag), valid 10 minutes, bound to the group, its type, state and epochs, the offsets the plan was made from and the targets. `execute=true` with that token (body `planToken` or `If-Match`) applies exactly the plan, or answers 409 `plan-stale` when the group changed since. Executing the same token again is safe: when every planned offset already equals its target (the first execute applied it, even if its answer was lost), the answer is 200 `already-applied` and nothing is sent; when the offsets moved elsewhere, 409 `plan-stale`. Every answer, and every problem, says in `sent` whether a write request left for Kafka. The group must exist, be of `type` and have no members (409 `group-not-empty`); a reset never creates a group, but for a share group with `create=true` (on the dry run and on the execute): a share group that does not exist yet is planned for (`creates: true`, topics or from-list required) and created with its start offsets by the execute. Needs the `reset-offsets` grant. Every attempt is one audit log line.
          */
         post: operations["resetGroupOffsetsInCluster"];
         delete?: never;
@@ -720,6 +720,8 @@ export interface components {
             partitions?: components["schemas"]["ProblemPartition"][];
             /** @description The group.instance.id the request named */
             instanceId?: string;
+            /** @description Writes only: whether the write request left for Kafka. false: nothing was sent, nothing changed. true: Kafka refused it (kafkaError says why) or did not answer (503, 504), so it may have been applied: read the group, or execute the same reset plan again, which is safe */
+            sent?: boolean;
             /** @description cluster-not-found: the aliases the caller may use */
             clusters?: string[];
             /**
@@ -2125,6 +2127,7 @@ export interface components {
          *       "state": "Empty",
          *       "dryRun": false,
          *       "deleted": true,
+         *       "sent": true,
          *       "offsets": [
          *         {
          *           "topic": "demo-orders",
@@ -2153,6 +2156,11 @@ export interface components {
             dryRun: boolean;
             /** @description Whether the group is gone now (false on a dry run) */
             deleted: boolean;
+            /**
+             * @description Whether the write request was sent to Kafka. true: sent and answered, so applied as this answer says. false: nothing was sent (a dry run, a reset plan that already stands, nothing to delete). A failed write says the same in its problem's `sent`
+             * @example true
+             */
+            sent: boolean;
             /** @description The committed offsets (share groups: start offsets) deleted with the group */
             offsets: components["schemas"]["DeletedOffset"][];
         };
@@ -2184,7 +2192,8 @@ export interface components {
          *           "partition": 0,
          *           "offset": 15
          *         }
-         *       ]
+         *       ],
+         *       "sent": true
          *     }
          */
         OffsetsDeletion: {
@@ -2198,13 +2207,19 @@ export interface components {
             topic: string;
             /** @description The partitions whose offset was deleted, with the offset that was there */
             deleted: components["schemas"]["DeletedOffset"][];
+            /**
+             * @description Whether the write request was sent to Kafka. true: sent and answered, so applied as this answer says. false: nothing was sent (a dry run, a reset plan that already stands, nothing to delete). A failed write says the same in its problem's `sent`
+             * @example true
+             */
+            sent: boolean;
         };
         /**
          * @example {
          *       "groupId": "demo-classic",
          *       "type": "classic",
          *       "instanceId": "demo-classic-1",
-         *       "memberId": "demo-classic-1-3f0c2a9e-5d7b-4b1e-8f61-2a9c0d4e7b13"
+         *       "memberId": "demo-classic-1-3f0c2a9e-5d7b-4b1e-8f61-2a9c0d4e7b13",
+         *       "sent": true
          *     }
          */
         MemberRemoval: {
@@ -2219,6 +2234,11 @@ export interface components {
             instanceId: string;
             /** @description The member id Kafka removed, where it said */
             memberId: string | null;
+            /**
+             * @description Whether the write request was sent to Kafka. true: sent and answered, so applied as this answer says. false: nothing was sent (a dry run, a reset plan that already stands, nothing to delete). A failed write says the same in its problem's `sent`
+             * @example true
+             */
+            sent: boolean;
         };
         /**
          * @example {
@@ -2247,7 +2267,8 @@ export interface components {
          *             }
          *           }
          *         }
-         *       ]
+         *       ],
+         *       "sent": true
          *     }
          */
         MemberRemovals: {
@@ -2260,6 +2281,11 @@ export interface components {
             type: "classic" | "consumer" | "share" | "streams";
             /** @description One outcome per instance id, in the order asked */
             results: components["schemas"]["MemberRemovalOutcome"][];
+            /**
+             * @description Whether the write request was sent to Kafka. true: sent and answered, so applied as this answer says. false: nothing was sent (a dry run, a reset plan that already stands, nothing to delete). A failed write says the same in its problem's `sent`
+             * @example true
+             */
+            sent: boolean;
         };
         MemberRemovalOutcome: components["schemas"]["MemberRemoved"] | components["schemas"]["MemberRemovalFailed"];
         MemberRemoved: {
@@ -2297,7 +2323,9 @@ export interface components {
          *       "groupId": "orders-share",
          *       "type": "share",
          *       "dryRun": false,
+         *       "groupExists": true,
          *       "applied": true,
+         *       "sent": true,
          *       "set": {
          *         "share.auto.offset.reset": "earliest"
          *       },
@@ -2324,6 +2352,8 @@ export interface components {
              */
             type: "classic" | "consumer" | "share" | "streams";
             dryRun: boolean;
+            /** @description false: no group has this id yet (allowMissing=true); the configs wait for the group made with this id */
+            groupExists: boolean;
             /** @description false on a dry run: Kafka checked the change and applied nothing */
             applied: boolean;
             set: {
@@ -2332,6 +2362,11 @@ export interface components {
             delete: string[];
             /** @description The group's configs after the change (before it, on a dry run) */
             configs: components["schemas"]["GroupConfig"][];
+            /**
+             * @description Whether the write request was sent to Kafka. true: sent and answered, so applied as this answer says. false: nothing was sent (a dry run, a reset plan that already stands, nothing to delete). A failed write says the same in its problem's `sent`
+             * @example true
+             */
+            sent: boolean;
         };
         /**
          * @example {
@@ -2361,7 +2396,7 @@ export interface components {
              */
             delete?: string[];
         };
-        ResetOutcome: components["schemas"]["ResetPlanned"] | components["schemas"]["ResetExecuted"];
+        ResetOutcome: components["schemas"]["ResetPlanned"] | components["schemas"]["ResetExecuted"] | components["schemas"]["ResetAlreadyApplied"];
         /**
          * @description A dry run: the plan, nothing changed
          * @example {
@@ -2397,8 +2432,10 @@ export interface components {
          *           "reason": "-60 is below the earliest offset 0"
          *         }
          *       ],
+         *       "creates": false,
          *       "planToken": "eyJwIjoicmVzZXQtcGxhbiIsInQiOjE3OTY…",
-         *       "expiresAt": "2026-11-30T20:10:00.000Z"
+         *       "expiresAt": "2026-11-30T20:10:00.000Z",
+         *       "sent": false
          *     }
          */
         ResetPlanned: {
@@ -2430,6 +2467,8 @@ export interface components {
              */
             timestamp: string | null;
             partitions: components["schemas"]["PlannedPartition"][];
+            /** @description true: the group does not exist yet and executing this plan creates it (a share group, create=true); its `state` is then Dead and its epochs null */
+            creates: boolean;
             /** @description Opaque and signed: hand it back with execute=true (body or If-Match) to apply exactly this plan */
             planToken: string;
             /**
@@ -2437,6 +2476,11 @@ export interface components {
              * @description After this the token is refused
              */
             expiresAt: string;
+            /**
+             * @description Whether the write request was sent to Kafka. true: sent and answered, so applied as this answer says. false: nothing was sent (a dry run, a reset plan that already stands, nothing to delete). A failed write says the same in its problem's `sent`
+             * @example true
+             */
+            sent: boolean;
         };
         PlannedPartition: {
             topic: string;
@@ -2499,7 +2543,8 @@ export interface components {
          *           "after": 0,
          *           "error": null
          *         }
-         *       ]
+         *       ],
+         *       "sent": true
          *     }
          */
         ResetExecuted: {
@@ -2524,6 +2569,11 @@ export interface components {
              */
             assignmentEpoch: number | null;
             partitions: components["schemas"]["AppliedPartition"][];
+            /**
+             * @description Whether the write request was sent to Kafka. true: sent and answered, so applied as this answer says. false: nothing was sent (a dry run, a reset plan that already stands, nothing to delete). A failed write says the same in its problem's `sent`
+             * @example true
+             */
+            sent: boolean;
         };
         AppliedPartition: {
             topic: string;
@@ -2541,6 +2591,62 @@ export interface components {
             after: number;
             /** @description What Kafka answered for this partition when it refused it; null: done (always present) */
             error?: components["schemas"]["KafkaError"] | null;
+        };
+        /**
+         * @description The plan executed again: every planned partition's offset already equals its target (an earlier execute of this plan applied it, answered or not), so nothing was sent. `before` and `after` are those of the plan
+         * @example {
+         *       "status": "already-applied",
+         *       "groupId": "orders-eu",
+         *       "type": "classic",
+         *       "state": "Empty",
+         *       "groupEpoch": null,
+         *       "assignmentEpoch": null,
+         *       "partitions": [
+         *         {
+         *           "topic": "orders",
+         *           "partition": 0,
+         *           "before": 1200,
+         *           "after": 1100,
+         *           "error": null
+         *         },
+         *         {
+         *           "topic": "orders",
+         *           "partition": 1,
+         *           "before": 40,
+         *           "after": 0,
+         *           "error": null
+         *         }
+         *       ],
+         *       "sent": false
+         *     }
+         */
+        ResetAlreadyApplied: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "already-applied";
+            groupId: string;
+            /** @enum {string} */
+            type: "classic" | "consumer" | "share" | "streams";
+            /** @description Kafka's state name when the plan was made (or applied) */
+            state: string;
+            /**
+             * Format: int32
+             * @description Group epoch (null for classic groups)
+             */
+            groupEpoch: number | null;
+            /**
+             * Format: int32
+             * @description Target assignment epoch (null for classic groups)
+             */
+            assignmentEpoch: number | null;
+            partitions: components["schemas"]["AppliedPartition"][];
+            /**
+             * @description Whether the write request was sent to Kafka. true: sent and answered, so applied as this answer says. false: nothing was sent (a dry run, a reset plan that already stands, nothing to delete). A failed write says the same in its problem's `sent`
+             * @example true
+             */
+            sent: boolean;
         };
         /**
          * @example {
@@ -5823,6 +5929,8 @@ export interface operations {
                 type: "classic" | "consumer" | "share" | "streams";
                 /** @description true: answer what would be deleted, change nothing (default false) */
                 dryRun?: "true" | "false";
+                /** @description true: the group may not exist yet. Kafka keeps a group id's configs before its first member, so a group can start with them (e.g. share.auto.offset.reset=earliest before the first share consumer); the group itself is not created, and `type` is taken as given. Default false: a missing group is a 404, so a mistyped id is caught */
+                allowMissing?: "true" | "false";
             };
             header?: never;
             path: {
@@ -6173,6 +6281,8 @@ export interface operations {
                 type: "classic" | "consumer" | "share" | "streams";
                 /** @description true: answer what would be deleted, change nothing (default false) */
                 dryRun?: "true" | "false";
+                /** @description true: the group may not exist yet. Kafka keeps a group id's configs before its first member, so a group can start with them (e.g. share.auto.offset.reset=earliest before the first share consumer); the group itself is not created, and `type` is taken as given. Default false: a missing group is a 404, so a mistyped id is caught */
+                allowMissing?: "true" | "false";
             };
             header?: never;
             path: {
@@ -7439,6 +7549,8 @@ export interface operations {
             query?: {
                 /** @description true: apply the plan of the token (body planToken or If-Match); default false: a dry run that returns a plan */
                 execute?: "true" | "false";
+                /** @description Share groups only. true: a share group that does not exist yet is planned for and, on execute, created with these start offsets (before its first consumer, which then starts there); needs topics or from-list. Give it on the dry run and on the execute. Default false: a missing group is a 404, as for every write */
+                create?: "true" | "false";
             };
             header?: {
                 /** @description With execute=true: the planToken (the ETag of the dry run), quoted or not */
@@ -7653,6 +7765,8 @@ export interface operations {
             query?: {
                 /** @description true: apply the plan of the token (body planToken or If-Match); default false: a dry run that returns a plan */
                 execute?: "true" | "false";
+                /** @description Share groups only. true: a share group that does not exist yet is planned for and, on execute, created with these start offsets (before its first consumer, which then starts there); needs topics or from-list. Give it on the dry run and on the execute. Default false: a missing group is a 404, as for every write */
+                create?: "true" | "false";
             };
             header?: {
                 /** @description With execute=true: the planToken (the ETag of the dry run), quoted or not */

@@ -85,7 +85,14 @@ export const RESET_SCENARIOS = [
 export type ResetScenarioName = (typeof RESET_SCENARIOS)[number];
 
 /** Share groups have start offsets, not commits: Kafka's share tool resets to these only. */
-export const SHARE_SCENARIOS: readonly ResetScenarioName[] = ['to-earliest', 'to-latest', 'to-datetime'];
+export const SHARE_SCENARIOS: readonly ResetScenarioName[] = [
+  'to-earliest',
+  'to-latest',
+  'to-datetime',
+  // KIP-1323 (kafka-share-groups.sh --to-offset, --from-file): any start offset, per partition.
+  'to-offset',
+  'from-list',
+];
 
 /**
  * An ISO 8601 duration as Java's Duration.parse reads it (days, hours, minutes, seconds with a

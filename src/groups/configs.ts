@@ -19,6 +19,7 @@ import {
 } from '../broker/protocol/messages/incremental-alter-configs.js';
 import type { KafkaCluster } from '../broker/transport/cluster.js';
 import { quoteId } from './errors.js';
+import { sendWrite, type WriteProgress } from './writes/progress.js';
 
 /** Where a value comes from, named as Kafka's Admin client names it (ConfigEntry.ConfigSource). */
 export type ConfigSource =
@@ -173,6 +174,8 @@ export async function alterGroupConfigs(
   groupId: string,
   change: GroupConfigChange,
   validateOnly: boolean,
+  /** Marked when a change (not a validateOnly check, which applies nothing) leaves for Kafka. */
+  progress?: WriteProgress,
 ): Promise<void> {
   const configs = [
     ...Object.entries(change.set).map(([name, value]) => ({
@@ -183,10 +186,15 @@ export async function alterGroupConfigs(
     ...change.delete.map((name) => ({ name, configOperation: AlterConfigOperation.Delete, value: null })),
   ];
   await cluster.anyBroker(async (connection) => {
-    const { response } = await connection.send(IncrementalAlterConfigs, {
-      resources: [{ resourceType: ConfigResourceType.Group, resourceName: groupId, configs }],
-      validateOnly,
-    });
+    const { response } = await sendWrite(
+      connection,
+      validateOnly ? undefined : progress,
+      IncrementalAlterConfigs,
+      {
+        resources: [{ resourceType: ConfigResourceType.Group, resourceName: groupId, configs }],
+        validateOnly,
+      },
+    );
     const result = response.responses.find((r) => r.resourceName === groupId);
     if (!result) {
       throw new KafkaResponseError(

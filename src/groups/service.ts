@@ -27,6 +27,7 @@ import type { Group, GroupList, GroupOffsets, GroupType } from './model.js';
 import type { Isolation } from './offsets/end-offsets.js';
 import { type OffsetsOptions, type OffsetTable, OffsetTables } from './offsets/tables.js';
 import { failed, type Outcome } from './outcome.js';
+import type { WriteProgress } from './writes/progress.js';
 import { type GroupWrites, KafkaGroupWrites } from './writes/service.js';
 
 export type { ListFilter } from './listing.js';
@@ -97,7 +98,12 @@ export interface GroupService {
   /** The group's own configs (DescribeConfigs, resource type GROUP), for any group id. */
   groupConfigs?(groupId: string): Promise<GroupConfig[]>;
   /** IncrementalAlterConfigs on the group (validateOnly: Kafka's dry run); GroupConfigInvalidError. */
-  alterGroupConfigs?(groupId: string, change: GroupConfigChange, validateOnly: boolean): Promise<void>;
+  alterGroupConfigs?(
+    groupId: string,
+    change: GroupConfigChange,
+    validateOnly: boolean,
+    progress?: WriteProgress,
+  ): Promise<void>;
   /** The API version ranges one broker of the cluster offers (what it can serve, which Kafka it is). */
   apiVersions?(): Promise<ReadonlyMap<number, { min: number; max: number }>>;
   /** Which brokers answer a Metadata request now (shared for a second); `ready` when one does. */
@@ -176,8 +182,13 @@ export class KafkaGroupService implements GroupService {
     return describeGroupConfigs(this.cluster, groupId);
   }
 
-  alterGroupConfigs(groupId: string, change: GroupConfigChange, validateOnly: boolean): Promise<void> {
-    return alterGroupConfigs(this.cluster, groupId, change, validateOnly);
+  alterGroupConfigs(
+    groupId: string,
+    change: GroupConfigChange,
+    validateOnly: boolean,
+    progress?: WriteProgress,
+  ): Promise<void> {
+    return alterGroupConfigs(this.cluster, groupId, change, validateOnly, progress);
   }
 
   apiVersions(): Promise<ReadonlyMap<number, { min: number; max: number }>> {

@@ -11,6 +11,8 @@
  *   method, route, path   e.g. DELETE, /groups/:groupId, /groups/orders%2Feu
  *   groupId, type, dryRun
  *   outcome     `done` (2xx), `refused` (4xx: not allowed, not found, not empty, …) or `failed` (5xx)
+ *   sent        whether a write request left for Kafka (groups/writes/progress.ts): false, nothing
+ *               changed; true, applied, refused by Kafka, or not known where Kafka did not answer
  *   status, problem, detail   the HTTP status, and the problem's slug and detail when not done
  *   …details    what the route noted: what was deleted or planned, offsets before and after
  *
@@ -22,12 +24,15 @@
 
 import type { Context } from 'hono';
 import type { WritesSetting } from '../config.js';
+import { GroupNotFoundError } from '../groups/errors.js';
 import type { Group } from '../groups/model.js';
 import type { GroupService } from '../groups/service.js';
+import { type WriteProgress, writeProgress } from '../groups/writes/progress.js';
 import type { Logger } from '../logger.js';
 import { problemFor } from './problem-rows.js';
 import type { WriteTarget } from './write-guard.js';
-import { authorizeWrite } from './write-guard.js';
+import { authorizeWrite, authorizeWriteAccess } from './write-guard.js';
+import { markWriteSent } from './write-sent.js';
 
 /** What a write route needs besides its request: the service, WRITES, the logger. */
 export interface WriteDeps {
@@ -49,6 +54,8 @@ export type AuditDetails = Record<string, unknown>;
 
 export interface AuditNotes {
   note(details: AuditDetails): void;
+  /** Handed to the write, which marks it when its request leaves for Kafka. */
+  readonly progress: WriteProgress;
 }
 
 export interface AuditLine {
@@ -62,6 +69,7 @@ export interface AuditLine {
   type: string;
   dryRun: boolean;
   outcome: AuditOutcome;
+  sent: boolean;
   status: number;
   problem?: string;
   detail?: string;
@@ -83,6 +91,7 @@ export function auditLine(
   request: WriteRequest,
   result: { status: number; problem?: string; detail?: string },
   details: AuditDetails,
+  sent = false,
 ): AuditLine {
   const outcome: AuditOutcome = result.status < 400 ? 'done' : result.status < 500 ? 'refused' : 'failed';
   return {
@@ -97,6 +106,7 @@ export function auditLine(
     type: request.type,
     dryRun: request.dryRun ?? false,
     outcome,
+    sent,
     status: result.status,
     ...(result.problem !== undefined && { problem: result.problem }),
     ...(result.detail !== undefined && { detail: result.detail }),
@@ -114,7 +124,7 @@ export function logAudit(logger: Logger, line: AuditLine): void {
  * it goes, so a write that fails half-way still logs what it had planned. Errors are rethrown
  * for the app's error mapping; the line names the problem they become.
  */
-export async function guardedWrite<T>(
+export function guardedWrite<T>(
   c: Context,
   deps: WriteDeps,
   request: WriteRequest,
@@ -122,18 +132,54 @@ export async function guardedWrite<T>(
   /** The status of the answer when `run` returns (default 200). */
   status = 200,
 ): Promise<T> {
+  return guarded(c, deps, request, () => authorizeWrite(c, deps.writes, deps.service, request), run, status);
+}
+
+/**
+ * As guardedWrite, for the one write that may create its group (a share group's reset with
+ * create=true): `run` gets null when the group does not exist. The caller's grants are checked
+ * first as for every write, so a group the caller may not see is never one it may create.
+ */
+export function guardedWriteOrCreate<T>(
+  c: Context,
+  deps: WriteDeps,
+  request: WriteRequest,
+  run: (group: Group | null, audit: AuditNotes) => Promise<T>,
+): Promise<T> {
+  const gate = async (): Promise<Group | null> => {
+    authorizeWriteAccess(c, deps.writes, request);
+    try {
+      return await authorizeWrite(c, deps.writes, deps.service, request);
+    } catch (error) {
+      if (error instanceof GroupNotFoundError) return null;
+      throw error;
+    }
+  };
+  return guarded(c, deps, request, gate, run, 200);
+}
+
+async function guarded<G, T>(
+  c: Context,
+  deps: WriteDeps,
+  request: WriteRequest,
+  gate: () => Promise<G>,
+  run: (group: G, audit: AuditNotes) => Promise<T>,
+  status: number,
+): Promise<T> {
   let details: AuditDetails = {};
+  const progress = writeProgress();
   const notes: AuditNotes = {
     note(more) {
       details = { ...details, ...more };
     },
+    progress,
   };
   try {
-    const group = await authorizeWrite(c, deps.writes, deps.service, request);
-    const result = await run(group, notes);
-    logAudit(deps.logger, auditLine(c, request, { status }, details));
+    const result = await run(await gate(), notes);
+    logAudit(deps.logger, auditLine(c, request, { status }, details, progress.sent));
     return result;
   } catch (error) {
+    markWriteSent(c, progress.sent);
     const problem = problemFor(error, c.req.path);
     logAudit(
       deps.logger,
@@ -142,6 +188,7 @@ export async function guardedWrite<T>(
         request,
         { status: problem.status, problem: problem.slug, detail: problem.detail },
         details,
+        progress.sent,
       ),
     );
     throw error;

@@ -124,6 +124,15 @@ export const ProblemSchema = z
         'The partitions the problem is about (group-subscribed-to-topic; plan-stale: those whose offset moved)',
     }),
     instanceId: z.string().optional().openapi({ description: 'The group.instance.id the request named' }),
+    sent: z
+      .boolean()
+      .optional()
+      .openapi({
+        description:
+          'Writes only: whether the write request left for Kafka. false: nothing was sent, nothing changed. true: Kafka ' +
+          'refused it (kafkaError says why) or did not answer (503, 504), so it may have been applied: read the group, or ' +
+          'execute the same reset plan again, which is safe',
+      }),
     clusters: z
       .array(z.string())
       .optional()

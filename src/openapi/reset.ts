@@ -7,6 +7,7 @@ import { z } from '@hono/zod-openapi';
 import { GROUP_TYPES, parseDuration, RESET_SCENARIOS, SHARE_SCENARIOS } from '../vocabulary.js';
 import { KafkaErrorSchema } from './problems.js';
 import { expect } from './validation.js';
+import { SentField } from './write-schemas.js';
 
 const Int64 = () => z.number().int().openapi({ format: 'int64' });
 const Int32 = () => z.number().int().openapi({ format: 'int32' });
@@ -209,6 +210,18 @@ export const ExecuteParam = z
     example: 'true',
   });
 
+export const CreateParam = z
+  .enum(['true', 'false'], expect('true or false'))
+  .optional()
+  .openapi({
+    param: { name: 'create', in: 'query' },
+    description:
+      'Share groups only. true: a share group that does not exist yet is planned for and, on execute, created ' +
+      'with these start offsets (before its first consumer, which then starts there); needs topics or from-list. ' +
+      'Give it on the dry run and on the execute. Default false: a missing group is a 404, as for every write',
+    example: 'true',
+  });
+
 export const IfMatchHeader = z
   .string()
   .optional()
@@ -283,8 +296,10 @@ const PLAN_EXAMPLE = {
       reason: '-60 is below the earliest offset 0',
     },
   ],
+  creates: false,
   planToken: 'eyJwIjoicmVzZXQtcGxhbiIsInQiOjE3OTY…',
   expiresAt: '2026-11-30T20:10:00.000Z',
+  sent: false,
 };
 
 export const ResetPlannedSchema = z
@@ -297,11 +312,17 @@ export const ResetPlannedSchema = z
       description: 'to-datetime and by-duration: the time looked for; null otherwise',
     }),
     partitions: z.array(PlannedPartitionSchema),
+    creates: z.boolean().openapi({
+      description:
+        'true: the group does not exist yet and executing this plan creates it (a share group, create=true); its ' +
+        '`state` is then Dead and its epochs null',
+    }),
     planToken: z.string().openapi({
       description:
         'Opaque and signed: hand it back with execute=true (body or If-Match) to apply exactly this plan',
     }),
     expiresAt: z.string().openapi({ format: 'date-time', description: 'After this the token is refused' }),
+    sent: SentField,
   })
   .openapi('ResetPlanned', { description: 'A dry run: the plan, nothing changed', example: PLAN_EXAMPLE });
 
@@ -328,21 +349,44 @@ const EXECUTED_EXAMPLE = {
     { topic: 'orders', partition: 0, before: 1200, after: 1100, error: null },
     { topic: 'orders', partition: 1, before: 40, after: 0, error: null },
   ],
+  sent: true,
 };
+
+const ALREADY_APPLIED_EXAMPLE = { ...EXECUTED_EXAMPLE, status: 'already-applied' as const, sent: false };
 
 export const ResetExecutedSchema = z
   .object({
     status: z.literal('executed'),
     ...TYPE_AND_EPOCHS,
     partitions: z.array(AppliedPartitionSchema),
+    sent: SentField,
   })
   .openapi('ResetExecuted', { description: 'The plan, applied', example: EXECUTED_EXAMPLE });
 
+export const ResetAlreadyAppliedSchema = z
+  .object({
+    status: z.literal('already-applied'),
+    ...TYPE_AND_EPOCHS,
+    partitions: z.array(AppliedPartitionSchema),
+    sent: SentField,
+  })
+  .openapi('ResetAlreadyApplied', {
+    description:
+      "The plan executed again: every planned partition's offset already equals its target (an earlier execute " +
+      'of this plan applied it, answered or not), so nothing was sent. `before` and `after` are those of the plan',
+    example: ALREADY_APPLIED_EXAMPLE,
+  });
+
 export const ResetOutcomeSchema = z
-  .discriminatedUnion('status', [ResetPlannedSchema, ResetExecutedSchema])
+  .discriminatedUnion('status', [ResetPlannedSchema, ResetExecutedSchema, ResetAlreadyAppliedSchema])
   .openapi('ResetOutcome');
 
 export type ResetPlanned = z.infer<typeof ResetPlannedSchema>;
 export type ResetExecuted = z.infer<typeof ResetExecutedSchema>;
+export type ResetAlreadyApplied = z.infer<typeof ResetAlreadyAppliedSchema>;
 
-export const RESET_EXAMPLES = { planned: PLAN_EXAMPLE, executed: EXECUTED_EXAMPLE };
+export const RESET_EXAMPLES = {
+  planned: PLAN_EXAMPLE,
+  executed: EXECUTED_EXAMPLE,
+  alreadyApplied: ALREADY_APPLIED_EXAMPLE,
+};

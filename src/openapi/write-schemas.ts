@@ -11,6 +11,15 @@ const GroupTypeField = z
   .enum(GROUP_TYPES)
   .openapi({ description: 'The type of the group', example: 'classic' });
 
+/** On every write answer: whether the write request left for Kafka (groups/writes/progress.ts). */
+export const SentField = z.boolean().openapi({
+  description:
+    'Whether the write request was sent to Kafka. true: sent and answered, so applied as this answer says. false: ' +
+    'nothing was sent (a dry run, a reset plan that already stands, nothing to delete). A failed write says the same ' +
+    "in its problem's `sent`",
+  example: true,
+});
+
 export const DeletedOffsetSchema = z
   .object({
     topic: z.string(),
@@ -29,6 +38,7 @@ export const GroupDeletionSchema = z
     state: z.string().openapi({ description: 'The state the group was in (Empty: no members)' }),
     dryRun: z.boolean().openapi({ description: 'true: nothing was deleted, this is what would be' }),
     deleted: z.boolean().openapi({ description: 'Whether the group is gone now (false on a dry run)' }),
+    sent: SentField,
     offsets: z
       .array(DeletedOffsetSchema)
       .openapi({ description: 'The committed offsets (share groups: start offsets) deleted with the group' }),
@@ -40,6 +50,7 @@ export const GroupDeletionSchema = z
       state: 'Empty',
       dryRun: false,
       deleted: true,
+      sent: true,
       offsets: [
         { topic: 'demo-orders', partition: 0, offset: 40 },
         { topic: 'demo-orders', partition: 1, offset: 40 },
@@ -55,6 +66,7 @@ export const OffsetsDeletionSchema = z
     deleted: z
       .array(DeletedOffsetSchema)
       .openapi({ description: 'The partitions whose offset was deleted, with the offset that was there' }),
+    sent: SentField,
   })
   .openapi('OffsetsDeletion', {
     example: {
@@ -62,6 +74,7 @@ export const OffsetsDeletionSchema = z
       type: 'classic',
       topic: 'demo-payments',
       deleted: [{ topic: 'demo-payments', partition: 0, offset: 15 }],
+      sent: true,
     },
   });
 
@@ -71,6 +84,7 @@ export const MemberRemovalSchema = z
     type: GroupTypeField,
     instanceId: z.string().openapi({ description: 'The group.instance.id of the member removed' }),
     memberId: z.string().nullable().openapi({ description: 'The member id Kafka removed, where it said' }),
+    sent: SentField,
   })
   .openapi('MemberRemoval', {
     example: {
@@ -78,6 +92,7 @@ export const MemberRemovalSchema = z
       type: 'classic',
       instanceId: 'demo-classic-1',
       memberId: 'demo-classic-1-3f0c2a9e-5d7b-4b1e-8f61-2a9c0d4e7b13',
+      sent: true,
     },
   });
 
@@ -119,6 +134,7 @@ export const MemberRemovalsSchema = z
     results: z
       .array(MemberRemovalOutcomeSchema)
       .openapi({ description: 'One outcome per instance id, in the order asked' }),
+    sent: SentField,
   })
   .openapi('MemberRemovals', {
     example: {
@@ -144,5 +160,6 @@ export const MemberRemovalsSchema = z
           },
         },
       ],
+      sent: true,
     },
   });

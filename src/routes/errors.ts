@@ -6,6 +6,7 @@
 import type { Context } from 'hono';
 import { type MappedProblem, problemFor } from '../http/problem-rows.js';
 import { RouteProblem } from '../http/route-problem.js';
+import { writeSentOf } from '../http/write-sent.js';
 import type { Logger } from '../logger.js';
 import { type Problem, problemBody, problemResponse } from '../openapi/problems.js';
 
@@ -22,15 +23,17 @@ export function problemOf(error: unknown, logger: Logger, path: string): Problem
 }
 
 export function errorResponse(error: unknown, c: Context, logger: Logger): Response {
+  const sent = writeSentOf(c);
+  const written = sent === undefined ? {} : { sent };
   if (error instanceof RouteProblem) {
-    return problemResponse(c, error.slug, error.message, error.extensions, error.headers);
+    return problemResponse(c, error.slug, error.message, { ...error.extensions, ...written }, error.headers);
   }
   const { slug, detail, extensions, retryAfterSeconds } = mapped(error, logger, c.req.path);
   return problemResponse(
     c,
     slug,
     detail,
-    extensions,
+    { ...extensions, ...written },
     retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) },
   );
 }

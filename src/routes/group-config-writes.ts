@@ -6,13 +6,26 @@
  */
 
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { guardedWrite, type WriteDeps } from '../http/audit.js';
+import { type AuditNotes, guardedWrite, guardedWriteOrCreate, type WriteDeps } from '../http/audit.js';
 import { requires } from '../http/route-policy.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { expect, strictQuery } from '../openapi/validation.js';
+import { SentField } from '../openapi/write-schemas.js';
 import { GroupConfigsSchema } from './group-configs.js';
 import { GroupIdParam } from './params.js';
 import { DryRunParam, WriteTypeParam } from './writes.js';
+
+const AllowMissingParam = z
+  .enum(['true', 'false'], expect('true or false'))
+  .optional()
+  .openapi({
+    param: { name: 'allowMissing', in: 'query' },
+    description:
+      "true: the group may not exist yet. Kafka keeps a group id's configs before its first member, so a group can " +
+      'start with them (e.g. share.auto.offset.reset=earliest before the first share consumer); the group itself is ' +
+      'not created, and `type` is taken as given. Default false: a missing group is a 404, so a mistyped id is caught',
+    example: 'true',
+  });
 
 const ConfigName = z.string().min(1, expect('a config name')).max(249, expect('a config name'));
 
@@ -49,6 +62,10 @@ const GroupConfigsChangedSchema = z
     groupId: z.string(),
     type: WriteTypeParam,
     dryRun: z.boolean(),
+    groupExists: z.boolean().openapi({
+      description:
+        'false: no group has this id yet (allowMissing=true); the configs wait for the group made with this id',
+    }),
     applied: z
       .boolean()
       .openapi({ description: 'false on a dry run: Kafka checked the change and applied nothing' }),
@@ -57,13 +74,16 @@ const GroupConfigsChangedSchema = z
     configs: GroupConfigsSchema.shape.configs.openapi({
       description: "The group's configs after the change (before it, on a dry run)",
     }),
+    sent: SentField,
   })
   .openapi('GroupConfigsChanged', {
     example: {
       groupId: 'orders-share',
       type: 'share',
       dryRun: false,
+      groupExists: true,
       applied: true,
+      sent: true,
       set: { 'share.auto.offset.reset': 'earliest' },
       delete: [],
       configs: [
@@ -88,10 +108,10 @@ const patchGroupConfigs = createRoute({
   tags: ['writes'],
   summary: "Set or delete a group's configs",
   description:
-    "IncrementalAlterConfigs on the GROUP resource: Kafka checks the change first (validateOnly) and only then applies it, so a refused change applies nothing. A config Kafka refuses (unknown, out of range, not accepted by this Kafka version) answers 400 naming it, with Kafka's message. `dryRun=true` stops after Kafka's check. The group must exist and have the type named. Needs the grant action 'configs'; every attempt is logged as an audit line.",
+    "IncrementalAlterConfigs on the GROUP resource: Kafka checks the change first (validateOnly) and only then applies it, so a refused change applies nothing. A config Kafka refuses (unknown, out of range, not accepted by this Kafka version) answers 400 naming it, with Kafka's message. `dryRun=true` stops after Kafka's check. The group must exist and have the type named, unless `allowMissing=true`: then a group id no group has yet takes configs too, as Kafka allows, for the group made later with this id. Needs the grant action 'configs'; every attempt is logged as an audit line.",
   request: {
     params: z.object({ groupId: GroupIdParam }),
-    query: strictQuery({ type: WriteTypeParam, dryRun: DryRunParam }),
+    query: strictQuery({ type: WriteTypeParam, dryRun: DryRunParam, allowMissing: AllowMissingParam }),
     body: { required: true, content: { 'application/json': { schema: GroupConfigChangeSchema } } },
   },
   responses: {
@@ -113,24 +133,34 @@ const patchGroupConfigs = createRoute({
 export function groupConfigWriteRoutes(app: OpenAPIHono, deps: WriteDeps): void {
   app.openapi(patchGroupConfigs, async (c) => {
     const { groupId } = c.req.valid('param');
-    const { type, dryRun } = c.req.valid('query');
+    const { type, dryRun, allowMissing } = c.req.valid('query');
     const body = c.req.valid('json');
     const change = { set: body.set ?? {}, delete: body.delete ?? [] };
     const { service } = deps;
     if (!service.alterGroupConfigs || !service.groupConfigs)
       throw new Error('this service changes no group configs');
-    const answer = await guardedWrite(
-      c,
-      deps,
-      { operation: 'changeGroupConfigs', action: 'configs', groupId, type, dryRun },
-      async (_group, audit) => {
-        audit.note({ set: change.set, delete: change.delete });
-        await service.alterGroupConfigs?.(groupId, change, true);
-        if (!dryRun) await service.alterGroupConfigs?.(groupId, change, false);
-        const configs = (await service.groupConfigs?.(groupId)) ?? [];
-        return { groupId, type, dryRun, applied: !dryRun, ...change, configs };
-      },
-    );
+    const request = { operation: 'changeGroupConfigs', action: 'configs' as const, groupId, type, dryRun };
+    // Kafka keeps configs for a group id no group has yet: allowed when the caller says so.
+    const gated = <T>(run: (exists: boolean, audit: AuditNotes) => Promise<T>) =>
+      allowMissing === 'true'
+        ? guardedWriteOrCreate(c, deps, request, (group, audit) => run(group !== null, audit))
+        : guardedWrite(c, deps, request, (_group, audit) => run(true, audit));
+    const answer = await gated(async (groupExists, audit) => {
+      audit.note({ set: change.set, delete: change.delete, ...(!groupExists && { groupExists }) });
+      await service.alterGroupConfigs?.(groupId, change, true);
+      if (!dryRun) await service.alterGroupConfigs?.(groupId, change, false, audit.progress);
+      const configs = (await service.groupConfigs?.(groupId)) ?? [];
+      return {
+        groupId,
+        type,
+        dryRun,
+        groupExists,
+        applied: !dryRun,
+        ...change,
+        configs,
+        sent: audit.progress.sent,
+      };
+    });
     return c.json(answer, 200);
   });
 }

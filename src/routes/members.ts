@@ -99,13 +99,19 @@ export function memberRoutes(app: OpenAPIHono, deps: WriteDeps): void {
       { operation: 'removeGroupMember', action: 'remove-members', groupId, type },
       async (_group, audit) => {
         audit.note({ instanceIds: [instanceId] });
-        const outcome = (await deps.service.writes.removeMembers(groupId, type, [instanceId])).get(
-          instanceId,
-        );
+        const outcome = (
+          await deps.service.writes.removeMembers(groupId, type, [instanceId], audit.progress)
+        ).get(instanceId);
         if (!outcome) throw new Error(`no outcome for member ${instanceId}`);
         if (!outcome.ok) throw outcome.error;
         audit.note({ removed: [outcome.value] });
-        return { groupId, type, instanceId, memberId: outcome.value.memberId };
+        return {
+          groupId,
+          type,
+          instanceId,
+          memberId: outcome.value.memberId,
+          sent: audit.progress.sent,
+        };
       },
     );
     return c.json(answer, 200);
@@ -121,7 +127,7 @@ export function memberRoutes(app: OpenAPIHono, deps: WriteDeps): void {
       { operation: 'removeGroupMembers', action: 'remove-members', groupId, type },
       async (_group, audit) => {
         audit.note({ instanceIds });
-        const outcomes = await deps.service.writes.removeMembers(groupId, type, instanceIds);
+        const outcomes = await deps.service.writes.removeMembers(groupId, type, instanceIds, audit.progress);
         const results = [...new Set(instanceIds)].map((instanceId) => {
           const outcome = outcomes.get(instanceId);
           if (outcome?.ok)
@@ -139,7 +145,7 @@ export function memberRoutes(app: OpenAPIHono, deps: WriteDeps): void {
             r.status === 'failed' ? [{ instanceId: r.instanceId, problem: r.problem.type }] : [],
           ),
         });
-        return { groupId, type, results };
+        return { groupId, type, results, sent: audit.progress.sent };
       },
     );
     return c.json(answer, 200);

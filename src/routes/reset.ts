@@ -6,8 +6,7 @@
  */
 
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import type { Group } from '../groups/model.js';
-import type { ResetRequest } from '../groups/reset/apply.js';
+import { absentShareGroup, type ResetGroup, type ResetRequest } from '../groups/reset/apply.js';
 import { parseDuration, ResetPlanError, type ResetScenario } from '../groups/reset/plan.js';
 import {
   fromWire,
@@ -18,14 +17,16 @@ import {
   requestDigest,
   toWire,
 } from '../groups/reset/token.js';
-import { type AuditNotes, guardedWrite, type WriteDeps } from '../http/audit.js';
+import { type AuditNotes, guardedWrite, guardedWriteOrCreate, type WriteDeps } from '../http/audit.js';
 import { tokenClusterOf } from '../http/middleware.js';
 import { requires } from '../http/route-policy.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import {
+  CreateParam,
   ExecuteParam,
   IfMatchHeader,
   RESET_EXAMPLES,
+  type ResetAlreadyApplied,
   type ResetExecuted,
   type ResetOffsetsRequestBody,
   ResetOffsetsRequestSchema,
@@ -50,12 +51,18 @@ const resetOffsets = createRoute({
     'current offset, the earliest and latest, what the scenario asked and the target, clamped into [earliest, latest] ' +
     'and marked when it was; and a signed `planToken` (also the ETag), valid 10 minutes, bound to the group, its type, ' +
     'state and epochs, the offsets the plan was made from and the targets. `execute=true` with that token (body ' +
-    '`planToken` or `If-Match`) applies exactly the plan, or answers 409 `plan-stale` when the group changed since. The ' +
-    'group must exist, be of `type` and have no members (409 `group-not-empty`); a reset never creates a group. ' +
+    '`planToken` or `If-Match`) applies exactly the plan, or answers 409 `plan-stale` when the group changed since. ' +
+    'Executing the same token again is safe: when every planned offset already equals its target (the first execute ' +
+    'applied it, even if its answer was lost), the answer is 200 `already-applied` and nothing is sent; when the offsets ' +
+    'moved elsewhere, 409 `plan-stale`. Every answer, and every problem, says in `sent` whether a write request left ' +
+    'for Kafka. The ' +
+    'group must exist, be of `type` and have no members (409 `group-not-empty`); a reset never creates a group, but ' +
+    'for a share group with `create=true` (on the dry run and on the execute): a share group that does not exist yet ' +
+    'is planned for (`creates: true`, topics or from-list required) and created with its start offsets by the execute. ' +
     'Needs the `reset-offsets` grant. Every attempt is one audit log line.',
   request: {
     params: z.object({ groupId: GroupIdParam }),
-    query: strictQuery({ execute: ExecuteParam }),
+    query: strictQuery({ execute: ExecuteParam, create: CreateParam }),
     headers: z.object({ 'if-match': IfMatchHeader }),
     body: { required: true, content: { 'application/json': { schema: ResetOffsetsRequestSchema } } },
   },
@@ -74,6 +81,10 @@ const resetOffsets = createRoute({
           examples: {
             planned: { summary: 'A dry run: the plan', value: RESET_EXAMPLES.planned },
             executed: { summary: 'The plan applied', value: RESET_EXAMPLES.executed },
+            alreadyApplied: {
+              summary: 'The plan executed again after it was applied: nothing sent',
+              value: RESET_EXAMPLES.alreadyApplied,
+            },
           },
         },
       },
@@ -153,12 +164,12 @@ function fromIfMatch(value: string | undefined): string | undefined {
 async function plan(
   deps: ResetDeps,
   cluster: TokenCluster,
-  group: Group,
+  group: ResetGroup,
   body: ResetOffsetsRequestBody,
   audit: AuditNotes,
 ): Promise<{ answer: ResetPlanned; token: string }> {
   const request = resetRequest(body);
-  audit.note({ scenario: body.scenario });
+  audit.note({ scenario: body.scenario, ...(group.absent && { creates: true }) });
   const planned = await deps.service.writes.planReset(group, request);
   audit.note({
     partitions: planned.partitions.map((p) => ({
@@ -194,8 +205,10 @@ async function plan(
     scenario: body.scenario ?? 'to-current',
     timestamp: planned.timestamp === null ? null : new Date(planned.timestamp).toISOString(),
     partitions: planned.partitions,
+    creates: planned.creates,
     planToken: token,
     expiresAt: new Date(Date.now() + PLAN_TOKEN_MAX_AGE_MS).toISOString(),
+    sent: false,
   };
   return { answer, token };
 }
@@ -246,10 +259,10 @@ async function verifiedPlan(
 
 async function execute(
   deps: ResetDeps,
-  group: Group,
+  group: ResetGroup,
   binding: PlanBinding,
   audit: AuditNotes,
-): Promise<ResetExecuted> {
+): Promise<ResetExecuted | ResetAlreadyApplied> {
   audit.note({
     partitions: binding.partitions.map((p) => ({
       topic: p.topic,
@@ -258,20 +271,22 @@ async function execute(
       after: p.target,
     })),
   });
-  const applied = await deps.service.writes.applyReset(group, binding);
-  const refused = applied.filter((p) => p.error !== null);
+  const { outcome, partitions } = await deps.service.writes.applyReset(group, binding, audit.progress);
+  audit.note({ reset: outcome });
+  const refused = partitions.filter((p) => p.error !== null);
   if (refused.length > 0)
     audit.note({
       refused: refused.map((p) => ({ topic: p.topic, partition: p.partition, error: p.error?.name })),
     });
   return {
-    status: 'executed',
+    status: outcome === 'already-applied' ? 'already-applied' : 'executed',
     groupId: group.groupId,
     type: group.type,
     state: group.state,
     groupEpoch: group.groupEpoch,
     assignmentEpoch: group.assignmentEpoch,
-    partitions: applied,
+    partitions,
+    sent: audit.progress.sent,
   };
 }
 
@@ -284,6 +299,7 @@ export function resetRoutes(app: OpenAPIHono, writes: WriteDeps, tokens: TokenSi
   app.openapi(resetOffsets, async (c) => {
     const { groupId } = c.req.valid('param');
     const executing = c.req.valid('query').execute === 'true';
+    const create = c.req.valid('query').create === 'true';
     const ifMatch = c.req.valid('header')['if-match'];
     const body = c.req.valid('json');
     const request = {
@@ -293,13 +309,28 @@ export function resetRoutes(app: OpenAPIHono, writes: WriteDeps, tokens: TokenSi
       type: body.type,
       dryRun: !executing,
     };
+    if (create && body.type !== 'share')
+      throw new ResetPlanError(
+        'create',
+        'true only with type share',
+        `only a share group is created by its reset (Kafka's AlterShareGroupOffsets); a ${body.type} group is never created here`,
+        'true',
+        'query',
+      );
+    // create=true: a share group that does not exist yet is planned for and created (KAFKA-19662).
+    const gated = <T>(run: (group: ResetGroup, audit: AuditNotes) => Promise<T>) =>
+      create
+        ? guardedWriteOrCreate(c, deps, request, (group, audit) =>
+            run(group ?? absentShareGroup(groupId), audit),
+          )
+        : guardedWrite(c, deps, request, run);
     if (!executing) {
-      const { answer, token } = await guardedWrite(c, deps, request, async (group, audit) =>
+      const { answer, token } = await gated(async (group, audit) =>
         plan(deps, await tokenClusterOf(c, deps.service), group, body, audit),
       );
       return c.json(answer, 200, { etag: `"${token}"` });
     }
-    const answer = await guardedWrite(c, deps, request, async (group, audit) =>
+    const answer = await gated(async (group, audit) =>
       execute(
         deps,
         group,

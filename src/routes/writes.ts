@@ -155,8 +155,16 @@ export function writeRoutes(app: OpenAPIHono, deps: WriteDeps): void {
           .filter((o) => o.offset !== null)
           .map(({ topic, partition, offset }) => ({ topic, partition, offset }));
         audit.note({ state: group.state, offsets });
-        if (!dryRun) await deps.service.writes.deleteGroup(groupId);
-        return { groupId, type, state: group.state, dryRun, deleted: !dryRun, offsets };
+        if (!dryRun) await deps.service.writes.deleteGroup(groupId, audit.progress);
+        return {
+          groupId,
+          type,
+          state: group.state,
+          dryRun,
+          deleted: !dryRun,
+          offsets,
+          sent: audit.progress.sent,
+        };
       },
     );
     return c.json(answer, 200);
@@ -192,9 +200,9 @@ export function writeRoutes(app: OpenAPIHono, deps: WriteDeps): void {
           ? (await deps.service.writes.committedOffsets(groupId, type))
               .filter((o) => o.topic === topic && (!partition || partition.includes(o.partition)))
               .map(({ partition: p, offset }) => ({ topic, partition: p, offset }))
-          : await deps.service.writes.deleteOffsets(groupId, type, [target]);
+          : await deps.service.writes.deleteOffsets(groupId, type, [target], audit.progress);
         audit.note({ deleted });
-        return { groupId, type, topic, deleted };
+        return { groupId, type, topic, deleted, sent: audit.progress.sent };
       },
     );
     return c.json(answer, 200);

@@ -23,6 +23,9 @@
  *   produce TOPIC PARTITION COUNT   appends COUNT records to TOPIC-PARTITION (KafkaProducer, acks=all), one batch
  *                                   per record, and prints their offsets: OFFSET <offset>
  *   delete-groups GROUP...          deletes the groups, which must have no members (Admin.deleteConsumerGroups)
+ *   share-consume GROUP TOPIC COUNT a KafkaShareConsumer of share group GROUP reads TOPIC until COUNT records
+ *                                   came (or 30 s passed), acknowledging each, and prints them:
+ *                                     RECORD <partition> <offset>
  *
  * Standard output ends with DONE once the operation has completed. Errors: "ERROR ..." on standard error,
  * exit 1 (2 on bad arguments). The client logs into -Dkafka.test.log.file.
@@ -48,12 +51,16 @@ import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 public class AdminOps {
@@ -170,6 +177,28 @@ public class AdminOps {
         case "delete-groups" -> {
           if (args.isEmpty()) throw new IllegalArgumentException("delete-groups GROUP...");
           admin.deleteConsumerGroups(args).all().get(WAIT_MS, TimeUnit.MILLISECONDS);
+        }
+        case "share-consume" -> {
+          if (args.size() != 3) throw new IllegalArgumentException("share-consume GROUP TOPIC COUNT");
+          Properties cp = new Properties();
+          cp.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+          cp.put(ConsumerConfig.GROUP_ID_CONFIG, args.get(0));
+          cp.put(ConsumerConfig.CLIENT_ID_CONFIG, "admin-ops-share");
+          cp.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+          cp.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+          int count = Integer.parseInt(args.get(2));
+          long until = System.currentTimeMillis() + WAIT_MS;
+          try (KafkaShareConsumer<String, String> consumer = new KafkaShareConsumer<>(cp)) {
+            consumer.subscribe(List.of(args.get(1)));
+            int seen = 0;
+            while (seen < count && System.currentTimeMillis() < until) {
+              for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
+                lines.add("RECORD " + r.partition() + " " + r.offset());
+                seen++;
+              }
+            }
+            consumer.commitSync();
+          }
         }
         default -> throw new IllegalArgumentException("unknown operation " + operation);
       }

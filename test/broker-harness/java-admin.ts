@@ -199,3 +199,23 @@ export async function javaProduce(
     return Number(m[1]);
   });
 }
+
+/**
+ * What a KafkaShareConsumer of share group `groupId` reads of `topic` (up to `count` records or
+ * 30 s), each acknowledged: `partition` → the offsets delivered, sorted.
+ */
+export async function javaShareConsume(
+  bootstrap: string,
+  groupId: string,
+  topic: string,
+  count: number,
+): Promise<Map<number, number[]>> {
+  const out = new Map<number, number[]>();
+  for (const line of await adminOps(bootstrap, ['share-consume', groupId, topic, String(count)])) {
+    const m = /^RECORD (\d+) (\d+)$/.exec(line);
+    if (!m) throw new Error(`unexpected line ${JSON.stringify(line)}`);
+    out.set(Number(m[1]), [...(out.get(Number(m[1])) ?? []), Number(m[2])]);
+  }
+  for (const offsets of out.values()) offsets.sort((a, b) => a - b);
+  return out;
+}

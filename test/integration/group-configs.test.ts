@@ -162,6 +162,38 @@ describe.skipIf(!kafkaAtLeast(4, 0))('PATCH /groups/{groupId}/configs', () => {
     expect(unknown.body.errors[0].name).toBe('set.no.such.group.config');
   });
 
+  it('a group that does not exist yet: 404, unless allowMissing=true; then Kafka keeps the configs for it', async () => {
+    const future = `${run}-future`;
+    const change = async (query: string) => {
+      const res = await writer.app.request(`${path(future)}?type=consumer${query}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ set: { [name]: '52000' } }),
+      });
+      const status = res.status;
+      // biome-ignore lint/suspicious/noExplicitAny: checked against the document
+      const answer = (await writer.checker.check('patch', '/groups/{groupId}/configs', res)) as any;
+      return { status, body: answer };
+    };
+    const refused = await change('');
+    expect(refused.status).toBe(404);
+    expect(refused.body).toMatchObject({ type: '/problems/group-not-found', sent: false });
+    expect((await javaAdminGroupConfigs(writer.bootstrap, future)).get(name)?.source).not.toBe(
+      'DYNAMIC_GROUP_CONFIG',
+    );
+
+    const dry = await change('&allowMissing=true&dryRun=true');
+    expect(dry.status, JSON.stringify(dry.body)).toBe(200);
+    expect(dry.body).toMatchObject({ groupExists: false, applied: false, sent: false });
+    const set = await change('&allowMissing=true');
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    expect(set.body).toMatchObject({ groupId: future, groupExists: false, applied: true, sent: true });
+    expect((await javaAdminGroupConfigs(writer.bootstrap, future)).get(name)).toMatchObject({
+      value: '52000',
+      source: 'DYNAMIC_GROUP_CONFIG',
+    });
+  });
+
   it('refuses an empty change (400) and, without WRITES, every change (403)', async () => {
     expect((await patch(writer, '', {})).status).toBe(400);
     const off = await patch(t, '', { set: { [name]: '55000' } });

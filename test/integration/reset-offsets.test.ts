@@ -13,11 +13,11 @@ import { loadConfig } from '../../src/config.js';
 import { securityFrom } from '../../src/http/security.js';
 import type { Logger } from '../../src/logger.js';
 import type { Problem } from '../../src/openapi/problems.js';
-import type { ResetExecuted, ResetPlanned } from '../../src/openapi/reset.js';
+import type { ResetAlreadyApplied, ResetExecuted, ResetPlanned } from '../../src/openapi/reset.js';
 import { tokenSigner } from '../../src/tokens/signed.js';
 import { commitOffsets } from '../broker-harness/commit-offset.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
-import { javaAdminListGroups, javaAdminOffsets } from '../broker-harness/java-admin.js';
+import { javaAdminListGroups, javaAdminOffsets, javaShareConsume } from '../broker-harness/java-admin.js';
 import { produceAt } from '../broker-harness/produce-at.js';
 import { type TestApp, testApp } from '../support/app.js';
 import { hasGroupType, kafkaAtLeast } from '../support/kafka-version.js';
@@ -56,6 +56,7 @@ const ids = {
   stale: `${run}-stale`,
   dry: `${run}-dry`,
   partial: `${run}-partial`,
+  again: `${run}-again`,
   clamp: `${run}-clamp`,
   guarded: `${run}-guarded`,
   tokens: `${run}-tokens`,
@@ -69,6 +70,7 @@ const EMPTY_CLASSIC = [
   ids.stale,
   ids.dry,
   ids.partial,
+  ids.again,
   ids.clamp,
   ids.guarded,
   ids.tokens,
@@ -178,10 +180,17 @@ interface Answer<T> {
 async function post<T = ResetPlanned>(
   groupId: string,
   body: Record<string, unknown>,
-  options: { execute?: boolean; ifMatch?: string; app?: ReturnType<typeof createApp>; auth?: string } = {},
+  options: {
+    execute?: boolean;
+    create?: boolean;
+    ifMatch?: string;
+    app?: ReturnType<typeof createApp>;
+    auth?: string;
+  } = {},
 ): Promise<Answer<T>> {
+  const query = [options.execute && 'execute=true', options.create && 'create=true'].filter(Boolean);
   const res = await (options.app ?? t.app).request(
-    `/groups/${encodeURIComponent(groupId)}/offsets/reset${options.execute ? '?execute=true' : ''}`,
+    `/groups/${encodeURIComponent(groupId)}/offsets/reset${query.length > 0 ? `?${query.join('&')}` : ''}`,
     {
       method: 'POST',
       headers: {
@@ -420,7 +429,7 @@ describe('plans', () => {
         { type: 'classic', scenario: 'to-datetime', datetime: '2026-11-30 20:00', allTopics: true },
         'datetime',
       ],
-      [{ type: 'share', scenario: 'to-offset', offset: 1, allTopics: true }, 'scenario'],
+      [{ type: 'share', scenario: 'shift-by', shiftBy: 1, allTopics: true }, 'scenario'],
       [{ scenario: 'to-earliest', allTopics: true }, 'type'],
       [{ type: 'classic' }, 'scenario'],
     ];
@@ -437,6 +446,45 @@ describe('plans', () => {
 });
 
 describe('the plan token', () => {
+  it('executing the same token again answers already-applied and sends nothing; moved elsewhere, 409', async () => {
+    const body = { type: 'classic', scenario: 'to-offset', offset: 3, topics: [{ topic }] };
+    const plan = await post(ids.again, body);
+    expect(plan.status).toBe(200);
+    expect(plan.body.sent).toBe(false);
+    const execute = () =>
+      post<ResetExecuted | ResetAlreadyApplied>(
+        ids.again,
+        { type: 'classic', planToken: plan.body.planToken },
+        { execute: true },
+      );
+    const first = await execute();
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body).toMatchObject({ status: 'executed', sent: true });
+    const second = await execute();
+    expect(second.status, JSON.stringify(second.body)).toBe(200);
+    expect(second.body).toMatchObject({ status: 'already-applied', sent: false });
+    expect(second.body.partitions).toEqual(first.body.partitions);
+    expect(await committed(ids.again)).toEqual(all(topic, 3, 3));
+    // Elsewhere since: neither the plan's start nor its target.
+    await commitOffsets({
+      bootstrap: t.bootstrap,
+      groupId: ids.again,
+      offsets: [{ topic, partition: 2, offset: 5 }],
+    });
+    const third = await post<Problem>(
+      ids.again,
+      { type: 'classic', planToken: plan.body.planToken },
+      { execute: true },
+    );
+    expect(third.status, JSON.stringify(third.body)).toBe(409);
+    expect(third.body).toMatchObject({
+      type: '/problems/plan-stale',
+      partitions: [{ topic, partition: 2 }],
+      sent: false,
+    });
+    expect(await committed(ids.again)).toEqual({ ...all(topic, 3, 3), [`${topic}:2`]: 5 });
+  });
+
   it('a plan made stale by a commit since is a 409 plan-stale, and nothing is applied', async () => {
     const plan = await post(ids.stale, { type: 'classic', scenario: 'to-earliest', allTopics: true });
     expect(plan.status).toBe(200);
@@ -455,6 +503,7 @@ describe('the plan token', () => {
       type: '/problems/plan-stale',
       groupId: ids.stale,
       partitions: [{ topic, partition: 1 }],
+      sent: false,
     });
     expect(await committed(ids.stale)).toEqual({ ...all(topic, 3, COMMIT), [`${topic}:1`]: 12 });
   });
@@ -665,4 +714,82 @@ describe.runIf(hasGroupType('streams'))('a streams group', () => {
     expect(targets(plan)).toEqual(all(topic, 3, 0));
     expect(await committed(ids.streams)).toMatchObject(all(topic, 3, 0));
   });
+});
+
+describe('a share group created by its reset (create=true)', () => {
+  const id = `${run}-share-new`;
+  const starts = [
+    { topic, partition: 0, offset: 3 },
+    { topic, partition: 1, offset: 5 },
+    { topic, partition: 2, offset: 7 },
+  ];
+  const body = { type: 'share', scenario: 'from-list', offsets: starts };
+
+  it.runIf(hasGroupType('share'))(
+    'plans a group that does not exist yet, creates it with its start offsets, and a share consumer starts there',
+    async () => {
+      // Without create=true nothing changes: a missing group is a 404, dry run or not.
+      const missing = await post<Problem>(id, body);
+      expect(missing.status).toBe(404);
+      const notShare = await post<Problem>(
+        id,
+        { type: 'classic', scenario: 'to-earliest', topics: [{ topic }] },
+        { create: true },
+      );
+      expect(notShare.status).toBe(400);
+      expect(notShare.body.errors?.[0]).toMatchObject({ in: 'query', name: 'create' });
+      const noTopics = await post<Problem>(
+        id,
+        { type: 'share', scenario: 'to-earliest', allTopics: true },
+        { create: true },
+      );
+      expect(noTopics.status).toBe(400);
+      expect(noTopics.body.errors?.[0]).toMatchObject({ name: 'allTopics' });
+
+      const plan = await post(id, body, { create: true });
+      expect(plan.status, JSON.stringify(plan.body)).toBe(200);
+      expect(plan.body).toMatchObject({ creates: true, state: 'Dead', groupEpoch: null, sent: false });
+      expect(plan.body.partitions.map((p) => [p.partition, p.current, p.target])).toEqual([
+        [0, null, 3],
+        [1, null, 5],
+        [2, null, 7],
+      ]);
+      // The execute needs create=true too: without it the group is still missing.
+      const token = { type: 'share', planToken: plan.body.planToken };
+      expect((await post<Problem>(id, token, { execute: true })).status).toBe(404);
+      expect((await javaAdminListGroups(t.bootstrap)).has(id)).toBe(false);
+
+      const done = await post<ResetExecuted>(id, token, { execute: true, create: true });
+      expect(done.status, JSON.stringify(done.body)).toBe(200);
+      expect(done.body).toMatchObject({ status: 'executed', sent: true });
+      expect(done.body.partitions.filter((p) => p.error !== null)).toEqual([]);
+      const again = await post<ResetAlreadyApplied>(id, token, { execute: true, create: true });
+      expect(again.body).toMatchObject({ status: 'already-applied', sent: false });
+
+      const read = await javaAdminOffsets({ bootstrap: t.bootstrap, groupId: id, share: true });
+      expect(Object.fromEntries([...read.share].map(([key, o]) => [key, o.startOffset]))).toEqual({
+        [`${topic}:0`]: 3,
+        [`${topic}:1`]: 5,
+        [`${topic}:2`]: 7,
+      });
+      // Kafka's share consumer, the group's first member, is delivered each partition from its start.
+      const expected = starts.reduce((n, s) => n + RECORDS - s.offset, 0);
+      const delivered = await javaShareConsume(t.bootstrap, id, topic, expected);
+      expect(
+        starts.map((s) => {
+          const offsets = delivered.get(s.partition) ?? [];
+          return [s.partition, offsets[0], offsets.length];
+        }),
+      ).toEqual(starts.map((s) => [s.partition, s.offset, RECORDS - s.offset]));
+    },
+  );
+
+  it.runIf(!hasGroupType('share'))(
+    'on a Kafka without share groups, create=true is a clear 501',
+    async () => {
+      const res = await post<Problem>(id, body, { create: true });
+      expect(res.status, JSON.stringify(res.body)).toBe(501);
+      expect(res.body.type).toBe('/problems/group-type-unavailable');
+    },
+  );
 });

@@ -246,6 +246,7 @@ describe('deleting committed offsets', () => {
         { topic: t2, partition: 0, offset: 7 },
         { topic: t2, partition: 1, offset: 7 },
       ],
+      sent: true,
     });
 
     const subscribed = await deleteOffsets(writer, live, 'classic', `topic=${t1}&partition=0`);
@@ -254,6 +255,8 @@ describe('deleting committed offsets', () => {
       type: '/problems/group-subscribed-to-topic',
       partitions: [{ topic: t1, partition: 0 }],
       kafkaError: { name: 'GROUP_SUBSCRIBED_TO_TOPIC' },
+      // Kafka had the request and refused it.
+      sent: true,
     });
     // Kafka's own client: t2's offsets are gone, t1's still there.
     expect(await committedKeys(live)).toEqual([`${t1}:0`, `${t1}:1`]);
@@ -263,9 +266,11 @@ describe('deleting committed offsets', () => {
     const dry = await deleteOffsets(writer, gone.consumer, 'consumer', `topic=${t1}&partition=1&dryRun=true`);
     expect(dry.status).toBe(200);
     expect(dry.body.deleted).toEqual([{ topic: t1, partition: 1, offset: 5 }]);
+    expect(dry.body.sent).toBe(false);
     expect(await committedKeys(gone.consumer)).toEqual([`${t1}:0`, `${t1}:1`]);
     const done = await deleteOffsets(writer, gone.consumer, 'consumer', `topic=${t1}&partition=1`);
     expect(done.body.deleted).toEqual([{ topic: t1, partition: 1, offset: 5 }]);
+    expect(done.body.sent).toBe(true);
     expect(await committedKeys(gone.consumer)).toEqual([`${t1}:0`]);
   });
 

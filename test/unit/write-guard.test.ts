@@ -8,6 +8,7 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../src/auth/authenticate.js';
 import { OPEN_PERMISSIONS, Permissions, parseGrants } from '../../src/auth/grants.js';
+import { BrokerTimeoutError } from '../../src/broker/errors.js';
 import type { WritesSetting } from '../../src/config.js';
 import { GroupNotFoundError, GroupTypeMismatchError } from '../../src/groups/errors.js';
 import type { Group, GroupType } from '../../src/groups/model.js';
@@ -68,12 +69,31 @@ function app(principal: Principal, writes: WritesSetting) {
     );
     return c.json(body, 200);
   });
+  // A write whose request left for a broker that never answered.
+  hono.delete('/groups/:groupId/offsets', async (c) => {
+    const groupId = c.req.param('groupId');
+    const type = c.req.query('type') as GroupType;
+    await guardedWrite(
+      c,
+      { service, writes, logger },
+      { operation: 'deleteGroupOffsets', action: 'delete', groupId, type },
+      async (_group, audit) => {
+        audit.progress.sent = true;
+        throw new BrokerTimeoutError('127.0.0.1:9092', 'OffsetDelete', 5000);
+      },
+    );
+    return c.json({}, 200);
+  });
   hono.onError((e, c) => errorResponse(e, c, logger));
   const call = async (groupId: string, type: GroupType) => {
     const res = await hono.request(`/groups/${groupId}?type=${type}`, { method: 'DELETE' });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
-  return { call, logger, calls };
+  const callSent = async (groupId: string, type: GroupType) => {
+    const res = await hono.request(`/groups/${groupId}/offsets?type=${type}`, { method: 'DELETE' });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  return { call, callSent, logger, calls };
 }
 
 const anonymous: Principal = { id: 'anonymous', permissions: OPEN_PERMISSIONS };
@@ -172,6 +192,7 @@ describe('the audit line', () => {
       type: 'consumer',
       dryRun: false,
       outcome: 'done',
+      sent: false,
       status: 200,
       deleted: { groupId: 'team-a-orders' },
       planToken: '[redacted]',
@@ -204,5 +225,25 @@ describe('the audit line', () => {
       outcome: 'refused',
       problem: 'writes-disabled',
     });
+  });
+
+  it('says whether the write was sent: in the problem and the line of a write Kafka did not answer, and of one refused before', async () => {
+    const { call, callSent, logger } = app(
+      keyed([
+        { groups: '*', actions: ['read'] },
+        { groups: 'team-a-*', actions: ['delete'] },
+      ]),
+      'unset',
+    );
+    const unanswered = await callSent('team-a-orders', 'consumer');
+    expect(unanswered.status).toBe(504);
+    expect(unanswered.body.sent).toBe(true);
+    const refused = await call('team-b-billing', 'classic');
+    expect(refused.status).toBe(403);
+    expect(refused.body.sent).toBe(false);
+    expect(audits(logger).map((l) => [l.fields.status, l.fields.sent])).toEqual([
+      [504, true],
+      [403, false],
+    ]);
   });
 });

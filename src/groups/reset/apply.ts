@@ -16,19 +16,41 @@ import { ADMIN_COMMIT_GENERATION, OffsetCommit } from '../../broker/protocol/mes
 import type { KafkaCluster } from '../../broker/transport/cluster.js';
 import type { BrokerConnection } from '../../broker/transport/connection.js';
 import { isCoordinatorError } from '../coordinators.js';
-import type { Group, GroupType } from '../model.js';
+import { GroupTypeUnavailableError } from '../errors.js';
+import type { GroupType } from '../model.js';
 import type { CommittedOffsets } from '../offsets/committed.js';
 import { type EndOffset, logOffsets, type OffsetSpec, tpKey } from '../offsets/end-offsets.js';
 import { GroupNotEmptyError, type MemberRef } from '../writes/errors.js';
+import { sendWrite, type WriteProgress } from '../writes/progress.js';
 import {
   durationTimestamp,
   type PartitionFacts,
-  type PlannedPartition,
   partitionKey,
   planTargets,
   ResetPlanError,
   type ResetScenario,
 } from './plan.js';
+import {
+  type AppliedReset,
+  applied,
+  PlanStaleError,
+  type PlanToApply,
+  planBasisOf,
+  type ResetGroup,
+  type ResetPlan,
+} from './types.js';
+
+export {
+  type AppliedPartition,
+  type AppliedReset,
+  absentShareGroup,
+  type PlanBasis,
+  PlanStaleError,
+  type PlanToApply,
+  planBasisOf,
+  type ResetGroup,
+  type ResetPlan,
+} from './types.js';
 
 /** What the reset needs of the other writes: the coordinator, with its retries, and the offsets read there. */
 export interface ResetWrites {
@@ -47,51 +69,6 @@ export interface ResetRequest {
   scope: ResetScope;
 }
 
-/** The group as a plan saw it: what must still hold when the plan is applied. */
-export interface PlanBasis {
-  state: string;
-  groupEpoch: number | null;
-  assignmentEpoch: number | null;
-}
-
-export interface ResetPlan extends PlanBasis {
-  groupId: string;
-  type: GroupType;
-  /** to-datetime and by-duration: the time looked for (epoch ms); null otherwise. */
-  timestamp: number | null;
-  partitions: PlannedPartition[];
-}
-
-/** A plan handed back to be applied: its basis, and per partition the current offset and the target. */
-export interface PlanToApply extends PlanBasis {
-  groupId: string;
-  type: GroupType;
-  partitions: { topic: string; partition: number; current: number | null; target: number }[];
-}
-
-export interface AppliedPartition {
-  topic: string;
-  partition: number;
-  before: number | null;
-  after: number;
-  /** Kafka refused this partition; the others stand. */
-  error: KafkaErrorInfo | null;
-}
-
-/** What changed since the plan: its basis (state, epochs), or the offsets of some partitions (409 plan-stale). */
-export class PlanStaleError extends Error {
-  override readonly name = 'PlanStaleError';
-  constructor(
-    readonly groupId: string,
-    readonly changes: readonly string[],
-    readonly partitions: readonly { topic: string; partition: number }[],
-  ) {
-    super(
-      `the group changed since the plan was made: ${changes.slice(0, 5).join('; ')}${changes.length > 5 ? '; …' : ''}; plan again`,
-    );
-  }
-}
-
 /** Errors of an admin commit that mean "the group has members now". */
 const LIVE_GROUP: ReadonlySet<number> = new Set([
   ErrorCode.UNKNOWN_MEMBER_ID,
@@ -101,14 +78,8 @@ const LIVE_GROUP: ReadonlySet<number> = new Set([
   ErrorCode.NON_EMPTY_GROUP,
 ]);
 
-export const planBasisOf = (group: Group): PlanBasis => ({
-  state: group.state,
-  groupEpoch: group.groupEpoch,
-  assignmentEpoch: group.assignmentEpoch,
-});
-
 /** A reset is for a group nobody is in: Kafka's tools refuse a live group too, dry run or not. */
-function requireEmpty(group: Group, members: (group: Group) => MemberRef[]): void {
+function requireEmpty(group: ResetGroup, members: (group: ResetGroup) => MemberRef[]): void {
   if (group.members.length > 0) throw new GroupNotEmptyError(group.groupId, members(group));
 }
 
@@ -118,19 +89,20 @@ export class OffsetResetter {
     private readonly writes: ResetWrites,
     /** The members a problem names: from the describe the caller made, or a new one after a refusal. */
     private readonly members: {
-      of: (group: Group) => MemberRef[];
+      of: (group: ResetGroup) => MemberRef[];
       now: (groupId: string) => Promise<MemberRef[]>;
     },
     private readonly now: () => number = Date.now,
   ) {}
 
   /** The plan for `group` (just described by the caller): reads only. */
-  async plan(group: Group, request: ResetRequest): Promise<ResetPlan> {
+  async plan(group: ResetGroup, request: ResetRequest): Promise<ResetPlan> {
     requireEmpty(group, this.members.of);
     const { groupId, type } = group;
-    const committed = await this.writes.committedOffsets(groupId, type);
+    if (group.absent) await this.requireShareCreation(groupId);
+    const committed = group.absent ? [] : await this.writes.committedOffsets(groupId, type);
     const current = new Map(committed.map((c) => [partitionKey(c.topic, c.partition), c.offset]));
-    const partitions = await this.scopePartitions(request, committed);
+    const partitions = await this.scopePartitions(request, committed, group.absent === true);
 
     const { scenario } = request;
     const timestamp =
@@ -162,14 +134,28 @@ export class OffsetResetter {
       ...planBasisOf(group),
       timestamp,
       partitions: planTargets(scenario, facts),
+      creates: group.absent === true,
     };
+  }
+
+  /** Kafka 4.1 and later set a share group's start offsets; older brokers have no share groups. */
+  private async requireShareCreation(groupId: string): Promise<void> {
+    const version = await this.cluster.anyBroker((connection) =>
+      connection.versionFor(AlterShareGroupOffsets),
+    );
+    if (version === undefined)
+      throw new GroupTypeUnavailableError(
+        groupId,
+        'share',
+        'the brokers offer no AlterShareGroupOffsets, so no share group can be created and started (Kafka 4.2 or later)',
+      );
   }
 
   /**
    * Applies `plan` to `group` (just described by the caller) when nothing it was made from has
    * changed: no members, the same state and epochs, the same offsets on every planned partition.
    */
-  async apply(group: Group, plan: PlanToApply): Promise<AppliedPartition[]> {
+  async apply(group: ResetGroup, plan: PlanToApply, progress?: WriteProgress): Promise<AppliedReset> {
     requireEmpty(group, this.members.of);
     const { groupId, type } = group;
     const changes: string[] = [];
@@ -180,11 +166,22 @@ export class OffsetResetter {
       changes.push(`group epoch ${plan.groupEpoch} → ${now.groupEpoch}`);
     if (now.assignmentEpoch !== plan.assignmentEpoch)
       changes.push(`assignment epoch ${plan.assignmentEpoch} → ${now.assignmentEpoch}`);
-    const committed = await this.writes.committedOffsets(groupId, type);
+    const committed = group.absent ? [] : await this.writes.committedOffsets(groupId, type);
     const current = new Map(committed.map((c) => [partitionKey(c.topic, c.partition), c.offset]));
+    const offsetOf = (p: { topic: string; partition: number }) =>
+      current.get(partitionKey(p.topic, p.partition)) ?? null;
+    // The plan already stands (an earlier execute of it, answered or not): nothing to send. The
+    // state and epochs may have moved (a coordinator that moved reloads the group), the offsets did
+    // not. A plan that changes nothing (every target its start) is executed as asked.
+    if (
+      plan.partitions.some((p) => p.current !== p.target) &&
+      plan.partitions.every((p) => offsetOf(p) === p.target)
+    )
+      return { outcome: 'already-applied', partitions: plan.partitions.map((p) => applied(p, null)) };
     for (const p of plan.partitions) {
-      const offset = current.get(partitionKey(p.topic, p.partition)) ?? null;
-      if (offset !== p.current) {
+      const offset = offsetOf(p);
+      // At its target: applied by an earlier execute whose other partitions Kafka refused.
+      if (offset !== p.current && offset !== p.target) {
         changes.push(
           `${partitionKey(p.topic, p.partition)} offset ${p.current ?? 'none'} → ${offset ?? 'none'}`,
         );
@@ -192,10 +189,12 @@ export class OffsetResetter {
       }
     }
     if (changes.length > 0) throw new PlanStaleError(groupId, changes, moved);
-    if (plan.partitions.length === 0) return [];
+    if (plan.partitions.length === 0) return { outcome: 'applied', partitions: [] };
 
     const refused =
-      type === 'share' ? await this.alterShare(groupId, plan) : await this.commit(groupId, plan);
+      type === 'share'
+        ? await this.alterShare(groupId, plan, progress)
+        : await this.commit(groupId, plan, progress);
     const whole = wholeGroupError(refused, plan);
     if (whole) {
       // The group filled between the describe and the write: Kafka wrote nothing.
@@ -203,19 +202,19 @@ export class OffsetResetter {
         throw new GroupNotEmptyError(groupId, await this.members.now(groupId), whole.kafkaError);
       throw whole;
     }
-    return plan.partitions.map((p) => ({
-      topic: p.topic,
-      partition: p.partition,
-      before: p.current,
-      after: p.target,
-      error: refused.errors.get(partitionKey(p.topic, p.partition)) ?? null,
-    }));
+    return {
+      outcome: 'applied',
+      partitions: plan.partitions.map((p) =>
+        applied(p, refused.errors.get(partitionKey(p.topic, p.partition)) ?? null),
+      ),
+    };
   }
 
   /** The partitions a reset covers, checked against Metadata: an unknown one is refused, as Kafka's tool does. */
   private async scopePartitions(
     { scenario, scope }: ResetRequest,
     committed: CommittedOffsets,
+    absent = false,
   ): Promise<{ topic: string; partition: number }[]> {
     let asked: { topic: string; partition?: number }[];
     let field: string;
@@ -227,6 +226,12 @@ export class OffsetResetter {
         partitions ? partitions.map((partition) => ({ topic, partition })) : [{ topic }],
       );
       field = 'topics';
+    } else if (absent) {
+      throw new ResetPlanError(
+        'allTopics',
+        'topics or from-list: a group that does not exist yet has no topics',
+        'a group created by its reset starts on the topics named: give topics, or offsets with from-list',
+      );
     } else {
       // Kafka's --all-topics: the partitions the group has offsets for.
       asked = committed.map(({ topic, partition }) => ({ topic, partition }));
@@ -286,9 +291,11 @@ export class OffsetResetter {
    * The admin commit (generation -1, no member): what Kafka's Admin.alterConsumerGroupOffsets
    * sends. Absolute offsets, so the coordinator retries of atCoordinator may repeat it.
    */
-  private commit(groupId: string, plan: PlanToApply): Promise<Refusals> {
+  private commit(groupId: string, plan: PlanToApply, progress?: WriteProgress): Promise<Refusals> {
     return this.writes.atCoordinator(groupId, async (connection) => {
-      const { response } = await connection.send(
+      const { response } = await sendWrite(
+        connection,
+        progress,
         OffsetCommit,
         {
           groupId,
@@ -317,9 +324,9 @@ export class OffsetResetter {
     });
   }
 
-  private alterShare(groupId: string, plan: PlanToApply): Promise<Refusals> {
+  private alterShare(groupId: string, plan: PlanToApply, progress?: WriteProgress): Promise<Refusals> {
     return this.writes.atCoordinator(groupId, async (connection) => {
-      const { response } = await connection.send(AlterShareGroupOffsets, {
+      const { response } = await sendWrite(connection, progress, AlterShareGroupOffsets, {
         groupId,
         topics: byTopic(plan).map(([topicName, partitions]) => ({
           topicName,

@@ -25,9 +25,10 @@ import type { Group, GroupType } from '../model.js';
 import { type CommittedOffsets, fetchCommitted, fetchShareStartOffsets } from '../offsets/committed.js';
 import { failed, type Outcome, ok } from '../outcome.js';
 import {
-  type AppliedPartition,
+  type AppliedReset,
   OffsetResetter,
   type PlanToApply,
+  type ResetGroup,
   type ResetPlan,
   type ResetRequest,
 } from '../reset/apply.js';
@@ -40,6 +41,7 @@ import {
   MemberRemovalUnsupportedError,
   type TopicPartitionRef,
 } from './errors.js';
+import { sendWrite, type WriteProgress } from './progress.js';
 
 /** Why this product asks a member to leave: Kafka logs it (LeaveGroup v5+). */
 const REMOVAL_REASON = 'removed by an administrator through kafka-groups-rest';
@@ -66,7 +68,7 @@ export interface GroupWrites {
   /** Committed offsets (share groups: start offsets) of one group, read at its coordinator. */
   committedOffsets(groupId: string, type: GroupType): Promise<CommittedOffsets>;
   /** DeleteGroups: GroupNotEmptyError (with the members a describe sees), GroupNotFoundError, … */
-  deleteGroup(groupId: string): Promise<void>;
+  deleteGroup(groupId: string, progress?: WriteProgress): Promise<void>;
   /**
    * OffsetDelete (DeleteShareGroupOffsets for share groups: whole topics). Answers what was
    * deleted, with the offsets that were there; GroupSubscribedToTopicError when the live group
@@ -76,6 +78,7 @@ export interface GroupWrites {
     groupId: string,
     type: GroupType,
     topics: readonly OffsetsToDelete[],
+    progress?: WriteProgress,
   ): Promise<DeletedOffset[]>;
   /**
    * LeaveGroup naming static members by group.instance.id, one request: each gets its outcome
@@ -86,6 +89,7 @@ export interface GroupWrites {
     groupId: string,
     type: GroupType,
     instanceIds: readonly string[],
+    progress?: WriteProgress,
   ): Promise<Map<string, Outcome<RemovedMember>>>;
   /**
    * Runs `call` on the group's coordinator. A KafkaResponseError with a coordinator error (14, 15,
@@ -94,12 +98,13 @@ export interface GroupWrites {
    */
   atCoordinator<T>(groupId: string, call: (connection: BrokerConnection) => Promise<T>): Promise<T>;
   /** A reset plan for `group`, just described by the write gate: reads only (see ./reset.ts). */
-  planReset(group: Group, request: ResetRequest): Promise<ResetPlan>;
+  planReset(group: ResetGroup, request: ResetRequest): Promise<ResetPlan>;
   /**
    * Applies a plan to `group`, just described by the write gate: PlanStaleError when the group
-   * changed since the plan, GroupNotEmptyError when it has members.
+   * changed since the plan, GroupNotEmptyError when it has members; `already-applied` (nothing
+   * sent) when every planned partition is at its target already.
    */
-  applyReset(group: Group, plan: PlanToApply): Promise<AppliedPartition[]>;
+  applyReset(group: ResetGroup, plan: PlanToApply, progress?: WriteProgress): Promise<AppliedReset>;
 }
 
 const byPartition = (a: TopicPartitionRef, b: TopicPartitionRef) =>
@@ -152,9 +157,9 @@ export class KafkaGroupWrites implements GroupWrites {
     return [...offsets].sort(byPartition);
   }
 
-  async deleteGroup(groupId: string): Promise<void> {
+  async deleteGroup(groupId: string, progress?: WriteProgress): Promise<void> {
     const code = await this.atCoordinator(groupId, async (connection) => {
-      const { response } = await connection.send(DeleteGroups, { groupsNames: [groupId] });
+      const { response } = await sendWrite(connection, progress, DeleteGroups, { groupsNames: [groupId] });
       const result = response.results.find((r) => r.groupId === groupId);
       if (!result) {
         throw new KafkaResponseError(
@@ -190,11 +195,12 @@ export class KafkaGroupWrites implements GroupWrites {
     groupId: string,
     type: GroupType,
     topics: readonly OffsetsToDelete[],
+    progress?: WriteProgress,
   ): Promise<DeletedOffset[]> {
     const committed = await this.committedOffsets(groupId, type);
     const had = new Map(committed.map((c) => [`${c.topic}\u0000${c.partition}`, c.offset]));
     const offsetAt = (topic: string, partition: number) => had.get(`${topic}\u0000${partition}`) ?? null;
-    if (type === 'share') return this.deleteShareOffsets(groupId, topics, committed, offsetAt);
+    if (type === 'share') return this.deleteShareOffsets(groupId, topics, committed, offsetAt, progress);
 
     // Whole topics: the partitions the group has offsets on (OffsetDelete names partitions).
     const request = topics
@@ -207,7 +213,7 @@ export class KafkaGroupWrites implements GroupWrites {
       .filter((t) => t.partitions.length > 0);
     if (request.length === 0) return [];
     const response = await this.atCoordinator(groupId, async (connection) => {
-      const { response } = await connection.send(OffsetDelete, { groupId, topics: request });
+      const { response } = await sendWrite(connection, progress, OffsetDelete, { groupId, topics: request });
       if (response.errorCode === ErrorCode.GROUP_ID_NOT_FOUND) throw new GroupNotFoundError(groupId);
       if (response.errorCode === ErrorCode.NON_EMPTY_GROUP) {
         // A classic group whose protocol is not `consumer` keeps its offsets while it has members.
@@ -258,10 +264,11 @@ export class KafkaGroupWrites implements GroupWrites {
     topics: readonly OffsetsToDelete[],
     committed: CommittedOffsets,
     offsetAt: (topic: string, partition: number) => number | null,
+    progress?: WriteProgress,
   ): Promise<DeletedOffset[]> {
     const names = [...new Set(topics.map((t) => t.topic))];
     const response = await this.atCoordinator(groupId, async (connection) => {
-      const { response } = await connection.send(DeleteShareGroupOffsets, {
+      const { response } = await sendWrite(connection, progress, DeleteShareGroupOffsets, {
         groupId,
         topics: names.map((topicName) => ({ topicName })),
       });
@@ -319,11 +326,12 @@ export class KafkaGroupWrites implements GroupWrites {
     groupId: string,
     type: GroupType,
     instanceIds: readonly string[],
+    progress?: WriteProgress,
   ): Promise<Map<string, Outcome<RemovedMember>>> {
     if (type === 'share' || type === 'streams') throw new MemberRemovalUnsupportedError(groupId, type);
     const ids = [...new Set(instanceIds)];
     const response = await this.atCoordinator(groupId, async (connection) => {
-      const { response } = await connection.send(LeaveGroup, {
+      const { response } = await sendWrite(connection, progress, LeaveGroup, {
         groupId,
         members: ids.map((groupInstanceId) => ({
           memberId: UNKNOWN_MEMBER_ID,
@@ -394,12 +402,12 @@ export class KafkaGroupWrites implements GroupWrites {
     return out;
   }
 
-  planReset(group: Group, request: ResetRequest): Promise<ResetPlan> {
+  planReset(group: ResetGroup, request: ResetRequest): Promise<ResetPlan> {
     return this.resetter().plan(group, request);
   }
 
-  applyReset(group: Group, plan: PlanToApply): Promise<AppliedPartition[]> {
-    return this.resetter().apply(group, plan);
+  applyReset(group: ResetGroup, plan: PlanToApply, progress?: WriteProgress): Promise<AppliedReset> {
+    return this.resetter().apply(group, plan, progress);
   }
 
   private resetter(): OffsetResetter {

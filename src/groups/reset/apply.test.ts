@@ -1,0 +1,159 @@
+/**
+ * Applying a plan against offsets that moved, or did not, since it was made: over a fake
+ * coordinator that records what is sent. The real broker runs the same paths in
+ * test/integration/reset-offsets.test.ts and test/cluster/write-faults.test.ts.
+ */
+
+import { describe, expect, it } from 'vitest';
+import type { KafkaCluster } from '../../broker/transport/cluster.js';
+import type { BrokerConnection } from '../../broker/transport/connection.js';
+import type { CommittedOffsets } from '../offsets/committed.js';
+import { writeProgress } from '../writes/progress.js';
+import {
+  absentShareGroup,
+  OffsetResetter,
+  PlanStaleError,
+  type PlanToApply,
+  type ResetGroup,
+} from './apply.js';
+
+const group: ResetGroup = {
+  groupId: 'g',
+  type: 'classic',
+  state: 'Empty',
+  groupEpoch: null,
+  assignmentEpoch: null,
+  members: [],
+};
+
+const plan = (rows: [number, number | null, number][]): PlanToApply => ({
+  groupId: 'g',
+  type: 'classic',
+  state: 'Empty',
+  groupEpoch: null,
+  assignmentEpoch: null,
+  partitions: rows.map(([partition, current, target]) => ({ topic: 't', partition, current, target })),
+});
+
+/** A resetter whose coordinator has `offsets` (t:partition → offset) and answers every commit with no error. */
+function resetter(offsets: Record<number, number>) {
+  const sent: { partitions: number[] }[] = [];
+  let reads = 0;
+  const connection = {
+    label: 'b1:9092',
+    versionFor: async () => 9,
+    send: async (_api: unknown, request: { topics: { partitions: { partitionIndex: number }[] }[] }) => {
+      const partitions = request.topics.flatMap((t) => t.partitions.map((p) => p.partitionIndex));
+      sent.push({ partitions });
+      return {
+        version: 9,
+        response: {
+          topics: [{ name: 't', partitions: partitions.map((p) => ({ partitionIndex: p, errorCode: 0 })) }],
+        },
+      };
+    },
+  } as unknown as BrokerConnection;
+  const writes = {
+    async committedOffsets(): Promise<CommittedOffsets> {
+      reads += 1;
+      return Object.entries(offsets).map(([partition, offset]) => ({
+        topic: 't',
+        partition: Number(partition),
+        offset,
+        leaderEpoch: null,
+        metadata: '',
+        brokerLag: null,
+        error: null,
+      }));
+    },
+    atCoordinator: <T>(_groupId: string, call: (c: BrokerConnection) => Promise<T>) => call(connection),
+  };
+  const members = { of: () => [], now: async () => [] };
+  const r = new OffsetResetter({} as KafkaCluster, writes, members);
+  return { r, sent, reads: () => reads };
+}
+
+describe('applying a reset plan', () => {
+  it('sends the plan while the offsets are those it was made from, and marks the write sent', async () => {
+    const { r, sent } = resetter({ 0: 8, 1: 8 });
+    const progress = writeProgress();
+    const done = await r.apply(
+      group,
+      plan([
+        [0, 8, 0],
+        [1, 8, 0],
+      ]),
+      progress,
+    );
+    expect(done.outcome).toBe('applied');
+    expect(sent).toEqual([{ partitions: [0, 1] }]);
+    expect(progress.sent).toBe(true);
+  });
+
+  it('answers already-applied, sending nothing, when every offset is at its target', async () => {
+    const { r, sent } = resetter({ 0: 0, 1: 0 });
+    const progress = writeProgress();
+    // Another state or epoch since does not matter: the offsets stand.
+    const done = await r.apply(
+      { ...group, state: 'Dead' },
+      plan([
+        [0, 8, 0],
+        [1, 8, 0],
+      ]),
+      progress,
+    );
+    expect(done).toEqual({
+      outcome: 'already-applied',
+      partitions: [
+        { topic: 't', partition: 0, before: 8, after: 0, error: null },
+        { topic: 't', partition: 1, before: 8, after: 0, error: null },
+      ],
+    });
+    expect(sent).toEqual([]);
+    expect(progress.sent).toBe(false);
+  });
+
+  it('sends again a plan partly applied (each offset at its start or its target)', async () => {
+    const { r, sent } = resetter({ 0: 0, 1: 8 });
+    expect(
+      (
+        await r.apply(
+          group,
+          plan([
+            [0, 8, 0],
+            [1, 8, 0],
+          ]),
+        )
+      ).outcome,
+    ).toBe('applied');
+    expect(sent).toHaveLength(1);
+  });
+
+  it('refuses (plan-stale) when an offset moved elsewhere, sending nothing', async () => {
+    const { r, sent } = resetter({ 0: 0, 1: 5 });
+    await expect(
+      r.apply(
+        group,
+        plan([
+          [0, 8, 0],
+          [1, 8, 0],
+        ]),
+      ),
+    ).rejects.toBeInstanceOf(PlanStaleError);
+    expect(sent).toEqual([]);
+  });
+
+  it('executes a plan that changes nothing, rather than calling it already applied', async () => {
+    const { r, sent } = resetter({ 0: 8 });
+    expect((await r.apply(group, plan([[0, 8, 8]]))).outcome).toBe('applied');
+    expect(sent).toHaveLength(1);
+  });
+
+  it('reads no offsets of a share group that does not exist yet', async () => {
+    const { r, reads } = resetter({});
+    const absent = absentShareGroup('g');
+    const share = { ...plan([[0, null, 3]]), type: 'share' as const, state: 'Dead' };
+    await r.apply(absent, share).catch(() => undefined);
+    expect(reads()).toBe(0);
+  });
+});
