@@ -19,7 +19,10 @@ import { isCoordinatorError } from '../coordinators.js';
 import type { Group, GroupType } from '../model.js';
 import type { CommittedOffsets } from '../offsets/committed.js';
 import { type EndOffset, logOffsets, type OffsetSpec, tpKey } from '../offsets/end-offsets.js';
-import { GroupNotEmptyError, type MemberRef } from '../writes/errors.js';
+import { GroupNotEmptyError, type MemberRef, PlanStaleError } from '../writes/errors.js';
+
+export { PlanStaleError } from '../writes/errors.js';
+
 import {
   durationTimestamp,
   type PartitionFacts,
@@ -76,20 +79,6 @@ export interface AppliedPartition {
   after: number;
   /** Kafka refused this partition; the others stand. */
   error: KafkaErrorInfo | null;
-}
-
-/** What changed since the plan: its basis (state, epochs), or the offsets of some partitions (409 plan-stale). */
-export class PlanStaleError extends Error {
-  override readonly name = 'PlanStaleError';
-  constructor(
-    readonly groupId: string,
-    readonly changes: readonly string[],
-    readonly partitions: readonly { topic: string; partition: number }[],
-  ) {
-    super(
-      `the group changed since the plan was made: ${changes.slice(0, 5).join('; ')}${changes.length > 5 ? '; …' : ''}; plan again`,
-    );
-  }
 }
 
 /** Errors of an admin commit that mean "the group has members now". */
