@@ -47,10 +47,38 @@ const englishOnlyZod: Plugin = {
 };
 
 /**
+ * zod's opt-in extras this product never calls: `z.compile` (a code-generating parser, some 29 KB
+ * minified) and `z.fromJSONSchema` (12 KB). Every parse goes through the schemas' own parsers, so
+ * the bundles keep the names and drop the code; a call names what is missing.
+ */
+const ZOD_OPT_INS: Record<string, string> = {
+  './compile.js': `export const INVALID = Symbol.for('zod.compile.invalid');
+export class ZodCompileAsyncError extends Error {}
+export class ZodCompileUnsupportedError extends Error {}
+const absent = () => { throw new Error("zod's compile is not in this bundle"); };
+export { absent as compile, absent as withParser, absent as compileFn };`,
+  './from-json-schema.js': `export function fromJSONSchema() { throw new Error("zod's fromJSONSchema is not in this bundle"); }`,
+};
+const zodWithoutOptIns: Plugin = {
+  name: 'zod-without-opt-ins',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/(compile|from-json-schema)\.js$/ }, (args) =>
+      /\/node_modules\/zod\/v4\/(core|classic)\/[^/]+\.js$/.test(args.importer)
+        ? { path: args.path, namespace: 'zod-opt-in' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-opt-in' }, (args) => ({
+      contents: ZOD_OPT_INS[args.path] ?? '',
+      loader: 'js',
+    }));
+  },
+};
+
+/**
  * What the Node and Lambda bundles leave out (above, and kafkajs's unused requests: see
  * src/broker/transport/kafkajs/bundle.ts); exported for the bundle's own test.
  */
-export const BUNDLE_PLUGINS: Plugin[] = [englishOnlyZod, onlyKafkajsSaslRequests];
+export const BUNDLE_PLUGINS: Plugin[] = [englishOnlyZod, zodWithoutOptIns, onlyKafkajsSaslRequests];
 
 export interface Bundle {
   name: string;

@@ -18,16 +18,19 @@ import { validationHook } from './openapi/validation.js';
 import { clusterRoutes } from './routes/cluster.js';
 import { type ApiClusters, clusterMirror, clustersRoutes } from './routes/clusters.js';
 import { errorResponse } from './routes/errors.js';
-import { groupConfigWriteRoutes } from './routes/group-config-writes.js';
-import { groupConfigRoutes } from './routes/group-configs.js';
-import { groupHealthRoutes } from './routes/group-health.js';
 import { groupRoutes } from './routes/groups.js';
-import { memberRoutes } from './routes/members.js';
-import { metricsRoutes } from './routes/metrics.js';
-import { offsetRoutes } from './routes/offsets.js';
+import {
+  GROUP_CONFIG_ROUTES,
+  GROUP_CONFIG_WRITE_ROUTES,
+  GROUP_HEALTH_ROUTES,
+  LAZY_MODULES,
+  MEMBER_ROUTES,
+  METRICS_ROUTES,
+  OFFSET_ROUTES,
+  RESET_ROUTES,
+  WRITE_ROUTES,
+} from './routes/lazy-modules.js';
 import { livenessRoutes, readinessRoutes } from './routes/probes.js';
-import { resetRoutes } from './routes/reset.js';
-import { writeRoutes } from './routes/writes.js';
 import { type TokenSigner, tokenSigner } from './tokens/signed.js';
 
 export interface AppDeps {
@@ -47,22 +50,29 @@ export interface AppDeps {
   clusters?: ApiClusters;
   /** METRICS_NAMES: the names /metrics writes (default native). */
   metricsNames?: MetricsNames;
+  /**
+   * Register every route module at once instead of on first use (routes/lazy.ts): what the
+   * document is built from. Requires each lazy module loaded.
+   */
+  eagerRoutes?: boolean;
 }
 
 /** The API's version: semver; what may change within 1.x is written in the README. */
 export const API_VERSION = '1.1.0';
 
-export function createApp({
-  service,
-  security,
-  logger = silentLogger,
-  docsAssetsUrl = PUBLIC_SWAGGER_UI_ASSETS,
-  publicUrl,
-  tokens = tokenSigner(),
-  extend,
-  clusters = { defaultAlias: 'default', list: [{ alias: 'default', service }] },
-  metricsNames = 'native',
-}: AppDeps) {
+export function createApp(deps: AppDeps) {
+  const {
+    service,
+    security,
+    logger = silentLogger,
+    docsAssetsUrl = PUBLIC_SWAGGER_UI_ASSETS,
+    publicUrl,
+    tokens = tokenSigner(),
+    extend,
+    clusters = { defaultAlias: 'default', list: [{ alias: 'default', service }] },
+    metricsNames = 'native',
+    eagerRoutes = false,
+  } = deps;
   const app = new OpenAPIHono({ defaultHook: validationHook });
   // Outermost: every answer, the guards' refusals included, links the document.
   app.use('*', serviceDescLink());
@@ -79,8 +89,8 @@ export function createApp({
   // Each cluster its own readiness; the short /readyz is the default's and names every cluster's.
   mirror((app, service, alias) => readinessRoutes(app, service, alias === undefined ? clusters : undefined));
   mirror((app, service) => groupRoutes(app, service, logger));
-  mirror((app, service) => offsetRoutes(app, service));
-  mirror((app, service) => groupConfigRoutes(app, service));
+  mirror(OFFSET_ROUTES.module((m, app, service) => m.offsetRoutes(app, service), eagerRoutes));
+  mirror(GROUP_CONFIG_ROUTES.module((m, app, service) => m.groupConfigRoutes(app, service), eagerRoutes));
   mirror((app, service) => clusterRoutes(app, service));
   // Writes and per-group health are mirrored like the reads: each cluster's own service behind them.
   const writesOf = (service: GroupService): WriteDeps => ({
@@ -88,18 +98,62 @@ export function createApp({
     writes: security.writes ?? 'unset',
     logger,
   });
-  mirror((app, service) => writeRoutes(app, writesOf(service)));
-  mirror((app, service) => memberRoutes(app, writesOf(service)));
-  mirror((app, service) => groupConfigWriteRoutes(app, writesOf(service)));
-  mirror((app, service) => resetRoutes(app, writesOf(service), tokens));
-  mirror((app, service) => groupHealthRoutes(app, service, tokens));
+  mirror(WRITE_ROUTES.module((m, app, service) => m.writeRoutes(app, writesOf(service)), eagerRoutes));
+  mirror(MEMBER_ROUTES.module((m, app, service) => m.memberRoutes(app, writesOf(service)), eagerRoutes));
+  mirror(
+    GROUP_CONFIG_WRITE_ROUTES.module(
+      (m, app, service) => m.groupConfigWriteRoutes(app, writesOf(service)),
+      eagerRoutes,
+    ),
+  );
+  mirror(
+    RESET_ROUTES.module((m, app, service) => m.resetRoutes(app, writesOf(service), tokens), eagerRoutes),
+  );
+  mirror(
+    GROUP_HEALTH_ROUTES.module((m, app, service) => m.groupHealthRoutes(app, service, tokens), eagerRoutes),
+  );
   // /metrics is the default cluster's groups; each cluster's own under /clusters/{alias}/metrics.
-  mirror((app, service, alias) =>
-    metricsRoutes(app, service, { names: metricsNames, cluster: alias ?? clusters.defaultAlias }),
+  mirror(
+    METRICS_ROUTES.module(
+      (m, app, service, alias) =>
+        m.metricsRoutes(app, service, { names: metricsNames, cluster: alias ?? clusters.defaultAlias }),
+      eagerRoutes,
+    ),
   );
   clustersRoutes(app, clusters, (c, alias) => permissionsOf(c).seesCluster(alias));
 
-  app.doc31('/openapi.json', () => ({
+  // Built once, on its first request, from an app with every route module registered.
+  let document: Promise<unknown> | undefined;
+  app.get('/openapi.json', async (c) => {
+    document ??= (async () => {
+      await Promise.all(LAZY_MODULES.map((m) => m.load()));
+      const whole = eagerRoutes ? app : createApp({ ...deps, eagerRoutes: true });
+      return whole.getOpenAPI31Document(documentHead(publicUrl));
+    })().catch((error: unknown) => {
+      document = undefined;
+      throw error;
+    });
+    return c.json(await document);
+  });
+  app.get('/docs', (c) => c.html(docsPage('/openapi.json', docsAssetsUrl)));
+  extend?.(app);
+
+  app.notFound(
+    (c) =>
+      methodNotAllowed(c, routes) ??
+      problemResponse(
+        c,
+        'route-not-found',
+        `${c.req.method} ${c.req.path} is not a route of this API; see /openapi.json`,
+      ),
+  );
+  app.onError((error, c) => errorResponse(error, c, logger));
+  return app;
+}
+
+/** The document's own fields; its paths and components come from the routes. */
+function documentHead(publicUrl: string | undefined) {
+  return {
     openapi: '3.1.0',
     // Never from the request (its Host is the caller's to choose, and the document is cached for
     // everyone): API_PUBLIC_URL when set, else relative to wherever the document was fetched.
@@ -132,21 +186,7 @@ export function createApp({
           'Several clusters: the list and each one. Every group route, /readyz, /cluster and /metrics are mirrored under /clusters/{alias}, tagged as the route they mirror',
       },
     ],
-  }));
-  app.get('/docs', (c) => c.html(docsPage('/openapi.json', docsAssetsUrl)));
-  extend?.(app);
-
-  app.notFound(
-    (c) =>
-      methodNotAllowed(c, routes) ??
-      problemResponse(
-        c,
-        'route-not-found',
-        `${c.req.method} ${c.req.path} is not a route of this API; see /openapi.json`,
-      ),
-  );
-  app.onError((error, c) => errorResponse(error, c, logger));
-  return app;
+  };
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -5,12 +5,7 @@
  * shows the broker's defaults.
  */
 
-import {
-  describeKafkaError,
-  type KafkaErrorInfo,
-  KafkaResponseError,
-  UnsupportedApiError,
-} from '../broker/errors.js';
+import { describeKafkaError, KafkaResponseError, UnsupportedApiError } from '../broker/errors.js';
 import { ErrorCode } from '../broker/protocol/errors.js';
 import { ConfigResourceType, DescribeConfigs } from '../broker/protocol/messages/describe-configs.js';
 import {
@@ -18,8 +13,10 @@ import {
   IncrementalAlterConfigs,
 } from '../broker/protocol/messages/incremental-alter-configs.js';
 import type { KafkaCluster } from '../broker/transport/cluster.js';
-import { quoteId } from './errors.js';
+import { GroupConfigInvalidError } from './errors.js';
 import { sendWrite, type WriteProgress } from './writes/progress.js';
+
+export { GroupConfigInvalidError } from './errors.js';
 
 /** Where a value comes from, named as Kafka's Admin client names it (ConfigEntry.ConfigSource). */
 export type ConfigSource =
@@ -147,22 +144,6 @@ export async function describeGroupConfigs(cluster: KafkaCluster, groupId: strin
 export interface GroupConfigChange {
   set: Record<string, string>;
   delete: string[];
-}
-
-/**
- * Kafka refused the change (INVALID_CONFIG, INVALID_REQUEST): an unknown config, a value out of
- * range, a config this Kafka version does not accept for groups. `configs` are the names of the
- * request that Kafka's message mentions (all of them when it mentions none).
- */
-export class GroupConfigInvalidError extends Error {
-  override readonly name = 'GroupConfigInvalidError';
-  constructor(
-    readonly groupId: string,
-    readonly configs: readonly { name: string; field: 'set' | 'delete'; value: string | null }[],
-    readonly kafkaError: KafkaErrorInfo,
-  ) {
-    super(`Kafka refused the configs of group ${quoteId(groupId)}: ${kafkaError.message ?? kafkaError.name}`);
-  }
 }
 
 /**

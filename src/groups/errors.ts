@@ -68,3 +68,19 @@ export class GroupTypeUnavailableError extends Error {
     );
   }
 }
+
+/**
+ * Kafka refused the change (INVALID_CONFIG, INVALID_REQUEST): an unknown config, a value out of
+ * range, a config this Kafka version does not accept for groups. `configs` are the names of the
+ * request that Kafka's message mentions (all of them when it mentions none).
+ */
+export class GroupConfigInvalidError extends Error {
+  override readonly name = 'GroupConfigInvalidError';
+  constructor(
+    readonly groupId: string,
+    readonly configs: readonly { name: string; field: 'set' | 'delete'; value: string | null }[],
+    readonly kafkaError: KafkaErrorInfo,
+  ) {
+    super(`Kafka refused the configs of group ${quoteId(groupId)}: ${kafkaError.message ?? kafkaError.name}`);
+  }
+}

@@ -7,12 +7,7 @@
 
 import type { ClusterInfo, KafkaCluster, Readiness } from '../broker/transport/cluster.js';
 import { ClusterListing } from './cluster-listing.js';
-import {
-  alterGroupConfigs,
-  describeGroupConfigs,
-  type GroupConfig,
-  type GroupConfigChange,
-} from './configs.js';
+import type { GroupConfig, GroupConfigChange } from './configs.js';
 import { Coordinators, type RetryPolicy } from './coordinators.js';
 import { classicDescriber } from './describe/classic.js';
 import { type CoalesceOptions, coalesced } from './describe/coalesce.js';
@@ -25,10 +20,11 @@ import { describeTopology, type TopologyDescriptionAnswer } from './describe/top
 import { type ListFilter, smallestAfter, sortById, typeHints } from './listing.js';
 import type { Group, GroupList, GroupOffsets, GroupType } from './model.js';
 import type { Isolation } from './offsets/end-offsets.js';
-import { type OffsetsOptions, type OffsetTable, OffsetTables } from './offsets/tables.js';
+import type { OffsetsOptions, OffsetTable, OffsetTables } from './offsets/tables.js';
 import { failed, type Outcome } from './outcome.js';
+import { lazyWrites } from './writes/lazy.js';
 import type { WriteProgress } from './writes/progress.js';
-import { type GroupWrites, KafkaGroupWrites } from './writes/service.js';
+import type { GroupWrites } from './writes/service.js';
 
 export type { ListFilter } from './listing.js';
 export { compareIds } from './listing.js';
@@ -136,7 +132,8 @@ export class KafkaGroupService implements GroupService {
   private readonly describers: Record<GroupType, GroupDescriber>;
   private readonly knownTypes = new Map<string, GroupType>();
   private readonly listing: ClusterListing;
-  private readonly tables: OffsetTables;
+  /** Loaded on the first offsets read (lag, health, metrics): a describe needs none of it. */
+  private tablesLoaded: Promise<OffsetTables> | undefined;
   readonly writes: GroupWrites;
 
   constructor(
@@ -145,11 +142,10 @@ export class KafkaGroupService implements GroupService {
   ) {
     this.coordinators = new Coordinators(cluster, options.retry);
     this.listing = new ClusterListing(cluster);
-    this.tables = new OffsetTables(cluster, this.coordinators, {
-      one: (groupId, options) => this.describeGroup(groupId, options),
-      many: (groupIds, options) => this.describeGroups(groupIds, options),
+    this.writes = lazyWrites(async () => {
+      const { KafkaGroupWrites } = await import('./writes/service.js');
+      return new KafkaGroupWrites(cluster, this.coordinators, (groupId) => this.describeGroup(groupId));
     });
-    this.writes = new KafkaGroupWrites(cluster, this.coordinators, (groupId) => this.describeGroup(groupId));
     const describers: Record<GroupType, GroupDescriber> = {
       classic: classicDescriber,
       consumer: consumerDescriber,
@@ -178,16 +174,18 @@ export class KafkaGroupService implements GroupService {
     return this.writes.atCoordinator(groupId, (connection) => describeTopology(connection, groupId));
   }
 
-  groupConfigs(groupId: string): Promise<GroupConfig[]> {
+  async groupConfigs(groupId: string): Promise<GroupConfig[]> {
+    const { describeGroupConfigs } = await import('./configs.js');
     return describeGroupConfigs(this.cluster, groupId);
   }
 
-  alterGroupConfigs(
+  async alterGroupConfigs(
     groupId: string,
     change: GroupConfigChange,
     validateOnly: boolean,
     progress?: WriteProgress,
   ): Promise<void> {
+    const { alterGroupConfigs } = await import('./configs.js');
     return alterGroupConfigs(this.cluster, groupId, change, validateOnly, progress);
   }
 
@@ -247,17 +245,17 @@ export class KafkaGroupService implements GroupService {
   }
 
   async groupOffsets(groupId: string, options: OffsetsOptions = {}): Promise<GroupOffsets> {
-    return (await this.tables.withGroup(groupId, options)).offsets;
+    return (await (await this.tables()).withGroup(groupId, options)).offsets;
   }
 
   async groupHealth(
     groupId: string,
     options: OffsetsOptions = {},
   ): Promise<{ group: Group; offsets: GroupOffsets; at: number }> {
-    return this.tables.withGroup(groupId, { ...options, timeLag: true });
+    return (await this.tables()).withGroup(groupId, { ...options, timeLag: true });
   }
 
-  offsetsOfGroups(
+  async offsetsOfGroups(
     groups: readonly { groupId: string; type: GroupType | null }[],
     options: {
       isolation?: Isolation;
@@ -265,7 +263,7 @@ export class KafkaGroupService implements GroupService {
       described?: Promise<ReadonlyMap<string, Outcome<Group>>>;
     } = {},
   ): Promise<Map<string, Outcome<OffsetTable>>> {
-    return this.tables.ofGroups(groups, options);
+    return (await this.tables()).ofGroups(groups, options);
   }
 
   async describeListed(
@@ -280,11 +278,13 @@ export class KafkaGroupService implements GroupService {
     const [groups, offsets] = await Promise.all([
       described,
       wanted
-        ? this.tables.ofGroups(listed, {
-            ...(wanted.isolation && { isolation: wanted.isolation }),
-            ...(wanted.timeLag && { timeLag: true }),
-            described,
-          })
+        ? this.tables().then((tables) =>
+            tables.ofGroups(listed, {
+              ...(wanted.isolation && { isolation: wanted.isolation }),
+              ...(wanted.timeLag && { timeLag: true }),
+              described,
+            }),
+          )
         : undefined,
     ]);
     return { groups, ...(offsets && { offsets }) };
@@ -292,6 +292,17 @@ export class KafkaGroupService implements GroupService {
 
   close(): Promise<void> {
     return this.cluster.close();
+  }
+
+  private tables(): Promise<OffsetTables> {
+    this.tablesLoaded ??= import('./offsets/tables.js').then(
+      ({ OffsetTables }) =>
+        new OffsetTables(this.cluster, this.coordinators, {
+          one: (groupId, options) => this.describeGroup(groupId, options),
+          many: (groupIds, options) => this.describeGroups(groupIds, options),
+        }),
+    );
+    return this.tablesLoaded;
   }
 
   private rememberType(groupId: string, type: GroupType): void {

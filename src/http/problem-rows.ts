@@ -14,21 +14,21 @@ import {
   KafkaResponseError,
   UnsupportedApiError,
 } from '../broker/errors.js';
-import { GroupConfigInvalidError } from '../groups/configs.js';
 import {
   CoordinatorUnavailableError,
+  GroupConfigInvalidError,
   GroupNotFoundError,
   GroupTypeMismatchError,
   GroupTypeUnavailableError,
 } from '../groups/errors.js';
-import { PlanStaleError } from '../groups/reset/apply.js';
-import { ResetPlanError } from '../groups/reset/plan.js';
 import {
   GroupDeletionFailedError,
   GroupNotEmptyError,
   GroupSubscribedToTopicError,
   MemberNotFoundError,
   MemberRemovalUnsupportedError,
+  PlanStaleError,
+  ResetPlanError,
 } from '../groups/writes/errors.js';
 import { PROBLEMS, type ProblemExtensions, type ProblemSlug } from '../openapi/problems.js';
 import { WriteForbiddenError, WritesDisabledError } from './write-guard.js';

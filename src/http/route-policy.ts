@@ -28,6 +28,11 @@ export function requires(policy: RoutePolicy): MiddlewareHandler {
   return marker;
 }
 
+/** The policy a route's handler carries, if it is a `requires` marker. */
+export function policyOf(handler: unknown): RoutePolicy | undefined {
+  return policies.get(handler as MiddlewareHandler);
+}
+
 export type MatchedPolicy =
   /** No route of this method and path: 404 or 405 follow. */
   | { kind: 'none' }

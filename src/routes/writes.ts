@@ -7,8 +7,7 @@
 
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { GROUP_TYPES } from '../groups/model.js';
-import { GroupNotEmptyError } from '../groups/writes/errors.js';
-import { memberRefs } from '../groups/writes/service.js';
+import { GroupNotEmptyError, memberRefs } from '../groups/writes/errors.js';
 import { guardedWrite, type WriteDeps } from '../http/audit.js';
 import { requires } from '../http/route-policy.js';
 import { RouteProblem } from '../http/route-problem.js';

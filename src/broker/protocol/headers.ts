@@ -13,23 +13,15 @@
 */
 
 import type { AnyApiMessage, ApiMessage } from './api.js';
-import { ApiKey } from './api.js';
 import { decodeError } from './decode-error.js';
+import { requestHeaderVersion, responseHeaderVersion } from './header-versions.js';
 import { Reader, type TaggedField } from './reader.js';
 import { API_MESSAGES } from './registry.js';
 import { Writer } from './writer.js';
 
+export { requestHeaderVersion, responseHeaderVersion };
+
 type HeaderApi = Pick<AnyApiMessage, 'apiKey' | 'flexibleFrom'>;
-
-export function requestHeaderVersion(api: HeaderApi, version: number): 1 | 2 {
-  return version >= api.flexibleFrom ? 2 : 1;
-}
-
-export function responseHeaderVersion(api: HeaderApi, version: number): 0 | 1 {
-  // ApiVersions answers with header v0 in every version: see the note in messages/api-versions.ts.
-  if (api.apiKey === ApiKey.ApiVersions) return 0;
-  return version >= api.flexibleFrom ? 1 : 0;
-}
 
 export interface RequestHeader {
   apiKey: number;

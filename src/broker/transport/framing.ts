@@ -5,7 +5,7 @@
 
 import { BrokerResponseError } from '../errors.js';
 import type { ApiMessage } from '../protocol/api.js';
-import { requestHeaderVersion, responseHeaderVersion } from '../protocol/headers.js';
+import { requestHeaderVersion, responseHeaderVersion } from '../protocol/header-versions.js';
 import {
   ApiVersions,
   type ApiVersionsResponse,

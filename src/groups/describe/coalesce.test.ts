@@ -40,13 +40,27 @@ function recording(delayMs = 5) {
 }
 
 describe('coalesced describes', () => {
-  it('sends concurrent describes on one coordinator as one RPC, each caller answered for its own groups', async () => {
+  it('sends a describe that finds nothing in flight at once, in the turn of its caller', async () => {
+    const { calls, describer } = recording();
+    const d = coalesced(describer);
+    const answer = d.describe(connection('b1'), coordinator(1), ['a']);
+    expect(calls).toEqual([{ node: 1, ids: ['a'] }]);
+    expect((await answer).get('a')?.kind).toBe('found');
+    // Nothing in flight again: the next one goes at once too.
+    const next = d.describe(connection('b1'), coordinator(1), ['b']);
+    expect(calls).toHaveLength(2);
+    await next;
+  });
+
+  it('sends concurrent describes on one coordinator as one RPC after the first, each caller answered for its own groups', async () => {
     const { calls, describer } = recording();
     const d = coalesced(describer);
     const ids = Array.from({ length: 64 }, (_, i) => (i % 8 === 0 ? `x${i}` : `g${i}`));
     const answers = await Promise.all(ids.map((id) => d.describe(connection('b1'), coordinator(1), [id])));
-    expect(calls).toHaveLength(1);
-    expect(calls[0]?.ids.sort()).toEqual([...ids].sort());
+    // The first found nothing in flight and left alone; the other 63 arrived in its turn.
+    expect(calls).toHaveLength(2);
+    expect(calls[0]?.ids).toEqual([ids[0]]);
+    expect(calls[1]?.ids.sort()).toEqual(ids.slice(1).sort());
     answers.forEach((answer, i) => {
       const id = ids[i] as string;
       expect([...answer.keys()]).toEqual([id]);
@@ -63,8 +77,9 @@ describe('coalesced describes', () => {
       d.describe(connection('b1'), coordinator(1), ['b', 'd']),
     ]);
     expect(calls.map((c) => [c.node, c.ids])).toEqual([
-      [1, ['a', 'b', 'd']],
+      [1, ['a', 'b']],
       [2, ['c']],
+      [1, ['b', 'd']],
     ]);
   });
 
@@ -95,15 +110,18 @@ describe('coalesced describes', () => {
   it('fails every caller of a failed RPC, and the next batch goes out afresh', async () => {
     const { calls, describer, failOnce } = recording();
     const d = coalesced(describer);
+    // Out at once; the two below arrive while it is in flight and travel together.
+    const first = d.describe(connection('b1'), coordinator(1), ['z']);
     failOnce(new Error('socket closed'));
     const failed = await Promise.allSettled([
       d.describe(connection('b1'), coordinator(1), ['a']),
       d.describe(connection('b1'), coordinator(1), ['b']),
     ]);
+    expect((await first).get('z')?.kind).toBe('found');
     expect(failed.map((r) => r.status)).toEqual(['rejected', 'rejected']);
     const again = await d.describe(connection('b1'), coordinator(1), ['a']);
     expect(again.get('a')?.kind).toBe('found');
-    expect(calls).toHaveLength(2);
+    expect(calls.map((c) => c.ids)).toEqual([['z'], ['a', 'b'], ['a']]);
   });
 
   it('splits batches at maxGroups, never splitting one caller', async () => {

@@ -4,10 +4,12 @@
  * all take a list of groups, and one RPC for 64 groups costs the broker and this process about what
  * one for a single group does.
  *
- * Per coordinator and type, at most `maxInFlight` RPCs are out at once. A describe that finds a
- * free slot goes out at the end of the current event-loop turn, with whatever else arrived in that
- * turn; one that finds none waits for the next free slot, but never longer than `windowMs`: then it
- * goes out anyway. Every caller gets the outcomes of its own groups only.
+ * Per coordinator and type, at most `maxInFlight` RPCs are out at once. A describe that finds
+ * nothing in flight and nothing waiting goes out at once, in its caller's turn: a lone caller pays
+ * no extra turn and no window. One that finds an RPC out but a free slot goes out at the end of the
+ * current event-loop turn, with whatever else arrived in that turn; one that finds no free slot
+ * waits for the next one, but never longer than `windowMs`: then it goes out anyway. Every caller
+ * gets the outcomes of its own groups only.
  */
 
 import type { BrokerConnection } from '../../broker/transport/connection.js';
@@ -66,27 +68,29 @@ export function coalesced(describer: GroupDescriber, options: CoalesceOptions = 
     }
     if (batch.length === 0) return;
     lane.inFlight += 1;
-    describer
-      .describe(lane.connection, lane.coordinator, [...ids])
-      .then(
-        (outcomes) => {
-          for (const waiter of batch) {
-            const own = new Map<string, TypedOutcome>();
-            for (const id of waiter.groupIds) {
-              const outcome = outcomes.get(id);
-              if (outcome) own.set(id, outcome);
-            }
-            waiter.resolve(own);
+    // The slot is free before the callers hear back: a caller that asks again at once finds
+    // nothing in flight.
+    const done = () => {
+      lane.inFlight -= 1;
+      afterChange(key, lane);
+    };
+    describer.describe(lane.connection, lane.coordinator, [...ids]).then(
+      (outcomes) => {
+        done();
+        for (const waiter of batch) {
+          const own = new Map<string, TypedOutcome>();
+          for (const id of waiter.groupIds) {
+            const outcome = outcomes.get(id);
+            if (outcome) own.set(id, outcome);
           }
-        },
-        (error: unknown) => {
-          for (const waiter of batch) waiter.reject(error);
-        },
-      )
-      .finally(() => {
-        lane.inFlight -= 1;
-        afterChange(key, lane);
-      });
+          waiter.resolve(own);
+        }
+      },
+      (error: unknown) => {
+        done();
+        for (const waiter of batch) waiter.reject(error);
+      },
+    );
   };
 
   const afterChange = (key: string, lane: Lane) => {
@@ -126,7 +130,8 @@ export function coalesced(describer: GroupDescriber, options: CoalesceOptions = 
       const current = lane;
       return new Promise<Map<string, TypedOutcome>>((resolve, reject) => {
         current.waiting.push({ groupIds, resolve, reject });
-        afterChange(key, current);
+        if (current.inFlight === 0 && !current.scheduled && current.waiting.length === 1) send(key, current);
+        else afterChange(key, current);
       });
     },
   };

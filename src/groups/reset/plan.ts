@@ -12,6 +12,10 @@
  * truncated log) is a target a consumer would only reset again on its own.
  */
 
+import { ResetPlanError } from '../writes/errors.js';
+
+export { ResetPlanError };
+
 export interface PartitionOffsetRef {
   topic: string;
   partition: number;
@@ -62,27 +66,6 @@ export interface PlannedPartition {
   clampedTo: Clamp | null;
   /** Why the target is not simply what was asked (clamped, or a fallback); null otherwise. */
   reason: string | null;
-}
-
-/**
- * A reset that cannot be planned or applied as asked (a 400 naming the field): a shift of
- * partitions with no commit, an unknown partition (Kafka's tool refuses both), a plan token that
- * is missing, altered, expired or made for another group.
- */
-export class ResetPlanError extends Error {
-  override readonly name = 'ResetPlanError';
-  constructor(
-    /** The body field (or header) at fault. */
-    readonly field: string,
-    /** What it accepts. */
-    readonly expected: string,
-    /** Why this one is refused. */
-    message: string,
-    readonly received: string | null = null,
-    readonly where: 'body' | 'header' | 'query' = 'body',
-  ) {
-    super(message);
-  }
 }
 
 export const partitionKey = (topic: string, partition: number) => `${topic}:${partition}`;

@@ -60,19 +60,8 @@ export const applied = (
   error,
 });
 
-/** What changed since the plan: its basis (state, epochs), or the offsets of some partitions (409 plan-stale). */
-export class PlanStaleError extends Error {
-  override readonly name = 'PlanStaleError';
-  constructor(
-    readonly groupId: string,
-    readonly changes: readonly string[],
-    readonly partitions: readonly { topic: string; partition: number }[],
-  ) {
-    super(
-      `the group changed since the plan was made: ${changes.slice(0, 5).join('; ')}${changes.length > 5 ? '; …' : ''}; plan again`,
-    );
-  }
-}
+// Defined with the other write errors, which the problem table loads without the reset code.
+export { PlanStaleError } from '../writes/errors.js';
 
 /**
  * The group a reset is for: one the write gate just described, or, for a share group created by

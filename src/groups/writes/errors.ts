@@ -6,7 +6,7 @@
 
 import type { KafkaErrorInfo } from '../../broker/errors.js';
 import { quoteId } from '../errors.js';
-import type { GroupType } from '../model.js';
+import type { Group, GroupType } from '../model.js';
 
 /** A member as the write problems name it: enough to find the process that holds the group. */
 export interface MemberRef {
@@ -101,5 +101,50 @@ export class MemberNotFoundError extends Error {
     readonly kafkaError?: KafkaErrorInfo,
   ) {
     super(`group ${quoteId(groupId)} has no member with group.instance.id ${quoteId(instanceId)}`);
+  }
+}
+
+/** What changed since the plan: its basis (state, epochs), or the offsets of some partitions (409 plan-stale). */
+export class PlanStaleError extends Error {
+  override readonly name = 'PlanStaleError';
+  constructor(
+    readonly groupId: string,
+    readonly changes: readonly string[],
+    readonly partitions: readonly { topic: string; partition: number }[],
+  ) {
+    super(
+      `the group changed since the plan was made: ${changes.slice(0, 5).join('; ')}${changes.length > 5 ? '; …' : ''}; plan again`,
+    );
+  }
+}
+
+/** The members a problem names, from a describe. */
+export function memberRefs(group: Pick<Group, 'members'>): MemberRef[] {
+  return group.members.map((m) => ({
+    memberId: m.memberId,
+    instanceId: m.instanceId,
+    clientId: m.clientId,
+    clientHost: m.clientHost,
+  }));
+}
+
+/**
+ * A reset that cannot be planned or applied as asked (a 400 naming the field): a shift of
+ * partitions with no commit, an unknown partition (Kafka's tool refuses both), a plan token that
+ * is missing, altered, expired or made for another group.
+ */
+export class ResetPlanError extends Error {
+  override readonly name = 'ResetPlanError';
+  constructor(
+    /** The body field (or header) at fault. */
+    readonly field: string,
+    /** What it accepts. */
+    readonly expected: string,
+    /** Why this one is refused. */
+    message: string,
+    readonly received: string | null = null,
+    readonly where: 'body' | 'header' | 'query' = 'body',
+  ) {
+    super(message);
   }
 }

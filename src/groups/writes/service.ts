@@ -39,9 +39,12 @@ import {
   MemberNotFoundError,
   type MemberRef,
   MemberRemovalUnsupportedError,
+  memberRefs,
   type TopicPartitionRef,
 } from './errors.js';
 import { sendWrite, type WriteProgress } from './progress.js';
+
+export { memberRefs } from './errors.js';
 
 /** Why this product asks a member to leave: Kafka logs it (LeaveGroup v5+). */
 const REMOVAL_REASON = 'removed by an administrator through kafka-groups-rest';
@@ -109,16 +112,6 @@ export interface GroupWrites {
 
 const byPartition = (a: TopicPartitionRef, b: TopicPartitionRef) =>
   a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition;
-
-/** The members a problem names, from a describe. */
-export function memberRefs(group: Pick<Group, 'members'>): MemberRef[] {
-  return group.members.map((m) => ({
-    memberId: m.memberId,
-    instanceId: m.instanceId,
-    clientId: m.clientId,
-    clientHost: m.clientHost,
-  }));
-}
 
 export class KafkaGroupWrites implements GroupWrites {
   constructor(

@@ -1,0 +1,79 @@
+/**
+ * The route modules a start does not load (routes/lazy.ts): what only writes, health, metrics,
+ * offsets and configs requests need. Each lists its routes as the module defines them; a unit test
+ * (test/unit/lazy-routes.test.ts) fails when they differ.
+ */
+
+import { lazyModule } from './lazy.js';
+
+export const OFFSET_ROUTES = lazyModule<typeof import('./offsets.js')>(
+  [{ method: 'get', path: '/groups/{groupId}/offsets', policy: { action: 'offsets' } }],
+  () => import('./offsets.js'),
+);
+
+export const GROUP_CONFIG_ROUTES = lazyModule<typeof import('./group-configs.js')>(
+  [{ method: 'get', path: '/groups/{groupId}/configs', policy: { action: 'read' } }],
+  () => import('./group-configs.js'),
+);
+
+export const WRITE_ROUTES = lazyModule<typeof import('./writes.js')>(
+  [
+    { method: 'delete', path: '/groups/{groupId}', policy: { action: 'delete' } },
+    { method: 'delete', path: '/groups/{groupId}/offsets', policy: { action: 'delete-offsets' } },
+  ],
+  () => import('./writes.js'),
+);
+
+export const MEMBER_ROUTES = lazyModule<typeof import('./members.js')>(
+  [
+    {
+      method: 'delete',
+      path: '/groups/{groupId}/members/{instanceId}',
+      policy: { action: 'remove-members' },
+    },
+    {
+      method: 'post',
+      path: '/groups/{groupId}/members/remove',
+      policy: { action: 'remove-members', body: 'json' },
+    },
+  ],
+  () => import('./members.js'),
+);
+
+export const GROUP_CONFIG_WRITE_ROUTES = lazyModule<typeof import('./group-config-writes.js')>(
+  [{ method: 'patch', path: '/groups/{groupId}/configs', policy: { action: 'configs', body: 'json' } }],
+  () => import('./group-config-writes.js'),
+);
+
+export const RESET_ROUTES = lazyModule<typeof import('./reset.js')>(
+  [
+    {
+      method: 'post',
+      path: '/groups/{groupId}/offsets/reset',
+      policy: { action: 'reset-offsets', body: 'json' },
+    },
+  ],
+  () => import('./reset.js'),
+);
+
+export const GROUP_HEALTH_ROUTES = lazyModule<typeof import('./group-health.js')>(
+  [{ method: 'get', path: '/groups/{groupId}/health', policy: { action: 'offsets' } }],
+  () => import('./group-health.js'),
+);
+
+export const METRICS_ROUTES = lazyModule<typeof import('./metrics.js')>(
+  [{ method: 'get', path: '/metrics', policy: { action: 'offsets' } }],
+  () => import('./metrics.js'),
+);
+
+/** Every lazily loaded module, for the document (which registers them all). */
+export const LAZY_MODULES: readonly { load(): Promise<unknown> }[] = [
+  OFFSET_ROUTES,
+  GROUP_CONFIG_ROUTES,
+  WRITE_ROUTES,
+  MEMBER_ROUTES,
+  GROUP_CONFIG_WRITE_ROUTES,
+  RESET_ROUTES,
+  GROUP_HEALTH_ROUTES,
+  METRICS_ROUTES,
+];
