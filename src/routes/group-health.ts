@@ -166,6 +166,7 @@ export function groupHealthRoutes(app: OpenAPIHono, service: GroupService, token
     }
     const reading = await readVisible(c, 'offsets', groupId, async () => {
       const r = await service.groupHealth(groupId, {
+        window: before === undefined,
         ...(isolation && { isolation }),
         ...(type && { expected: type }),
       });
