@@ -111,22 +111,26 @@ describe('metric families', () => {
     expect(byName.kafka_group_verdict).toEqual([
       { labels: { group: 'a', type: 'classic', verdict: 'STOPPED' }, value: 1 },
     ]);
+    // skew over the partition lags 2 and 0.
+    expect(byName.kafka_group_partition_lag_max_records?.map((s) => s.value)).toEqual([2]);
+    expect(byName.kafka_group_partition_lag_median_records?.map((s) => s.value)).toEqual([1]);
     expect(dropped).toBe(0);
   });
 
   it('caps whole groups at maxSeries and counts what was dropped', () => {
-    // group granularity: lag, time lag min and max, members, state, verdict = 6 series a group.
+    // group granularity: lag, time lag min and max, members, state, verdict, max and median
+    // partition lag = 8 series a group.
     const { families, dropped } = groupFamilies(
       [reading('a', 1), reading('b', 1)],
       'group',
       DEFAULT_THRESHOLDS,
-      11,
+      15,
       AT,
     );
     const members = families
       .find((f) => f.name === 'kafka_group_members')
       ?.samples.map((s) => s.labels.group);
     expect(members).toEqual(['a']);
-    expect(dropped).toBe(6);
+    expect(dropped).toBe(8);
   });
 });
