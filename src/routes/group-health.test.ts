@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { healthOf } from '../groups/health/assess.js';
 import { progressOf } from '../groups/health/progress-token.js';
@@ -132,5 +133,11 @@ describe('metric families', () => {
       ?.samples.map((s) => s.labels.group);
     expect(members).toEqual(['a']);
     expect(dropped).toBe(8);
+  });
+
+  it('lists every native series in the metric table of docs/health-and-metrics.md', () => {
+    const docs = readFileSync(new URL('../../docs/health-and-metrics.md', import.meta.url), 'utf8');
+    const { families } = groupFamilies([reading('a', 1)], 'group', DEFAULT_THRESHOLDS, 100, AT);
+    expect(families.map((f) => f.name).filter((name) => !docs.includes(`\`${name}\``))).toEqual([]);
   });
 });

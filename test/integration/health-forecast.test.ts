@@ -27,6 +27,7 @@ const idleTopic = `${run}-idle`;
 const fast = `${run}-fast`;
 const slow = `${run}-slow`;
 const idle = `${run}-idle`;
+const skewed = `${run}-skewed`;
 const PRODUCE = 8;
 const RETENTION_MS = 600_000;
 
@@ -52,8 +53,23 @@ beforeAll(async () => {
   });
   checker = await OpenApiChecker.load(async (path) => app.request(path));
   const old = Date.now() - 3_600_000;
-  await produceAt({ bootstrap, topic: idleTopic, partitions: 1, batches: [{ timestamp: old, count: 5 }] });
-  await commitOffsets({ bootstrap, groupId: idle, offsets: [{ topic: idleTopic, partition: 0, offset: 5 }] });
+  await produceAt({ bootstrap, topic: idleTopic, partitions: 2, batches: [{ timestamp: old, count: 5 }] });
+  await commitOffsets({
+    bootstrap,
+    groupId: idle,
+    offsets: [
+      { topic: idleTopic, partition: 0, offset: 5 },
+      { topic: idleTopic, partition: 1, offset: 5 },
+    ],
+  });
+  await commitOffsets({
+    bootstrap,
+    groupId: skewed,
+    offsets: [
+      { topic: idleTopic, partition: 0, offset: 5 },
+      { topic: idleTopic, partition: 1, offset: 1 },
+    ],
+  });
   rig = await startRateRig({
     bootstrap,
     topic,
@@ -138,5 +154,18 @@ describe('health forecasts (real broker, Kafka clients at known rates)', () => {
     expect(h.forecast.retention.runwayReason).toBe('no-lag');
     const again = await health(idle, h.snapshot as string);
     expect(again.forecast.catchUpReason).toBe('idle');
+  });
+
+  it('skew names the partition holding the lag, in the JSON answer and in /metrics', async () => {
+    const h = await health(skewed);
+    expect(h.forecast.skew).toEqual({
+      maxLag: 4,
+      medianLag: 2,
+      top: [{ topic: idleTopic, partition: 1, lag: 4, share: 1 }],
+    });
+    const text = await (await app.request(`/metrics?allow=${encodeURIComponent(skewed)}`)).text();
+    const labels = `{group="${skewed}",type="classic"}`;
+    expect(text).toContain(`kafka_group_partition_lag_max_records${labels} 4\n`);
+    expect(text).toContain(`kafka_group_partition_lag_median_records${labels} 2\n`);
   });
 });
