@@ -92,6 +92,28 @@ describe('healthOf', () => {
       partitionsCompared: 2,
     });
   });
+
+  it('with a snapshot taken before a partition had a commit: its production still counts', () => {
+    const before = progressOf(offsets([row(0, 10, 20), row(1, null, 60)]));
+    if (!before) throw new Error('no snapshot');
+    const now = offsets([row(0, 30, 40), row(1, 50, 80)]);
+    const h = healthOf({ group: group(1), offsets: now, at: AT }, DEFAULT_THRESHOLDS, {
+      snapshot: before,
+      issuedAt: AT - 10_000,
+    });
+    expect(h.partitions.map((p) => [p.previousOffset, p.consumptionRate, p.productionRate])).toEqual([
+      [10, 2, 2],
+      [null, null, 2],
+    ]);
+    expect(h.forecast).toMatchObject({
+      rateSource: 'since',
+      consumptionRate: 2,
+      productionRate: 4,
+      // lag 10 + 30 = 40, and consumption (2) below production (4).
+      catchUpSeconds: null,
+      catchUpReason: 'not-catching-up',
+    });
+  });
 });
 
 describe('metric families', () => {

@@ -3,9 +3,9 @@
  * consumers. Test-only: rates and forecasts need a group whose pace is known.
  *
  *   java -cp 'CLIENTS_LIB/*' test/broker-harness/RateRig.java --bootstrap HOST:PORT --topic TOPIC PARTITIONS \
- *        [--retention-ms MS] --backlog N --produce PER_SECOND [--consumer GROUP PER_SECOND PROTOCOL ...]
+ *        [--retention-ms MS] [--retention-bytes BYTES] --backlog N --produce PER_SECOND [--consumer GROUP PER_SECOND PROTOCOL ...]
  *
- * Creates the topic (with retention.ms when given), appends N records to every partition, then
+ * Creates the topic (with retention.ms and retention.bytes when given), appends N records to every partition, then
  * produces PER_SECOND records a second (spread over the partitions) while each consumer
  * (group.protocol PROTOCOL) reads one record at a time at its own pace and commits each. Prints
  * READY once every consumer has committed, and runs until its standard input closes.
@@ -52,6 +52,7 @@ public class RateRig {
     String topic = null;
     int partitions = 1;
     Long retentionMs = null;
+    Long retentionBytes = null;
     int backlog = 0;
     double produce = 0;
     List<String[]> consumers = new java.util.ArrayList<>();
@@ -63,6 +64,7 @@ public class RateRig {
           partitions = Integer.parseInt(argv[++i]);
         }
         case "--retention-ms" -> retentionMs = Long.parseLong(argv[++i]);
+        case "--retention-bytes" -> retentionBytes = Long.parseLong(argv[++i]);
         case "--backlog" -> backlog = Integer.parseInt(argv[++i]);
         case "--produce" -> produce = Double.parseDouble(argv[++i]);
         case "--consumer" -> consumers.add(new String[] {argv[++i], argv[++i], argv[++i]});
@@ -73,7 +75,10 @@ public class RateRig {
     common.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     try (Admin admin = Admin.create(common)) {
       NewTopic t = new NewTopic(topic, partitions, (short) 1);
-      if (retentionMs != null) t.configs(Map.of("retention.ms", String.valueOf(retentionMs)));
+      Map<String, String> configs = new java.util.HashMap<>();
+      if (retentionMs != null) configs.put("retention.ms", String.valueOf(retentionMs));
+      if (retentionBytes != null) configs.put("retention.bytes", String.valueOf(retentionBytes));
+      t.configs(configs);
       admin.createTopics(List.of(t)).all().get();
     }
     Properties pp = new Properties();

@@ -12,6 +12,7 @@ export interface RateRigOptions {
   topic: string;
   partitions: number;
   retentionMs?: number;
+  retentionBytes?: number;
   /** Records appended to every partition before the consumers start. */
   backlog: number;
   /** Records a second, spread over the partitions. */
@@ -27,6 +28,7 @@ export interface RunningRig {
 export async function startRateRig(options: RateRigOptions, readyTimeoutMs = 120_000): Promise<RunningRig> {
   const args = ['--bootstrap', options.bootstrap, '--topic', options.topic, String(options.partitions)];
   if (options.retentionMs !== undefined) args.push('--retention-ms', String(options.retentionMs));
+  if (options.retentionBytes !== undefined) args.push('--retention-bytes', String(options.retentionBytes));
   args.push('--backlog', String(options.backlog), '--produce', String(options.produce));
   for (const c of options.consumers) args.push('--consumer', c.groupId, String(c.perSecond), c.protocol);
   const { child, logFile } = await spawnJavaClient('RateRig.java', args, {

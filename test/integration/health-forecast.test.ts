@@ -28,12 +28,16 @@ const fast = `${run}-fast`;
 const slow = `${run}-slow`;
 const idle = `${run}-idle`;
 const skewed = `${run}-skewed`;
+const bytesTopic = `${run}-bytes`;
+const bytesGroup = `${run}-bytes`;
+const RETENTION_BYTES = 500;
 const PRODUCE = 8;
 const RETENTION_MS = 600_000;
 
 let service: Service;
 let app: ReturnType<typeof createApp>;
 let rig: RunningRig | undefined;
+let bytesRig: RunningRig | undefined;
 let checker: OpenApiChecker;
 
 async function health(groupId: string, since?: string): Promise<GroupHealth> {
@@ -70,6 +74,22 @@ beforeAll(async () => {
       { topic: idleTopic, partition: 1, offset: 1 },
     ],
   });
+  // 100 small records (a few bytes each, batched) on a partition that keeps 500 bytes: a group at
+  // offset 0 is further behind than the log holds.
+  bytesRig = await startRateRig({
+    bootstrap,
+    topic: bytesTopic,
+    partitions: 1,
+    retentionBytes: RETENTION_BYTES,
+    backlog: 100,
+    produce: 0,
+    consumers: [],
+  });
+  await commitOffsets({
+    bootstrap,
+    groupId: bytesGroup,
+    offsets: [{ topic: bytesTopic, partition: 0, offset: 0 }],
+  });
   rig = await startRateRig({
     bootstrap,
     topic,
@@ -86,6 +106,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await rig?.stop();
+  await bytesRig?.stop();
   await service?.close();
 });
 
@@ -173,5 +194,19 @@ describe('health forecasts (real broker, Kafka clients at known rates)', () => {
     const labels = `{group="${skewed}",type="classic"}`;
     expect(text).toContain(`kafka_group_partition_lag_max_records${labels} 4\n`);
     expect(text).toContain(`kafka_group_partition_lag_median_records${labels} 2\n`);
+  });
+
+  it('retention.bytes: lag beyond what the log keeps gives a runway of 0, before any DATA_LOSS', async () => {
+    const h = await health(bytesGroup);
+    expect(h.partitions[0]?.lag).toBe(100);
+    expect(h.verdict).not.toBe('DATA_LOSS');
+    expect(h.forecast.retention).toMatchObject({
+      runwaySeconds: 0,
+      runwayReason: null,
+      limit: 'retention.bytes',
+      topic: bytesTopic,
+      partition: 0,
+      retentionBytes: RETENTION_BYTES,
+    });
   });
 });

@@ -76,13 +76,13 @@ export function healthOf(
               },
               retention?.get(t.topic),
             );
-      if (then && p.offset !== null) {
+      if (then && p.offset !== null && then.offset !== null) {
         compared++;
         consumed += p.offset - then.offset;
-        if (then.endOffset !== null && p.endOffset !== null) {
-          produced += p.endOffset - then.endOffset;
-          producedKnown = true;
-        }
+      }
+      if (then && then.endOffset !== null && p.endOffset !== null) {
+        produced += p.endOffset - then.endOffset;
+        producedKnown = true;
       }
       partitions.push({
         topic: t.topic,
