@@ -342,6 +342,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/cluster/protocols": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which groups still use the classic protocol, and which can leave it
+         * @description Classic groups that can move to the consumer protocol (protocol type consumer, members present), those that cannot (another protocol type, such as Connect’s connect), consumer groups whose members still speak classic (mixed, each such member named by client id and host), empty classic groups, and the group.version, share.version and streams.version feature levels. One ListGroups per broker, one ApiVersions, and ConsumerGroupDescribe for the consumer groups (200 at a time, per coordinator); classic groups are judged by their listing. Only groups the caller may read are counted or listed. An `Accept` preferring application/x-ndjson gets the stream of /cluster/protocols.ndjson.
+         */
+        get: operations["getClusterProtocols"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cluster/protocols.ndjson": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which groups still use the classic protocol, one JSON object per line
+         * @description Classic groups that can move to the consumer protocol (protocol type consumer, members present), those that cannot (another protocol type, such as Connect’s connect), consumer groups whose members still speak classic (mixed, each such member named by client id and host), empty classic groups, and the group.version, share.version and streams.version feature levels. One ListGroups per broker, one ApiVersions, and ConsumerGroupDescribe for the consumer groups (200 at a time, per coordinator); classic groups are judged by their listing. Only groups the caller may read are counted or listed.
+         */
+        get: operations["streamClusterProtocols"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/clusters/{alias}/cluster": {
         parameters: {
             query?: never;
@@ -351,6 +391,46 @@ export interface paths {
         };
         /** Brokers, controller and cluster id (one cluster) */
         get: operations["getClusterInCluster"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clusters/{alias}/cluster/protocols": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which groups still use the classic protocol, and which can leave it (one cluster)
+         * @description Classic groups that can move to the consumer protocol (protocol type consumer, members present), those that cannot (another protocol type, such as Connect’s connect), consumer groups whose members still speak classic (mixed, each such member named by client id and host), empty classic groups, and the group.version, share.version and streams.version feature levels. One ListGroups per broker, one ApiVersions, and ConsumerGroupDescribe for the consumer groups (200 at a time, per coordinator); classic groups are judged by their listing. Only groups the caller may read are counted or listed. An `Accept` preferring application/x-ndjson gets the stream of /cluster/protocols.ndjson.
+         */
+        get: operations["getClusterProtocolsInCluster"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clusters/{alias}/cluster/protocols.ndjson": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which groups still use the classic protocol, one JSON object per line (one cluster)
+         * @description Classic groups that can move to the consumer protocol (protocol type consumer, members present), those that cannot (another protocol type, such as Connect’s connect), consumer groups whose members still speak classic (mixed, each such member named by client id and host), empty classic groups, and the group.version, share.version and streams.version feature levels. One ListGroups per broker, one ApiVersions, and ConsumerGroupDescribe for the consumer groups (200 at a time, per coordinator); classic groups are judged by their listing. Only groups the caller may read are counted or listed.
+         */
+        get: operations["streamClusterProtocolsInCluster"];
         put?: never;
         post?: never;
         delete?: never;
@@ -488,7 +568,7 @@ export interface paths {
         };
         /**
          * Is the group healthy? A verdict per partition and for the group, lag in records and in time
-         * @description Reads the committed and end offsets, then per partition leader one Fetch at the committed offsets (MaxWait 0, a few bytes: only the first record batch header is read) and ListOffsets for the log start and the newest record time. Each partition gets a verdict by the rules of the README (first match wins), the group its worst partition’s. The answer carries a signed `snapshot` of its offsets: passed back as `since`, the next answer adds STALLED and REWOUND and the consumption and production rates over the interval. A since token that was altered, issued by another deployment (another TOKEN_SIGNING_KEYS), for another group, or more than 24 h ago is a 400. Read-only.
+         * @description Reads the committed and end offsets, then per partition leader one Fetch at the committed offsets (MaxWait 0, a few bytes: only the first record batch header is read) and ListOffsets for the log start and the newest record time. Each partition gets a verdict by the rules of the README (first match wins), the group its worst partition’s. The answer carries a signed `snapshot` of its offsets: passed back as `since`, the next answer adds STALLED and REWOUND and the consumption and production rates over the interval; without it, the production rate is read over the five minutes before (ListOffsets by timestamp). `forecast` gives catchUpSeconds (or why not), the lag skew, and the retention runway from the topics’ retention.ms / retention.bytes (one DescribeConfigs). A since token that was altered, issued by another deployment (another TOKEN_SIGNING_KEYS), for another group, or more than 24 h ago is a 400. Read-only.
          */
         get: operations["getGroupHealth"];
         put?: never;
@@ -508,7 +588,7 @@ export interface paths {
         };
         /**
          * Is the group healthy? A verdict per partition and for the group, lag in records and in time (one cluster)
-         * @description Reads the committed and end offsets, then per partition leader one Fetch at the committed offsets (MaxWait 0, a few bytes: only the first record batch header is read) and ListOffsets for the log start and the newest record time. Each partition gets a verdict by the rules of the README (first match wins), the group its worst partition’s. The answer carries a signed `snapshot` of its offsets: passed back as `since`, the next answer adds STALLED and REWOUND and the consumption and production rates over the interval. A since token that was altered, issued by another deployment (another TOKEN_SIGNING_KEYS), for another group, or more than 24 h ago is a 400. Read-only.
+         * @description Reads the committed and end offsets, then per partition leader one Fetch at the committed offsets (MaxWait 0, a few bytes: only the first record batch header is read) and ListOffsets for the log start and the newest record time. Each partition gets a verdict by the rules of the README (first match wins), the group its worst partition’s. The answer carries a signed `snapshot` of its offsets: passed back as `since`, the next answer adds STALLED and REWOUND and the consumption and production rates over the interval; without it, the production rate is read over the five minutes before (ListOffsets by timestamp). `forecast` gives catchUpSeconds (or why not), the lag skew, and the retention runway from the topics’ retention.ms / retention.bytes (one DescribeConfigs). A since token that was altered, issued by another deployment (another TOKEN_SIGNING_KEYS), for another group, or more than 24 h ago is a 400. Read-only.
          */
         get: operations["getGroupHealthInCluster"];
         put?: never;
@@ -2122,6 +2202,178 @@ export interface components {
         } | null;
         /**
          * @example {
+         *       "features": {
+         *         "groupVersion": 1,
+         *         "shareVersion": 1,
+         *         "streamsVersion": 1
+         *       },
+         *       "consumerProtocol": true,
+         *       "totals": {
+         *         "canMigrate": 1,
+         *         "cannotMigrate": 0,
+         *         "mixed": 1,
+         *         "emptyClassic": 0,
+         *         "unknown": 0,
+         *         "consumer": 4
+         *       },
+         *       "groups": [
+         *         {
+         *           "groupId": "billing",
+         *           "category": "can-migrate",
+         *           "type": "classic",
+         *           "state": "Stable",
+         *           "protocolType": "consumer",
+         *           "classicMembers": [],
+         *           "error": null
+         *         },
+         *         {
+         *           "groupId": "orders-mixed",
+         *           "category": "mixed",
+         *           "type": "consumer",
+         *           "state": "Stable",
+         *           "protocolType": "consumer",
+         *           "classicMembers": [
+         *             {
+         *               "memberId": "orders-1-4f1c0d2e",
+         *               "clientId": "orders-1",
+         *               "clientHost": "/10.0.0.21"
+         *             }
+         *           ],
+         *           "error": null
+         *         }
+         *       ],
+         *       "failures": []
+         *     }
+         */
+        ClusterProtocols: {
+            features: components["schemas"]["ProtocolFeatures"];
+            /** @description The cluster serves the consumer protocol (group.version 1 or more); null when unknown */
+            consumerProtocol: boolean | null;
+            totals: components["schemas"]["ProtocolTotals"];
+            /** @description Classic and mixed groups, in listing order */
+            groups: components["schemas"]["ProtocolGroup"][];
+            /** @description Brokers whose ListGroups failed: the groups they coordinate are missing */
+            failures: components["schemas"]["BrokerFailure"][];
+        };
+        /**
+         * @description Finalized feature levels from ApiVersions v3+; 0 for a feature the cluster has not finalized, null when the broker does not say
+         * @example {
+         *       "groupVersion": 1,
+         *       "shareVersion": 1,
+         *       "streamsVersion": 1
+         *     }
+         */
+        ProtocolFeatures: {
+            /**
+             * Format: int32
+             * @description group.version: 1 or more serves the consumer protocol (KIP-848)
+             */
+            groupVersion: number | null;
+            /**
+             * Format: int32
+             * @description share.version: 1 or more serves share groups
+             */
+            shareVersion: number | null;
+            /**
+             * Format: int32
+             * @description streams.version: 1 or more serves streams groups
+             */
+            streamsVersion: number | null;
+        };
+        /**
+         * @example {
+         *       "canMigrate": 12,
+         *       "cannotMigrate": 3,
+         *       "mixed": 1,
+         *       "emptyClassic": 40,
+         *       "unknown": 0,
+         *       "consumer": 25
+         *     }
+         */
+        ProtocolTotals: {
+            /** Format: int32 */
+            canMigrate: number;
+            /** Format: int32 */
+            cannotMigrate: number;
+            /** Format: int32 */
+            mixed: number;
+            /** Format: int32 */
+            emptyClassic: number;
+            /** Format: int32 */
+            unknown: number;
+            /**
+             * Format: int32
+             * @description Consumer groups with every member on the consumer protocol (not listed)
+             */
+            consumer: number;
+        };
+        /**
+         * @example {
+         *       "groupId": "orders-mixed",
+         *       "category": "mixed",
+         *       "type": "consumer",
+         *       "state": "Stable",
+         *       "protocolType": "consumer",
+         *       "classicMembers": [
+         *         {
+         *           "memberId": "orders-1-4f1c0d2e",
+         *           "clientId": "orders-1",
+         *           "clientHost": "/10.0.0.21"
+         *         }
+         *       ],
+         *       "error": null
+         *     }
+         */
+        ProtocolGroup: {
+            groupId: string;
+            category: components["schemas"]["ProtocolCategory"];
+            /** @enum {string} */
+            type: "classic" | "consumer" | "share" | "streams";
+            state: string | null;
+            protocolType: string | null;
+            /** @description mixed: the members still speaking the classic protocol; empty otherwise */
+            classicMembers: {
+                memberId: string;
+                clientId: string;
+                clientHost: string;
+            }[];
+            /** @description unknown: why the group could not be described */
+            error: string | null;
+        };
+        /**
+         * @description can-migrate: classic consumers, members present (switch them to group.protocol=consumer); cannot-migrate: classic with another protocol type such as connect; mixed: a consumer group with members still on classic; empty-classic: classic and Empty; unknown: a consumer group that could not be described
+         * @example can-migrate
+         * @enum {string}
+         */
+        ProtocolCategory: "can-migrate" | "cannot-migrate" | "mixed" | "empty-classic" | "unknown";
+        /**
+         * @description With application/x-ndjson: a features line, a failure line per broker whose ListGroups failed, one group per line, then `{"end": totals}`.
+         * @example {
+         *       "groupId": "orders-mixed",
+         *       "category": "mixed",
+         *       "type": "consumer",
+         *       "state": "Stable",
+         *       "protocolType": "consumer",
+         *       "classicMembers": [
+         *         {
+         *           "memberId": "orders-1-4f1c0d2e",
+         *           "clientId": "orders-1",
+         *           "clientHost": "/10.0.0.21"
+         *         }
+         *       ],
+         *       "error": null
+         *     }
+         */
+        ProtocolLine: {
+            features: components["schemas"]["ProtocolFeatures"];
+            consumerProtocol: boolean | null;
+        } | {
+            failure: components["schemas"]["BrokerFailure"];
+        } | components["schemas"]["ProtocolGroup"] | {
+            end: components["schemas"]["ProtocolTotals"];
+        };
+        /**
+         * @example {
          *       "groupId": "demo-empty",
          *       "type": "classic",
          *       "state": "Empty",
@@ -2751,7 +3003,12 @@ export interface components {
          *           "error": null,
          *           "previousOffset": 40,
          *           "consumptionRate": 0.667,
-         *           "productionRate": 40
+         *           "productionRate": 40,
+         *           "catchUpSeconds": null,
+         *           "catchUpReason": "not-catching-up",
+         *           "runwaySeconds": 503640.5,
+         *           "runwayReason": null,
+         *           "runwayLimit": "retention.ms"
          *         },
          *         {
          *           "topic": "demo-events",
@@ -2770,9 +3027,49 @@ export interface components {
          *           "error": null,
          *           "previousOffset": 1000,
          *           "consumptionRate": 6,
-         *           "productionRate": 6.333
+         *           "productionRate": 6.333,
+         *           "catchUpSeconds": null,
+         *           "catchUpReason": "not-catching-up",
+         *           "runwaySeconds": 19440525.2,
+         *           "runwayReason": null,
+         *           "runwayLimit": "retention.ms"
          *         }
          *       ],
+         *       "forecast": {
+         *         "rateSource": "since",
+         *         "windowSeconds": 30,
+         *         "consumptionRate": 6.667,
+         *         "productionRate": 46.333,
+         *         "catchUpSeconds": null,
+         *         "catchUpReason": "not-catching-up",
+         *         "skew": {
+         *           "maxLag": 1200,
+         *           "medianLag": 620,
+         *           "top": [
+         *             {
+         *               "topic": "demo-events",
+         *               "partition": 0,
+         *               "lag": 1200,
+         *               "share": 0.968
+         *             },
+         *             {
+         *               "topic": "demo-events",
+         *               "partition": 1,
+         *               "lag": 40,
+         *               "share": 0.032
+         *             }
+         *           ]
+         *         },
+         *         "retention": {
+         *           "runwaySeconds": 503640.5,
+         *           "runwayReason": null,
+         *           "limit": "retention.ms",
+         *           "topic": "demo-events",
+         *           "partition": 0,
+         *           "retentionMs": 604800000,
+         *           "retentionBytes": null
+         *         }
+         *       },
          *       "since": {
          *         "issuedAt": "2026-11-30T22:39:30.000Z",
          *         "intervalMs": 30000,
@@ -2801,6 +3098,7 @@ export interface components {
             thresholds: components["schemas"]["HealthThresholds"];
             totals: components["schemas"]["HealthTotals"];
             partitions: components["schemas"]["PartitionHealth"][];
+            forecast: components["schemas"]["HealthForecast"];
             /** @description With since: the interval since the snapshot (always present; null without since) */
             since?: components["schemas"]["HealthInterval"] | null;
             /** @description Signed, opaque token of this answer’s offsets: pass it back as `since` for STALLED, REWOUND and rates. Null when the group has more partitions than a token holds (2000). */
@@ -2874,8 +3172,92 @@ export interface components {
             previousOffset: number | null;
             /** @description With since: records committed per second over the interval (negative when rewound) */
             consumptionRate: number | null;
-            /** @description With since: records appended per second over the interval */
+            /** @description Records appended per second: with since over the interval, without it over the production window (forecast.windowSeconds) */
             productionRate: number | null;
+            /** @description Seconds until lag reaches zero at the current rates; null with catchUpReason */
+            catchUpSeconds: number | null;
+            catchUpReason: components["schemas"]["CatchUpReason"];
+            /** @description Seconds (lower bound) until retention deletes records at the committed offset, at the current rates; null with runwayReason */
+            runwaySeconds: number | null;
+            runwayReason: components["schemas"]["RunwayReason"];
+            runwayLimit: components["schemas"]["RunwayLimit"];
+        };
+        /**
+         * @description Why catchUpSeconds is null: idle (no lag and nothing produced), no-rate-yet (no consumption rate: pass since), not-catching-up (consumption at or below production)
+         * @example no-rate-yet
+         * @enum {string|null}
+         */
+        CatchUpReason: "idle" | "no-rate-yet" | "not-catching-up" | null;
+        /**
+         * @description Why runwaySeconds is null: no-lag, catching-up (consumption at or above production), no-retention (retention.ms and retention.bytes -1, or cleanup.policy compact), no-config (the topic configs could not be read), no-time-lag (retention.ms only, and the time lag is unknown)
+         * @example catching-up
+         * @enum {string|null}
+         */
+        RunwayReason: "no-lag" | "catching-up" | "no-retention" | "no-config" | "no-time-lag" | null;
+        /**
+         * @description The retention limit that deletes first
+         * @enum {string|null}
+         */
+        RunwayLimit: "retention.ms" | "retention.bytes" | null;
+        HealthForecast: {
+            /**
+             * @description since: rates over the interval since the snapshot; window: production rate only, over the production window (no consumption rate without since)
+             * @enum {string|null}
+             */
+            rateSource: "since" | "window" | null;
+            /**
+             * Format: int64
+             * @description The interval the rates are taken over
+             */
+            windowSeconds: number | null;
+            /** @description Records committed per second (with since) */
+            consumptionRate: number | null;
+            /** @description Records appended per second */
+            productionRate: number | null;
+            /** @description Seconds until the group’s lag reaches zero: lag / (consumption - production); null with catchUpReason */
+            catchUpSeconds: number | null;
+            catchUpReason: components["schemas"]["CatchUpReason"];
+            skew: components["schemas"]["LagSkew"];
+            retention: components["schemas"]["RetentionRunway"];
+        };
+        LagSkew: {
+            /**
+             * Format: int64
+             * @description The largest partition lag
+             */
+            maxLag: number | null;
+            /** @description The median partition lag */
+            medianLag: number | null;
+            /** @description The partitions holding most of the lag, largest first (at most 5, lag above 0) */
+            top: {
+                topic: string;
+                /** Format: int32 */
+                partition: number;
+                /** Format: int64 */
+                lag: number;
+                /** @description This partition’s part of the group’s lag, 0 to 1 */
+                share: number;
+            }[];
+        };
+        RetentionRunway: {
+            /** @description The smallest partition runway: seconds before retention deletes records not yet consumed */
+            runwaySeconds: number | null;
+            runwayReason: components["schemas"]["RunwayReason"];
+            limit: components["schemas"]["RunwayLimit"];
+            /** @description The partition the runway (or its reason) is of */
+            topic: string | null;
+            /** Format: int32 */
+            partition: number | null;
+            /**
+             * Format: int64
+             * @description That topic’s retention.ms; null for none (-1)
+             */
+            retentionMs: number | null;
+            /**
+             * Format: int64
+             * @description That topic’s retention.bytes; null for none (-1)
+             */
+            retentionBytes: number | null;
         };
         HealthInterval: {
             /**
@@ -6610,6 +6992,287 @@ export interface operations {
             };
         };
     };
+    getClusterProtocols: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The groups on the classic protocol */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClusterProtocols"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No acceptable representation */
+            406: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    streamClusterProtocols: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One line per group */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["ProtocolLine"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getClusterInCluster: {
         parameters: {
             query?: never;
@@ -6633,6 +7296,319 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Cluster"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such cluster */
+            404: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getClusterProtocolsInCluster: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The alias of a cluster, as GET /clusters lists them */
+                alias: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The groups on the classic protocol */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClusterProtocols"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such cluster */
+            404: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No acceptable representation */
+            406: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    streamClusterProtocolsInCluster: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The alias of a cluster, as GET /clusters lists them */
+                alias: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One line per group */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["ProtocolLine"];
                 };
             };
             /** @description Invalid input */
@@ -8411,6 +9387,12 @@ export interface operations {
                      *     # HELP kafka_group_verdict The group's verdict, its worst partition's (1 for the verdict it has).
                      *     # TYPE kafka_group_verdict gauge
                      *     kafka_group_verdict{group="demo-classic",type="classic",verdict="LAGGING"} 1
+                     *     # HELP kafka_group_partition_lag_max_records The largest lag of one partition of the group (skew: compare with the median).
+                     *     # TYPE kafka_group_partition_lag_max_records gauge
+                     *     kafka_group_partition_lag_max_records{group="demo-classic",type="classic"} 1200
+                     *     # HELP kafka_group_partition_lag_median_records The median of the group's partition lags.
+                     *     # TYPE kafka_group_partition_lag_median_records gauge
+                     *     kafka_group_partition_lag_median_records{group="demo-classic",type="classic"} 620
                      *     # HELP kafka_group_offsets_errors Groups listed whose offsets or description could not be read in this scrape.
                      *     # TYPE kafka_group_offsets_errors gauge
                      *     kafka_group_offsets_errors 0
@@ -8595,6 +9577,12 @@ export interface operations {
                      *     # HELP kafka_group_verdict The group's verdict, its worst partition's (1 for the verdict it has).
                      *     # TYPE kafka_group_verdict gauge
                      *     kafka_group_verdict{group="demo-classic",type="classic",verdict="LAGGING"} 1
+                     *     # HELP kafka_group_partition_lag_max_records The largest lag of one partition of the group (skew: compare with the median).
+                     *     # TYPE kafka_group_partition_lag_max_records gauge
+                     *     kafka_group_partition_lag_max_records{group="demo-classic",type="classic"} 1200
+                     *     # HELP kafka_group_partition_lag_median_records The median of the group's partition lags.
+                     *     # TYPE kafka_group_partition_lag_median_records gauge
+                     *     kafka_group_partition_lag_median_records{group="demo-classic",type="classic"} 620
                      *     # HELP kafka_group_offsets_errors Groups listed whose offsets or description could not be read in this scrape.
                      *     # TYPE kafka_group_offsets_errors gauge
                      *     kafka_group_offsets_errors 0

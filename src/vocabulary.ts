@@ -115,3 +115,21 @@ export function parseDuration(text: string): number | undefined {
     Math.floor(Number(`0.${fraction ?? '0'}`) * 1000);
   return Number.isSafeInteger(ms) ? ms : undefined;
 }
+
+/** Why a forecast's catch-up time is null (groups/health/forecast.ts). */
+export const CATCH_UP_REASONS = ['idle', 'no-rate-yet', 'not-catching-up'] as const;
+export type CatchUpReason = (typeof CATCH_UP_REASONS)[number];
+
+/** Why a retention runway is null (groups/health/forecast.ts). */
+export const RUNWAY_REASONS = ['no-lag', 'catching-up', 'no-retention', 'no-config', 'no-time-lag'] as const;
+export type RunwayReason = (typeof RUNWAY_REASONS)[number];
+
+/** Where a group stands on leaving the classic protocol (groups/protocols.ts). */
+export const PROTOCOL_CATEGORIES = [
+  'can-migrate',
+  'cannot-migrate',
+  'mixed',
+  'empty-classic',
+  'unknown',
+] as const;
+export type ProtocolCategory = (typeof PROTOCOL_CATEGORIES)[number];

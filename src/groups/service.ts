@@ -17,6 +17,7 @@ import { resolveGroups } from './describe/resolve.js';
 import { shareDescriber } from './describe/share.js';
 import { streamsDescriber } from './describe/streams.js';
 import { describeTopology, type TopologyDescriptionAnswer } from './describe/topology-description.js';
+import type { Retention } from './health/forecast.js';
 import { type ListFilter, smallestAfter, sortById, typeHints } from './listing.js';
 import type { Group, GroupList, GroupOffsets, GroupType } from './model.js';
 import type { Isolation } from './offsets/end-offsets.js';
@@ -81,10 +82,7 @@ export interface GroupService {
     options?: { offsets?: { isolation?: Isolation; timeLag?: boolean } },
   ): Promise<ListedDetails>;
   /** One group as described and its offsets with time lag, read at `at` (ms): what a verdict needs. */
-  groupHealth(
-    groupId: string,
-    options?: OffsetsOptions,
-  ): Promise<{ group: Group; offsets: GroupOffsets; at: number }>;
+  groupHealth(groupId: string, options?: HealthOptions): Promise<HealthReading>;
   describeCluster(): Promise<ClusterInfo>;
   /**
    * A streams group's topology description (StreamsGroupDescribe v1, Kafka 4.4+), asked of its
@@ -110,6 +108,24 @@ export interface GroupService {
 }
 
 export type { OffsetsOptions, OffsetTable } from './offsets/tables.js';
+
+export interface HealthOptions extends OffsetsOptions {
+  /** Read the production rate over PRODUCTION_WINDOW_MS (ListOffsets by timestamp): when there is no snapshot. */
+  window?: boolean;
+}
+
+/** One group as described, its offsets with time lag read at `at` (ms), and what forecasts need. */
+export interface HealthReading {
+  group: Group;
+  offsets: GroupOffsets;
+  at: number;
+  /** Average bytes per record of the batch at each committed offset, keyed `${partition}:${topic}`. */
+  bytesPerRecord?: ReadonlyMap<string, number>;
+  /** Each topic's retention; a topic missing could not be read. */
+  retention?: ReadonlyMap<string, Retention>;
+  /** The first offset at or after the window's start (-1: no record that new; null: unreadable). */
+  window?: { ms: number; startOffsets: ReadonlyMap<string, number | null> };
+}
 
 /** What `describeListed` answers: each group's describe, and its offsets table when asked. */
 export interface ListedDetails {
@@ -248,11 +264,34 @@ export class KafkaGroupService implements GroupService {
     return (await (await this.tables()).withGroup(groupId, options)).offsets;
   }
 
-  async groupHealth(
-    groupId: string,
-    options: OffsetsOptions = {},
-  ): Promise<{ group: Group; offsets: GroupOffsets; at: number }> {
-    return (await this.tables()).withGroup(groupId, { ...options, timeLag: true });
+  async groupHealth(groupId: string, { window, ...options }: HealthOptions = {}): Promise<HealthReading> {
+    // The forecast's reads load with the first health answer, like the offsets tables.
+    const [reading, { PRODUCTION_WINDOW_MS }, { logOffsets }, { topicRetention }] = await Promise.all([
+      this.tables().then((tables) => tables.withGroup(groupId, { ...options, timeLag: true })),
+      import('./health/forecast.js'),
+      import('./offsets/end-offsets.js'),
+      import('./offsets/topic-retention.js'),
+    ]);
+    const topics = reading.offsets.topics;
+    const partitions = topics.flatMap((t) =>
+      t.partitions.map((p) => ({ topic: t.topic, partition: p.partition })),
+    );
+    const windowStart = reading.at - PRODUCTION_WINDOW_MS;
+    const [starts, retention] = await Promise.all([
+      window
+        ? logOffsets(this.cluster, partitions, { kind: 'timestamp', timestamp: windowStart })
+        : undefined,
+      topicRetention(
+        this.cluster,
+        topics.map((t) => t.topic),
+      ),
+    ]);
+    const windowOffsets = starts && new Map([...starts].map(([key, r]) => [key, r.ok ? r.value : null]));
+    return {
+      ...reading,
+      retention,
+      ...(windowOffsets && { window: { ms: PRODUCTION_WINDOW_MS, startOffsets: windowOffsets } }),
+    };
   }
 
   async offsetsOfGroups(

@@ -1,7 +1,13 @@
 /** The API models of group health (verdicts, snapshots) and of the metrics endpoint. */
 
 import { z } from '@hono/zod-openapi';
-import { DEFAULT_THRESHOLDS, GROUP_TYPES, VERDICTS } from '../vocabulary.js';
+import {
+  CATCH_UP_REASONS,
+  DEFAULT_THRESHOLDS,
+  GROUP_TYPES,
+  RUNWAY_REASONS,
+  VERDICTS,
+} from '../vocabulary.js';
 import { KafkaErrorSchema } from './problems.js';
 import { TIME_LAG_REASONS, TimeLagBoundsSchema } from './shapes/offsets.js';
 
@@ -47,6 +53,11 @@ const HEALTH_EXAMPLE = {
       previousOffset: 40,
       consumptionRate: 0.667,
       productionRate: 40,
+      catchUpSeconds: null,
+      catchUpReason: 'not-catching-up',
+      runwaySeconds: 503_640.5,
+      runwayReason: null,
+      runwayLimit: 'retention.ms',
     },
     {
       topic: 'demo-events',
@@ -63,8 +74,38 @@ const HEALTH_EXAMPLE = {
       previousOffset: 1000,
       consumptionRate: 6,
       productionRate: 6.333,
+      catchUpSeconds: null,
+      catchUpReason: 'not-catching-up',
+      runwaySeconds: 19_440_525.2,
+      runwayReason: null,
+      runwayLimit: 'retention.ms',
     },
   ],
+  forecast: {
+    rateSource: 'since',
+    windowSeconds: 30,
+    consumptionRate: 6.667,
+    productionRate: 46.333,
+    catchUpSeconds: null,
+    catchUpReason: 'not-catching-up',
+    skew: {
+      maxLag: 1200,
+      medianLag: 620,
+      top: [
+        { topic: 'demo-events', partition: 0, lag: 1200, share: 0.968 },
+        { topic: 'demo-events', partition: 1, lag: 40, share: 0.032 },
+      ],
+    },
+    retention: {
+      runwaySeconds: 503_640.5,
+      runwayReason: null,
+      limit: 'retention.ms',
+      topic: 'demo-events',
+      partition: 0,
+      retentionMs: 604_800_000,
+      retentionBytes: null,
+    },
+  },
   since: {
     issuedAt: '2026-11-30T22:39:30.000Z',
     intervalMs: 30_000,
@@ -74,6 +115,25 @@ const HEALTH_EXAMPLE = {
   },
   snapshot: EXAMPLE_TOKEN,
 } as const;
+
+const CatchUpReasonSchema = z.enum(CATCH_UP_REASONS).openapi('CatchUpReason', {
+  description:
+    'Why catchUpSeconds is null: idle (no lag and nothing produced), no-rate-yet (no consumption rate: pass since), ' +
+    'not-catching-up (consumption at or below production)',
+  example: 'no-rate-yet',
+});
+
+const RunwayReasonSchema = z.enum(RUNWAY_REASONS).openapi('RunwayReason', {
+  description:
+    'Why runwaySeconds is null: no-lag, catching-up (consumption at or above production), no-retention ' +
+    '(retention.ms and retention.bytes -1, or cleanup.policy compact), no-config (the topic configs could not be read), ' +
+    'no-time-lag (retention.ms only, and the time lag is unknown)',
+  example: 'catching-up',
+});
+
+const RunwayLimitSchema = z
+  .enum(['retention.ms', 'retention.bytes'])
+  .openapi('RunwayLimit', { description: 'The retention limit that deletes first' });
 
 const ThresholdsSchema = z
   .object({
@@ -123,10 +183,80 @@ export const PartitionHealthSchema = z
       description: 'With since: records committed per second over the interval (negative when rewound)',
     }),
     productionRate: z.number().nullable().openapi({
-      description: 'With since: records appended per second over the interval',
+      description:
+        'Records appended per second: with since over the interval, without it over the production window (forecast.windowSeconds)',
     }),
+    catchUpSeconds: z.number().nullable().openapi({
+      description: 'Seconds until lag reaches zero at the current rates; null with catchUpReason',
+    }),
+    catchUpReason: CatchUpReasonSchema.nullable(),
+    runwaySeconds: z.number().nullable().openapi({
+      description:
+        'Seconds (lower bound) until retention deletes records at the committed offset, at the current rates; null with runwayReason',
+    }),
+    runwayReason: RunwayReasonSchema.nullable(),
+    runwayLimit: RunwayLimitSchema.nullable(),
   })
   .openapi('PartitionHealth');
+
+const ForecastSchema = z
+  .object({
+    rateSource: z.enum(['since', 'window']).nullable().openapi({
+      description:
+        'since: rates over the interval since the snapshot; window: production rate only, over the production window (no consumption rate without since)',
+    }),
+    windowSeconds: Int64().nullable().openapi({ description: 'The interval the rates are taken over' }),
+    consumptionRate: z
+      .number()
+      .nullable()
+      .openapi({ description: 'Records committed per second (with since)' }),
+    productionRate: z.number().nullable().openapi({ description: 'Records appended per second' }),
+    catchUpSeconds: z.number().nullable().openapi({
+      description:
+        'Seconds until the group’s lag reaches zero: lag / (consumption - production); null with catchUpReason',
+    }),
+    catchUpReason: CatchUpReasonSchema.nullable(),
+    skew: z
+      .object({
+        maxLag: Int64().nullable().openapi({ description: 'The largest partition lag' }),
+        medianLag: z.number().nullable().openapi({ description: 'The median partition lag' }),
+        top: z
+          .array(
+            z.object({
+              topic: z.string(),
+              partition: Int32(),
+              lag: Int64(),
+              share: z.number().openapi({ description: 'This partition’s part of the group’s lag, 0 to 1' }),
+            }),
+          )
+          .openapi({
+            description: 'The partitions holding most of the lag, largest first (at most 5, lag above 0)',
+          }),
+      })
+      .openapi('LagSkew'),
+    retention: z
+      .object({
+        runwaySeconds: z.number().nullable().openapi({
+          description:
+            'The smallest partition runway: seconds before retention deletes records not yet consumed',
+        }),
+        runwayReason: RunwayReasonSchema.nullable(),
+        limit: RunwayLimitSchema.nullable(),
+        topic: z
+          .string()
+          .nullable()
+          .openapi({ description: 'The partition the runway (or its reason) is of' }),
+        partition: Int32().nullable(),
+        retentionMs: Int64()
+          .nullable()
+          .openapi({ description: 'That topic’s retention.ms; null for none (-1)' }),
+        retentionBytes: Int64()
+          .nullable()
+          .openapi({ description: 'That topic’s retention.bytes; null for none (-1)' }),
+      })
+      .openapi('RetentionRunway'),
+  })
+  .openapi('HealthForecast');
 
 export const GroupHealthSchema = z
   .object({
@@ -146,6 +276,7 @@ export const GroupHealthSchema = z
       })
       .openapi('HealthTotals'),
     partitions: z.array(PartitionHealthSchema),
+    forecast: ForecastSchema,
     since: z
       .union([
         z

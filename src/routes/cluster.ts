@@ -4,6 +4,7 @@ import { requires } from '../http/route-policy.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { ClusterSchema } from '../openapi/schemas.js';
 import { strictQuery } from '../openapi/validation.js';
+import { clusterProtocolRoutes } from './cluster-protocols.js';
 
 const describeCluster = createRoute({
   method: 'get',
@@ -21,4 +22,5 @@ const describeCluster = createRoute({
 
 export function clusterRoutes(app: OpenAPIHono, service: GroupService): void {
   app.openapi(describeCluster, async (c) => c.json(await service.describeCluster(), 200));
+  clusterProtocolRoutes(app, service);
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { healthOf } from '../groups/health/assess.js';
 import { progressOf } from '../groups/health/progress-token.js';
@@ -91,6 +92,28 @@ describe('healthOf', () => {
       partitionsCompared: 2,
     });
   });
+
+  it('with a snapshot taken before a partition had a commit: its production still counts', () => {
+    const before = progressOf(offsets([row(0, 10, 20), row(1, null, 60)]));
+    if (!before) throw new Error('no snapshot');
+    const now = offsets([row(0, 30, 40), row(1, 50, 80)]);
+    const h = healthOf({ group: group(1), offsets: now, at: AT }, DEFAULT_THRESHOLDS, {
+      snapshot: before,
+      issuedAt: AT - 10_000,
+    });
+    expect(h.partitions.map((p) => [p.previousOffset, p.consumptionRate, p.productionRate])).toEqual([
+      [10, 2, 2],
+      [null, null, 2],
+    ]);
+    expect(h.forecast).toMatchObject({
+      rateSource: 'since',
+      consumptionRate: 2,
+      productionRate: 4,
+      // lag 10 + 30 = 40, and consumption (2) below production (4).
+      catchUpSeconds: null,
+      catchUpReason: 'not-catching-up',
+    });
+  });
 });
 
 describe('metric families', () => {
@@ -111,22 +134,32 @@ describe('metric families', () => {
     expect(byName.kafka_group_verdict).toEqual([
       { labels: { group: 'a', type: 'classic', verdict: 'STOPPED' }, value: 1 },
     ]);
+    // skew over the partition lags 2 and 0.
+    expect(byName.kafka_group_partition_lag_max_records?.map((s) => s.value)).toEqual([2]);
+    expect(byName.kafka_group_partition_lag_median_records?.map((s) => s.value)).toEqual([1]);
     expect(dropped).toBe(0);
   });
 
   it('caps whole groups at maxSeries and counts what was dropped', () => {
-    // group granularity: lag, time lag min and max, members, state, verdict = 6 series a group.
+    // group granularity: lag, time lag min and max, members, state, verdict, max and median
+    // partition lag = 8 series a group.
     const { families, dropped } = groupFamilies(
       [reading('a', 1), reading('b', 1)],
       'group',
       DEFAULT_THRESHOLDS,
-      11,
+      15,
       AT,
     );
     const members = families
       .find((f) => f.name === 'kafka_group_members')
       ?.samples.map((s) => s.labels.group);
     expect(members).toEqual(['a']);
-    expect(dropped).toBe(6);
+    expect(dropped).toBe(8);
+  });
+
+  it('lists every native series in the metric table of docs/health-and-metrics.md', () => {
+    const docs = readFileSync(new URL('../../docs/health-and-metrics.md', import.meta.url), 'utf8');
+    const { families } = groupFamilies([reading('a', 1)], 'group', DEFAULT_THRESHOLDS, 100, AT);
+    expect(families.map((f) => f.name).filter((name) => !docs.includes(`\`${name}\``))).toEqual([]);
   });
 });

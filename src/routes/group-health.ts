@@ -96,7 +96,9 @@ const groupHealth = createRoute({
     'bytes: only the first record batch header is read) and ListOffsets for the log start and the newest record time. ' +
     'Each partition gets a verdict by the rules of the README (first match wins), the group its worst partition’s. ' +
     'The answer carries a signed `snapshot` of its offsets: passed back as `since`, the next answer adds STALLED and ' +
-    'REWOUND and the consumption and production rates over the interval. A since token that was altered, issued by ' +
+    'REWOUND and the consumption and production rates over the interval; without it, the production rate is read over the ' +
+    'five minutes before (ListOffsets by timestamp). `forecast` gives catchUpSeconds (or why not), the lag skew, and the ' +
+    'retention runway from the topics’ retention.ms / retention.bytes (one DescribeConfigs). A since token that was altered, issued by ' +
     `another deployment (another TOKEN_SIGNING_KEYS), for another group, or more than ${SNAPSHOT_MAX_AGE_MS / 3_600_000} h ago is a 400. ` +
     'Read-only.',
   request: {
@@ -166,6 +168,7 @@ export function groupHealthRoutes(app: OpenAPIHono, service: GroupService, token
     }
     const reading = await readVisible(c, 'offsets', groupId, async () => {
       const r = await service.groupHealth(groupId, {
+        window: before === undefined,
         ...(isolation && { isolation }),
         ...(type && { expected: type }),
       });

@@ -38,6 +38,12 @@ kafka_group_state{group="demo-classic",type="classic",state="Stable"} 1
 # HELP kafka_group_verdict The group's verdict, its worst partition's (1 for the verdict it has).
 # TYPE kafka_group_verdict gauge
 kafka_group_verdict{group="demo-classic",type="classic",verdict="LAGGING"} 1
+# HELP kafka_group_partition_lag_max_records The largest lag of one partition of the group (skew: compare with the median).
+# TYPE kafka_group_partition_lag_max_records gauge
+kafka_group_partition_lag_max_records{group="demo-classic",type="classic"} 1200
+# HELP kafka_group_partition_lag_median_records The median of the group's partition lags.
+# TYPE kafka_group_partition_lag_median_records gauge
+kafka_group_partition_lag_median_records{group="demo-classic",type="classic"} 620
 # HELP kafka_group_offsets_errors Groups listed whose offsets or description could not be read in this scrape.
 # TYPE kafka_group_offsets_errors gauge
 kafka_group_offsets_errors 0
@@ -127,6 +133,8 @@ interface Families {
   members: MetricFamily;
   state: MetricFamily;
   verdict: MetricFamily;
+  lagMax: MetricFamily;
+  lagMedian: MetricFamily;
 }
 
 const seconds = (ms: number) => ms / 1000;
@@ -175,6 +183,18 @@ export function groupFamilies(
       type: 'gauge',
       samples: [],
     },
+    lagMax: {
+      name: 'kafka_group_partition_lag_max_records',
+      help: 'The largest lag of one partition of the group (skew: compare with the median).',
+      type: 'gauge',
+      samples: [],
+    },
+    lagMedian: {
+      name: 'kafka_group_partition_lag_median_records',
+      help: "The median of the group's partition lags.",
+      type: 'gauge',
+      samples: [],
+    },
   };
   let series = 0;
   let dropped = 0;
@@ -212,6 +232,9 @@ export function groupFamilies(
     mine.push([f.members, base, group.members.length]);
     mine.push([f.state, { ...base, state: group.state }, 1]);
     mine.push([f.verdict, { ...base, verdict: health.verdict }, 1]);
+    const { maxLag, medianLag } = health.forecast.skew;
+    if (maxLag !== null && medianLag !== null)
+      mine.push([f.lagMax, base, maxLag], [f.lagMedian, base, medianLag]);
     if (series + mine.length > maxSeries) {
       dropped += mine.length;
       continue;
@@ -219,7 +242,10 @@ export function groupFamilies(
     series += mine.length;
     for (const [family, labels, value] of mine) family.samples.push({ labels, value });
   }
-  return { families: [f.lag, f.timeLagMin, f.timeLagMax, f.members, f.state, f.verdict], dropped };
+  return {
+    families: [f.lag, f.timeLagMin, f.timeLagMax, f.members, f.state, f.verdict, f.lagMax, f.lagMedian],
+    dropped,
+  };
 }
 
 function groupHeader(listing: GroupListing, group: Group) {

@@ -5,6 +5,7 @@
 
 import type { GroupHealth, PartitionHealth } from '../../openapi/health-schemas.js';
 import type { Group, GroupOffsets } from '../model.js';
+import { catchUp, type PartitionLag, type Retention, runway, skew, windowRate } from './forecast.js';
 import { type ProgressData, partitionsBefore, rate } from './progress-token.js';
 import { partitionVerdict, type Thresholds, worst } from './verdicts.js';
 
@@ -12,11 +13,17 @@ export interface HealthInput {
   group: Group;
   offsets: GroupOffsets;
   at: number;
+  bytesPerRecord?: ReadonlyMap<string, number> | undefined;
+  retention?: ReadonlyMap<string, Retention> | undefined;
+  window?: { ms: number; startOffsets: ReadonlyMap<string, number | null> } | undefined;
 }
+
+/** Partitions named in `forecast.skew.top`. */
+export const SKEW_TOP = 5;
 
 /** The verdicts of one reading, compared with `before` when there is one. Pure: no clock, no I/O. */
 export function healthOf(
-  { group, offsets, at }: HealthInput,
+  { group, offsets, at, bytesPerRecord, retention, window }: HealthInput,
   thresholds: Thresholds,
   before?: { snapshot: ProgressData; issuedAt: number },
 ): Omit<GroupHealth, 'snapshot'> {
@@ -28,6 +35,8 @@ export function healthOf(
   let produced = 0;
   let compared = 0;
   let producedKnown = false;
+  let windowProduced: number | null = null;
+  const lags: PartitionLag[] = [];
   for (const t of offsets.topics) {
     for (const p of t.partitions) {
       const then = previous?.get(`${p.partition}:${t.topic}`);
@@ -44,15 +53,36 @@ export function healthOf(
         thresholds,
         then,
       );
+      const key = `${p.partition}:${t.topic}`;
       const consumptionRate = then ? rate(then.offset, p.offset, intervalMs) : null;
-      const productionRate = then ? rate(then.endOffset, p.endOffset, intervalMs) : null;
-      if (then && p.offset !== null) {
+      const inWindow = window
+        ? windowRate(window.startOffsets.get(key) ?? null, p.endOffset, window.ms)
+        : null;
+      if (inWindow !== null) windowProduced = (windowProduced ?? 0) + inWindow;
+      const productionRate = then ? rate(then.endOffset, p.endOffset, intervalMs) : inWindow;
+      if (p.lag !== null && p.offset !== null)
+        lags.push({ topic: t.topic, partition: p.partition, lag: p.lag });
+      const eta = p.lag === null ? null : catchUp(p.lag, consumptionRate, productionRate);
+      const left =
+        p.offset === null
+          ? null
+          : runway(
+              {
+                lag: p.lag,
+                ageMs: p.timeLagMs?.max ?? null,
+                consume: consumptionRate,
+                produce: productionRate,
+                bytesPerRecord: bytesPerRecord?.get(key) ?? null,
+              },
+              retention?.get(t.topic),
+            );
+      if (then && p.offset !== null && then.offset !== null) {
         compared++;
         consumed += p.offset - then.offset;
-        if (then.endOffset !== null && p.endOffset !== null) {
-          produced += p.endOffset - then.endOffset;
-          producedKnown = true;
-        }
+      }
+      if (then && then.endOffset !== null && p.endOffset !== null) {
+        produced += p.endOffset - then.endOffset;
+        producedKnown = true;
       }
       partitions.push({
         topic: t.topic,
@@ -69,9 +99,17 @@ export function healthOf(
         previousOffset: then?.offset ?? null,
         consumptionRate,
         productionRate,
+        catchUpSeconds: eta?.seconds ?? null,
+        catchUpReason: eta?.reason ?? null,
+        runwaySeconds: left?.seconds ?? null,
+        runwayReason: left?.reason ?? null,
+        runwayLimit: left?.limit ?? null,
       });
     }
   }
+  const groupConsumption = before && compared > 0 ? rate(0, consumed, intervalMs) : null;
+  const groupProduction = before ? (producedKnown ? rate(0, produced, intervalMs) : null) : windowProduced;
+  const eta = catchUp(offsets.totals.lag, groupConsumption, groupProduction);
   return {
     groupId: offsets.groupId,
     type: offsets.type,
@@ -87,14 +125,60 @@ export function healthOf(
       partitions: partitions.length,
     },
     partitions,
+    forecast: {
+      rateSource: before ? 'since' : windowProduced !== null ? 'window' : null,
+      windowSeconds: before
+        ? Math.round(intervalMs / 1000)
+        : windowProduced !== null && window
+          ? window.ms / 1000
+          : null,
+      consumptionRate: groupConsumption,
+      productionRate: groupProduction,
+      catchUpSeconds: eta.seconds,
+      catchUpReason: eta.reason,
+      skew: skew(lags, SKEW_TOP),
+      retention: groupRunway(partitions, retention),
+    },
     since: before
       ? {
           issuedAt: new Date(before.issuedAt).toISOString(),
           intervalMs,
-          consumptionRate: compared > 0 ? rate(0, consumed, intervalMs) : null,
-          productionRate: producedKnown ? rate(0, produced, intervalMs) : null,
+          consumptionRate: groupConsumption,
+          productionRate: groupProduction,
           partitionsCompared: compared,
         }
       : null,
+  };
+}
+
+/**
+ * The group's runway: its partition nearest to losing records; when none has a number, the reason
+ * of the partition furthest behind (the one that would matter first).
+ */
+function groupRunway(
+  partitions: readonly PartitionHealth[],
+  retention: ReadonlyMap<string, Retention> | undefined,
+): GroupHealth['forecast']['retention'] {
+  let nearest: PartitionHealth | undefined;
+  let furthest: PartitionHealth | undefined;
+  for (const p of partitions) {
+    if (
+      p.runwaySeconds !== null &&
+      (nearest === undefined || p.runwaySeconds < (nearest.runwaySeconds as number))
+    )
+      nearest = p;
+    if (p.runwayReason !== null && (furthest === undefined || (p.lag ?? 0) > (furthest.lag ?? 0)))
+      furthest = p;
+  }
+  const chosen = nearest ?? furthest;
+  const config = chosen ? retention?.get(chosen.topic) : undefined;
+  return {
+    runwaySeconds: nearest?.runwaySeconds ?? null,
+    runwayReason: nearest ? null : (furthest?.runwayReason ?? 'no-lag'),
+    limit: nearest?.runwayLimit ?? null,
+    topic: chosen?.topic ?? null,
+    partition: chosen?.partition ?? null,
+    retentionMs: config?.retentionMs ?? null,
+    retentionBytes: config?.retentionBytes ?? null,
   };
 }

@@ -34,15 +34,16 @@ const offsets = (partitions: number): GroupOffsets => ({
 });
 
 describe('lag snapshots', () => {
-  it('keep committed and end offsets of the partitions with an offset, read back by partition', () => {
+  it('keep committed and end offsets, -1 for no commit, read back by partition', () => {
     const data = progressOf(offsets(2));
     expect(data).toEqual({
       g: 'g',
       i: 'u',
-      t: ['a'],
+      t: ['a', 'b'],
       p: [
         [0, 0, 10, 20],
         [0, 1, 11, 21],
+        [1, 0, -1, 5],
       ],
     });
     expect(readProgress(JSON.parse(JSON.stringify(data)))).toEqual(data);
@@ -51,11 +52,18 @@ describe('lag snapshots', () => {
       endOffset: 21,
       lag: 10,
     });
+    // Without a commit then: no offset or lag, but the end offset gives a production rate.
+    expect(partitionsBefore(data as NonNullable<typeof data>).get('0:b')).toEqual({
+      offset: null,
+      endOffset: 5,
+      lag: null,
+    });
   });
 
   it('are bounded: a group with more partitions than a token holds has none', () => {
-    expect(progressOf(offsets(MAX_PROGRESS_PARTITIONS))).toBeDefined();
-    expect(progressOf(offsets(MAX_PROGRESS_PARTITIONS + 1))).toBeUndefined();
+    // topic b adds one partition (no commit, an end offset).
+    expect(progressOf(offsets(MAX_PROGRESS_PARTITIONS - 1))).toBeDefined();
+    expect(progressOf(offsets(MAX_PROGRESS_PARTITIONS))).toBeUndefined();
   });
 
   it('refuse data of another shape', () => {

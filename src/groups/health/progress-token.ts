@@ -17,7 +17,7 @@ export interface ProgressData {
   i: 'u' | 'c';
   /** Topic names, indexed by the partitions. */
   t: string[];
-  /** [topic index, partition, committed offset, end offset or -1]. */
+  /** [topic index, partition, committed offset or -1, end offset or -1]. */
   p: [number, number, number, number][];
 }
 
@@ -29,9 +29,10 @@ export function progressOf(offsets: GroupOffsets): ProgressData | undefined {
     const index = t.length;
     let used = false;
     for (const row of topic.partitions) {
-      if (row.offset === null) continue;
+      // A partition without a commit still has a production rate: its end offset is kept.
+      if (row.offset === null && row.endOffset === null) continue;
       used = true;
-      p.push([index, row.partition, row.offset, row.endOffset ?? -1]);
+      p.push([index, row.partition, row.offset ?? -1, row.endOffset ?? -1]);
     }
     if (used) t.push(topic.topic);
   }
@@ -63,12 +64,13 @@ export interface Before extends PartitionBefore {
 /** The snapshot's partitions keyed `${partition}:${topic}`. */
 export function partitionsBefore(snapshot: ProgressData): Map<string, Before> {
   const out = new Map<string, Before>();
-  for (const [ti, partition, offset, end] of snapshot.p) {
+  for (const [ti, partition, committed, end] of snapshot.p) {
     const endOffset = end < 0 ? null : end;
+    const offset = committed < 0 ? null : committed;
     out.set(`${partition}:${snapshot.t[ti]}`, {
       offset,
       endOffset,
-      lag: endOffset === null ? null : Math.max(0, endOffset - offset),
+      lag: endOffset === null || offset === null ? null : Math.max(0, endOffset - offset),
     });
   }
   return out;

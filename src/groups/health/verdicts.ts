@@ -47,7 +47,8 @@ export interface PartitionState {
 
 /** The same partition in the earlier snapshot. */
 export interface PartitionBefore {
-  offset: number;
+  /** null: nothing was committed then. */
+  offset: number | null;
   lag: number | null;
 }
 
@@ -60,7 +61,7 @@ export function partitionVerdict(
   if (now.failed) return 'UNKNOWN';
   if (now.offset === null) return 'NO_OFFSET';
   if (now.logStartOffset !== null && now.offset < now.logStartOffset) return 'DATA_LOSS';
-  if (before && now.offset < before.offset) return 'REWOUND';
+  if (before && before.offset !== null && now.offset < before.offset) return 'REWOUND';
   const lag = now.lag ?? 0;
   if (members === 0 && lag > 0) return 'STOPPED';
   if (

@@ -53,6 +53,8 @@ export interface BatchAt {
   firstTimestamp: number;
   maxTimestamp: number;
   records: number;
+  /** The batch's size on the wire (its length field plus the 12 bytes before it). */
+  bytes: number;
   timestampType: RecordBatchHeader['timestampType'];
   isControl: boolean;
 }
@@ -285,6 +287,7 @@ async function fetchBatches(
           firstTimestamp: Number(header.baseTimestamp),
           maxTimestamp: Number(header.maxTimestamp),
           records: header.recordsCount,
+          bytes: header.batchLength + 12,
           timestampType: header.timestampType,
           isControl: header.isControl,
         },

@@ -45,7 +45,7 @@ export class OffsetTables {
   async withGroup(
     groupId: string,
     { isolation = 'read_uncommitted', timeLag = false, ...describe }: OffsetsOptions,
-  ): Promise<{ group: Group; offsets: GroupOffsets; at: number }> {
+  ): Promise<{ group: Group; offsets: GroupOffsets; at: number; bytesPerRecord?: Map<string, number> }> {
     const group = await this.describe.one(groupId, describe);
     const committed = (await this.committed([{ groupId, type: group.type }])).get(groupId);
     if (!committed) throw new Error(`no offsets for group ${groupId}`);
@@ -58,14 +58,21 @@ export class OffsetTables {
     const ends = await endOffsets(this.cluster, partitions, isolation);
     let table = offsetTable(committed.value, owners, ends);
     let at = Date.now();
+    let bytesPerRecord: Map<string, number> | undefined;
     if (timeLag) {
       const probes = await probeLog(this.cluster, probeRequests([table]), isolation);
       at = Date.now();
       table = withTimeLag(table, probes, at);
+      bytesPerRecord = new Map();
+      for (const [key, probe] of probes) {
+        const b = probe.batch;
+        if (b && b.records > 0 && !b.isControl) bytesPerRecord.set(key, b.bytes / b.records);
+      }
     }
     return {
       group,
       at,
+      ...(bytesPerRecord && { bytesPerRecord }),
       offsets: {
         groupId,
         type: group.type,

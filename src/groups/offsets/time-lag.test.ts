@@ -9,6 +9,7 @@ const batch = (over: Partial<BatchAt> = {}): BatchAt => ({
   firstTimestamp: 1_700_000_000_000,
   maxTimestamp: 1_700_000_000_500,
   records: 2,
+  bytes: 200,
   timestampType: 'CreateTime',
   isControl: false,
   ...over,

@@ -1,0 +1,166 @@
+/*
+ * RateRig: records produced and consumed at known rates, with Kafka's own Admin client, producer and
+ * consumers. Test-only: rates and forecasts need a group whose pace is known.
+ *
+ *   java -cp 'CLIENTS_LIB/*' test/broker-harness/RateRig.java --bootstrap HOST:PORT --topic TOPIC PARTITIONS \
+ *        [--retention-ms MS] [--retention-bytes BYTES] --backlog N --produce PER_SECOND [--consumer GROUP PER_SECOND PROTOCOL ...]
+ *
+ * Creates the topic (with retention.ms and retention.bytes when given), appends N records to every partition, then
+ * produces PER_SECOND records a second (spread over the partitions) while each consumer
+ * (group.protocol PROTOCOL) reads one record at a time at its own pace and commits each. Prints
+ * READY once every consumer has committed, and runs until its standard input closes.
+ */
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+public class RateRig {
+  static final AtomicBoolean stopping = new AtomicBoolean(false);
+
+  public static void main(String[] argv) {
+    try {
+      run(argv);
+      System.exit(0);
+    } catch (Throwable e) {
+      Throwable cause = e.getCause() != null ? e.getCause() : e;
+      System.err.println("ERROR " + cause.getClass().getName() + ": " + cause.getMessage());
+      cause.printStackTrace();
+      System.exit(1);
+    }
+  }
+
+  static void run(String[] argv) throws Exception {
+    String bootstrap = null;
+    String topic = null;
+    int partitions = 1;
+    Long retentionMs = null;
+    Long retentionBytes = null;
+    int backlog = 0;
+    double produce = 0;
+    List<String[]> consumers = new java.util.ArrayList<>();
+    for (int i = 0; i < argv.length; i++) {
+      switch (argv[i]) {
+        case "--bootstrap" -> bootstrap = argv[++i];
+        case "--topic" -> {
+          topic = argv[++i];
+          partitions = Integer.parseInt(argv[++i]);
+        }
+        case "--retention-ms" -> retentionMs = Long.parseLong(argv[++i]);
+        case "--retention-bytes" -> retentionBytes = Long.parseLong(argv[++i]);
+        case "--backlog" -> backlog = Integer.parseInt(argv[++i]);
+        case "--produce" -> produce = Double.parseDouble(argv[++i]);
+        case "--consumer" -> consumers.add(new String[] {argv[++i], argv[++i], argv[++i]});
+        default -> throw new IllegalArgumentException("unknown argument " + argv[i]);
+      }
+    }
+    Properties common = new Properties();
+    common.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    try (Admin admin = Admin.create(common)) {
+      NewTopic t = new NewTopic(topic, partitions, (short) 1);
+      Map<String, String> configs = new java.util.HashMap<>();
+      if (retentionMs != null) configs.put("retention.ms", String.valueOf(retentionMs));
+      if (retentionBytes != null) configs.put("retention.bytes", String.valueOf(retentionBytes));
+      t.configs(configs);
+      admin.createTopics(List.of(t)).all().get();
+    }
+    Properties pp = new Properties();
+    pp.putAll(common);
+    pp.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+    pp.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+    pp.put(ProducerConfig.LINGER_MS_CONFIG, "0");
+    KafkaProducer<String, String> producer = new KafkaProducer<>(pp);
+    for (int p = 0; p < partitions; p++) {
+      for (int n = 0; n < backlog; n++) producer.send(new ProducerRecord<>(topic, p, null, "backlog-" + n));
+    }
+    producer.flush();
+
+    final String name = topic;
+    CountDownLatch committed = new CountDownLatch(consumers.size());
+    List<Thread> threads = new java.util.ArrayList<>();
+    for (String[] c : consumers) {
+      final String group = c[0];
+      final long pauseMs = Math.round(1000 / Double.parseDouble(c[1]));
+      final String protocol = c[2];
+      Thread thread = new Thread(() -> consume(common, name, group, pauseMs, protocol, committed));
+      thread.start();
+      threads.add(thread);
+    }
+    final int count = partitions;
+    final long everyMs = produce > 0 ? Math.round(1000 / produce) : 0;
+    Thread producing = new Thread(() -> {
+      long next = System.currentTimeMillis();
+      int n = 0;
+      while (!stopping.get() && everyMs > 0) {
+        producer.send(new ProducerRecord<>(name, n % count, null, "live-" + n));
+        n++;
+        next += everyMs;
+        long wait = next - System.currentTimeMillis();
+        if (wait > 0) sleep(wait);
+      }
+    });
+    producing.start();
+    committed.await();
+    System.out.println("READY");
+    System.out.flush();
+    while (System.in.read() != -1) {
+      // runs until standard input closes
+    }
+    stopping.set(true);
+    producing.join();
+    for (Thread t : threads) t.join();
+    producer.close(Duration.ofSeconds(5));
+  }
+
+  static void consume(Properties common, String topic, String group, long pauseMs, String protocol, CountDownLatch committed) {
+    Properties cp = new Properties();
+    cp.putAll(common);
+    cp.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+    cp.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, protocol);
+    cp.put(ConsumerConfig.CLIENT_ID_CONFIG, group + "-client");
+    cp.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    cp.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    cp.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "1");
+    cp.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+    cp.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+    boolean counted = false;
+    try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(cp)) {
+      consumer.subscribe(List.of(topic));
+      while (!stopping.get()) {
+        for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(100))) {
+          sleep(pauseMs);
+          consumer.commitSync(Map.of(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1)));
+          if (!counted) {
+            counted = true;
+            committed.countDown();
+          }
+        }
+      }
+    }
+  }
+
+  static void sleep(long ms) {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
