@@ -20,6 +20,7 @@ import { type ApiClusters, clusterMirror, clustersRoutes } from './routes/cluste
 import { errorResponse } from './routes/errors.js';
 import { groupConfigWriteRoutes } from './routes/group-config-writes.js';
 import { groupConfigRoutes } from './routes/group-configs.js';
+import { groupDiagnosisRoutes } from './routes/group-diagnosis.js';
 import { groupHealthRoutes } from './routes/group-health.js';
 import { groupRoutes } from './routes/groups.js';
 import { memberRoutes } from './routes/members.js';
@@ -93,6 +94,7 @@ export function createApp({
   mirror((app, service) => groupConfigWriteRoutes(app, writesOf(service)));
   mirror((app, service) => resetRoutes(app, writesOf(service), tokens));
   mirror((app, service) => groupHealthRoutes(app, service, tokens));
+  mirror((app, service) => groupDiagnosisRoutes(app, service, tokens));
   // /metrics is the default cluster's groups; each cluster's own under /clusters/{alias}/metrics.
   mirror((app, service, alias) =>
     metricsRoutes(app, service, { names: metricsNames, cluster: alias ?? clusters.defaultAlias }),
