@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GroupDiagnosis } from '../../src/openapi/diagnosis-schemas.js';
 import { startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 import { javaAdminSetGroupConfig } from '../broker-harness/group-admin.js';
+import { javaProduce } from '../broker-harness/java-admin.js';
 import { type RunningSituation, type Situation, startSituation } from '../broker-harness/situations.js';
 import { sleep } from '../broker-harness/wait.js';
 import { type TestApp, testApp } from '../support/app.js';
@@ -93,6 +94,20 @@ describe('healthy groups', () => {
       const bad = await t.get(path(classic, '?stuckAfterSeconds=soon'), '/groups/{groupId}/diagnosis');
       expect(bad.status).toBe(400);
       expect(JSON.stringify(bad.body)).toContain('stuckAfterSeconds');
+      const health = await t.get<{ snapshot: string }>(
+        `/groups/${encodeURIComponent(classic)}/health`,
+        '/groups/{groupId}/health',
+      );
+      const lagToken = await t.get(
+        path(classic, `?since=${encodeURIComponent(health.body.snapshot)}`),
+        '/groups/{groupId}/diagnosis',
+      );
+      expect(lagToken.status).toBe(400);
+      const mirrored = await t.get(
+        `/clusters/default/groups/${encodeURIComponent(classic)}/diagnosis`,
+        '/clusters/{alias}/groups/{groupId}/diagnosis',
+      );
+      expect(mirrored.status).toBe(200);
       const altered = await t.get(
         path(classic, `?since=${encodeURIComponent(`${snap}x`)}`),
         '/groups/{groupId}/diagnosis',
@@ -177,6 +192,44 @@ describe.runIf(kafkaAtLeast(4, 1))('a mixed classic/consumer group', () => {
       source: 'ConsumerGroupDescribe Members.ClientId',
       value: [`${group}-classic`],
     });
+  }, 120_000);
+});
+
+describe.runIf(hasGroupType('share'))('a share group whose consumers stopped', () => {
+  it('has records waiting and no member', async () => {
+    const group = `${run}-share`;
+    const topic = `${group}-in`;
+    const fx = await startFixtures({
+      bootstrap: t.bootstrap,
+      groups: [
+        {
+          type: 'share',
+          groupId: group,
+          topics: [{ name: topic, partitions: 1, records: 3 }],
+          offsetReset: 'earliest',
+        },
+      ],
+    });
+    await fx.stop();
+    await javaProduce(t.bootstrap, topic, 0, 5);
+    const d = await until(
+      group,
+      (x) => x.members === 0 && codes(x).includes('NO_MEMBERS_RECORDS_WAITING'),
+      '',
+      20_000,
+    );
+    if (d.findings.length === 0) {
+      const offsets = await t.get(
+        `/groups/${encodeURIComponent(group)}/offsets`,
+        '/groups/{groupId}/offsets',
+      );
+      expect.fail(`no finding; offsets: ${JSON.stringify(offsets.body)}`);
+    }
+    expect(codes(d)).toEqual(['NO_MEMBERS_RECORDS_WAITING']);
+    const lag = d.findings[0]?.evidence.find((e) => e.field === 'totals.lag');
+    expect(lag?.source).toBe('DescribeShareGroupOffsets StartOffset, ListOffsets');
+    // The 5 records written after the consumers stopped, and any of the first 3 not yet acknowledged.
+    expect(lag?.value).toBeGreaterThanOrEqual(5);
   }, 120_000);
 });
 
