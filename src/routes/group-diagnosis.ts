@@ -1,6 +1,11 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { diagnose } from '../groups/diagnosis/diagnose.js';
-import { readSnapshot, type SnapshotBefore, snapshotOf } from '../groups/diagnosis/snapshot.js';
+import {
+  type DiagnosisData,
+  readSnapshot,
+  type SnapshotBefore,
+  snapshotOf,
+} from '../groups/diagnosis/snapshot.js';
 import type { GroupService } from '../groups/service.js';
 import { tokenClusterOf } from '../http/middleware.js';
 import { requires } from '../http/route-policy.js';
@@ -101,6 +106,22 @@ async function configsOf(
   }
 }
 
+/**
+ * The signed snapshot, no longer than a `since` may be: without its offsets when they make it too
+ * long (the rules comparing offsets then stay silent), null when even the members do.
+ */
+export async function signSnapshot(
+  tokens: TokenSigner,
+  data: (DiagnosisData & { k: [string, string] }) | undefined,
+  maxChars = SNAPSHOT_MAX_CHARS,
+): Promise<string | null> {
+  if (!data) return null;
+  const whole = await tokens.sign(DIAGNOSIS_PURPOSE, data);
+  if (whole.length <= maxChars) return whole;
+  const membersOnly = await tokens.sign(DIAGNOSIS_PURPOSE, { ...data, o: null });
+  return membersOnly.length <= maxChars ? membersOnly : null;
+}
+
 export function groupDiagnosisRoutes(app: OpenAPIHono, service: GroupService, tokens: TokenSigner): void {
   app.openapi(groupDiagnosis, async (c) => {
     const { groupId } = c.req.valid('param');
@@ -136,7 +157,7 @@ export function groupDiagnosisRoutes(app: OpenAPIHono, service: GroupService, to
       stuckAfterMs: (stuckAfterSeconds ?? DEFAULT_STUCK_AFTER_SECONDS) * 1000,
     });
     const data = snapshotOf(reading.group, reading.offsets, reading.at, before);
-    const snapshot = data ? await tokens.sign(DIAGNOSIS_PURPOSE, bindCluster(data, cluster)) : null;
+    const snapshot = await signSnapshot(tokens, data && bindCluster(data, cluster));
     return c.json({ ...diagnosis, snapshot }, 200);
   });
 }
