@@ -81,7 +81,7 @@ describe('healthy groups', () => {
       }
       const classic = groups[0]?.groupId ?? '';
       const snap = (await diagnosis(classic)).snapshot ?? '';
-      const mismatch = await t.get(path(classic, '?type=share'), '/groups/{groupId}/diagnosis');
+      const mismatch = await t.get(path(classic, '?type=consumer'), '/groups/{groupId}/diagnosis');
       expect(mismatch.status).toBe(409);
       const otherGroup = await t.get(
         path(`${run}-ok-consumer`, `?since=${encodeURIComponent(snap)}`),
