@@ -2967,6 +2967,13 @@ export interface components {
          * @enum {string}
          */
         FindingSeverity: "error" | "warning" | "info";
+        /**
+         * @example {
+         *       "field": "memberEpoch",
+         *       "source": "ConsumerGroupDescribe Members.MemberEpoch",
+         *       "value": 3
+         *     }
+         */
         Evidence: {
             /**
              * @description The field of this API it was read from
@@ -2982,7 +2989,22 @@ export interface components {
         };
         /** @description The value Kafka sent (or one derived from it, said in `field`) */
         EvidenceValue: string | number | boolean | null | (string | number)[];
-        /** @description Membership churn since the `since` snapshot; null without one */
+        /**
+         * @description Membership churn since the `since` snapshot; null without one
+         * @example {
+         *       "issuedAt": "2026-12-01T17:58:00.000Z",
+         *       "intervalMs": 120000,
+         *       "joins": 2,
+         *       "leaves": 2,
+         *       "epochBumps": 4,
+         *       "joinsPerMinute": 1,
+         *       "leavesPerMinute": 1,
+         *       "epochBumpsPerMinute": 2,
+         *       "rejoined": [
+         *         "orders-consumer-3"
+         *       ]
+         *     }
+         */
         MembershipChurn: {
             /** @description When the `since` snapshot was taken (ISO 8601) */
             issuedAt: string;

@@ -35,7 +35,9 @@ export const EvidenceSchema = z
     }),
     value: EvidenceValueSchema,
   })
-  .openapi('Evidence');
+  .openapi('Evidence', {
+    example: { field: 'memberEpoch', source: 'ConsumerGroupDescribe Members.MemberEpoch', value: 3 },
+  });
 
 export const FINDING_EXAMPLE = {
   code: 'PARTITIONS_PENDING_REVOCATION',
@@ -93,7 +95,19 @@ export const ChurnSchema = z
         'Client ids (or group.instance.id) that left and came back under a new member id (flapping)',
     }),
   })
-  .openapi('MembershipChurn');
+  .openapi('MembershipChurn', {
+    example: {
+      issuedAt: '2026-12-01T17:58:00.000Z',
+      intervalMs: 120_000,
+      joins: 2,
+      leaves: 2,
+      epochBumps: 4,
+      joinsPerMinute: 1,
+      leavesPerMinute: 1,
+      epochBumpsPerMinute: 2,
+      rejoined: ['orders-consumer-3'],
+    },
+  });
 
 const EXAMPLE_TOKEN =
   'eyJwIjoiZGlhZ25vc2lzLXNuYXBzaG90IiwidCI6MTc2NDU0MjQwMDAwMCwiZCI6eyJnIjoiZGVtby1jb25zdW1lciJ9fQ.c2lnbmF0dXJl';

@@ -72,13 +72,13 @@ export const REBALANCING_STATES: ReadonlySet<string> = new Set([
 export function warmupLag(member: Group['members'][number]): number | null {
   if (!('tasks' in member) || member.tasks.warmupTasks.length === 0) return null;
   const ends = new Map(member.taskEndOffsets.map((t) => [`${t.subtopologyId}:${t.partition}`, t.offset]));
+  const offsets = new Map(member.taskOffsets.map((t) => [`${t.subtopologyId}:${t.partition}`, t.offset]));
   let lag = 0;
   for (const w of member.tasks.warmupTasks) {
     for (const p of w.partitions) {
       const key = `${w.subtopologyId}:${p}`;
       const end = ends.get(key);
-      const at = member.taskOffsets.find((t) => `${t.subtopologyId}:${t.partition}` === key)?.offset;
-      if (end !== undefined) lag += Math.max(0, end - (at ?? 0));
+      if (end !== undefined) lag += Math.max(0, end - (offsets.get(key) ?? 0));
     }
   }
   return lag;
