@@ -599,6 +599,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/groups/{groupId}/diagnosis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What is wrong with the group and why: findings with the Kafka fields they read, and what to do
+         * @description Describes the group and reads its offsets, then applies the rules of its type (docs/diagnosis.md): each finding has a stable code, a severity, the Kafka fields it read with their values, and what to do. A healthy group has no findings. The answer carries a signed `snapshot` of its members, epochs and offsets: passed back as `since`, the next answer adds membership churn (joins, leaves, epoch bumps per minute), flapping, and the rules that need two readings (a rebalance or a reconciliation that does not end, a member whose partitions do not move, warm-up tasks that do not converge) once the readings are stuckAfterSeconds apart. A since token that was altered, issued by another deployment, for another group or cluster, or more than 24 h ago is a 400. Read-only.
+         */
+        get: operations["getGroupDiagnosis"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clusters/{alias}/groups/{groupId}/diagnosis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What is wrong with the group and why: findings with the Kafka fields they read, and what to do (one cluster)
+         * @description Describes the group and reads its offsets, then applies the rules of its type (docs/diagnosis.md): each finding has a stable code, a severity, the Kafka fields it read with their values, and what to do. A healthy group has no findings. The answer carries a signed `snapshot` of its members, epochs and offsets: passed back as `since`, the next answer adds membership churn (joins, leaves, epoch bumps per minute), flapping, and the rules that need two readings (a rebalance or a reconciliation that does not end, a member whose partitions do not move, warm-up tasks that do not converge) once the readings are stuckAfterSeconds apart. A since token that was altered, issued by another deployment, for another group or cluster, or more than 24 h ago is a 400. Read-only.
+         */
+        get: operations["getGroupDiagnosisInCluster"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/metrics": {
         parameters: {
             query?: never;
@@ -3274,6 +3314,211 @@ export interface components {
             /** Format: int32 */
             partitionsCompared: number;
         };
+        /**
+         * @example {
+         *       "groupId": "demo-consumer",
+         *       "type": "consumer",
+         *       "state": "Reconciling",
+         *       "members": 2,
+         *       "checkedAt": "2026-12-01T18:00:00.000Z",
+         *       "stuckAfterSeconds": 60,
+         *       "findings": [
+         *         {
+         *           "code": "PARTITIONS_PENDING_REVOCATION",
+         *           "severity": "warning",
+         *           "memberId": "JZ8dKx3qS2yGmR1c9v4LqA",
+         *           "summary": "Member JZ8dKx3qS2yGmR1c9v4LqA (client demo-consumer-0) still holds 1 partition the group has moved away from it",
+         *           "evidence": [
+         *             {
+         *               "field": "memberEpoch",
+         *               "source": "ConsumerGroupDescribe Members.MemberEpoch",
+         *               "value": 3
+         *             },
+         *             {
+         *               "field": "assignmentEpoch",
+         *               "source": "ConsumerGroupDescribe AssignmentEpoch",
+         *               "value": 4
+         *             },
+         *             {
+         *               "field": "partitions",
+         *               "source": "ConsumerGroupDescribe Members.Assignment",
+         *               "value": [
+         *                 "demo-events-0",
+         *                 "demo-events-1"
+         *               ]
+         *             },
+         *             {
+         *               "field": "targetPartitions",
+         *               "source": "ConsumerGroupDescribe Members.TargetAssignment",
+         *               "value": [
+         *                 "demo-events-0"
+         *               ]
+         *             }
+         *           ],
+         *           "action": "The member must revoke these partitions before another member may take them: it is slow in onPartitionsRevoked or does not call poll(). If it stays, look at its processing time against max.poll.interval.ms."
+         *         }
+         *       ],
+         *       "since": {
+         *         "issuedAt": "2026-12-01T17:59:00.000Z",
+         *         "intervalMs": 60000,
+         *         "joins": 1,
+         *         "leaves": 0,
+         *         "epochBumps": 1,
+         *         "joinsPerMinute": 1,
+         *         "leavesPerMinute": 0,
+         *         "epochBumpsPerMinute": 1,
+         *         "rejoined": []
+         *       },
+         *       "snapshot": "eyJwIjoiZGlhZ25vc2lzLXNuYXBzaG90IiwidCI6MTc2NDU0MjQwMDAwMCwiZCI6eyJnIjoiZGVtby1jb25zdW1lciJ9fQ.c2lnbmF0dXJl"
+         *     }
+         */
+        GroupDiagnosis: {
+            groupId: string;
+            /** @enum {string} */
+            type: "classic" | "consumer" | "share" | "streams";
+            state: string;
+            /** Format: int32 */
+            members: number;
+            /** @description When the group was read (ISO 8601) */
+            checkedAt: string;
+            /**
+             * Format: int32
+             * @description The threshold the since rules used
+             */
+            stuckAfterSeconds: number;
+            /** @description Worst first; empty when nothing is wrong */
+            findings: components["schemas"]["Finding"][];
+            since: components["schemas"]["MembershipChurn"];
+            /**
+             * @description A signed snapshot of this reading (members, epochs, offsets): pass it back as `since` for churn, flapping and the rules that need two readings. null when the group is too large for a token
+             * @example eyJwIjoiZGlhZ25vc2lzLXNuYXBzaG90IiwidCI6MTc2NDU0MjQwMDAwMCwiZCI6eyJnIjoiZGVtby1jb25zdW1lciJ9fQ.c2lnbmF0dXJl
+             */
+            snapshot: string | null;
+        };
+        /**
+         * @example {
+         *       "code": "PARTITIONS_PENDING_REVOCATION",
+         *       "severity": "warning",
+         *       "memberId": "JZ8dKx3qS2yGmR1c9v4LqA",
+         *       "summary": "Member JZ8dKx3qS2yGmR1c9v4LqA (client demo-consumer-0) still holds 1 partition the group has moved away from it",
+         *       "evidence": [
+         *         {
+         *           "field": "memberEpoch",
+         *           "source": "ConsumerGroupDescribe Members.MemberEpoch",
+         *           "value": 3
+         *         },
+         *         {
+         *           "field": "assignmentEpoch",
+         *           "source": "ConsumerGroupDescribe AssignmentEpoch",
+         *           "value": 4
+         *         },
+         *         {
+         *           "field": "partitions",
+         *           "source": "ConsumerGroupDescribe Members.Assignment",
+         *           "value": [
+         *             "demo-events-0",
+         *             "demo-events-1"
+         *           ]
+         *         },
+         *         {
+         *           "field": "targetPartitions",
+         *           "source": "ConsumerGroupDescribe Members.TargetAssignment",
+         *           "value": [
+         *             "demo-events-0"
+         *           ]
+         *         }
+         *       ],
+         *       "action": "The member must revoke these partitions before another member may take them: it is slow in onPartitionsRevoked or does not call poll(). If it stays, look at its processing time against max.poll.interval.ms."
+         *     }
+         */
+        Finding: {
+            code: components["schemas"]["FindingCode"];
+            severity: components["schemas"]["FindingSeverity"];
+            /** @description The member it is about; null for the whole group */
+            memberId: string | null;
+            /** @description What is wrong, in a sentence */
+            summary: string;
+            /** @description The Kafka fields read, with their values */
+            evidence: components["schemas"]["Evidence"][];
+            /** @description What to do about it */
+            action: string;
+        };
+        /**
+         * @description A stable code per rule (see docs/diagnosis.md for the rules and the Kafka fields each reads)
+         * @example PARTITIONS_PENDING_REVOCATION
+         * @enum {string}
+         */
+        FindingCode: "NO_MEMBERS_RECORDS_WAITING" | "MEMBER_NOT_CONSUMING" | "STATIC_MEMBER_NOT_CONSUMING" | "MEMBERSHIP_CHURN" | "MEMBERSHIP_FLAPPING" | "ASSIGNMENT_PENDING" | "MEMBER_RECONCILING" | "MEMBER_NOT_RECONCILING" | "PARTITIONS_PENDING_REVOCATION" | "UNSUBSCRIBED_TOPIC_HELD" | "CLASSIC_MEMBERS_IN_CONSUMER_GROUP" | "SUBSCRIPTIONS_DIFFER" | "REBALANCE_IN_PROGRESS" | "REBALANCE_STUCK" | "PROTOCOL_VERSIONS_DIFFER" | "TOPOLOGY_EPOCHS_DIFFER" | "WARMUP_TASKS_PENDING" | "WARMUP_NOT_CONVERGING" | "SOURCE_TOPICS_MISSING" | "STANDBY_TASKS_UNASSIGNED";
+        /**
+         * @description error: records are not being consumed or the group cannot make progress; warning: it works but not as configured, or is slow to settle; info: worth knowing (a rebalance in flight, a migration left to do)
+         * @example warning
+         * @enum {string}
+         */
+        FindingSeverity: "error" | "warning" | "info";
+        /**
+         * @example {
+         *       "field": "memberEpoch",
+         *       "source": "ConsumerGroupDescribe Members.MemberEpoch",
+         *       "value": 3
+         *     }
+         */
+        Evidence: {
+            /**
+             * @description The field of this API it was read from
+             * @example memberEpoch
+             */
+            field: string;
+            /**
+             * @description Kafka's RPC and field it came from
+             * @example ConsumerGroupDescribe Members.MemberEpoch
+             */
+            source: string;
+            value: components["schemas"]["EvidenceValue"];
+        };
+        /** @description The value Kafka sent (or one derived from it, said in `field`) */
+        EvidenceValue: string | number | boolean | null | (string | number)[];
+        /**
+         * @description Membership churn since the `since` snapshot; null without one
+         * @example {
+         *       "issuedAt": "2026-12-01T17:58:00.000Z",
+         *       "intervalMs": 120000,
+         *       "joins": 2,
+         *       "leaves": 2,
+         *       "epochBumps": 4,
+         *       "joinsPerMinute": 1,
+         *       "leavesPerMinute": 1,
+         *       "epochBumpsPerMinute": 2,
+         *       "rejoined": [
+         *         "orders-consumer-3"
+         *       ]
+         *     }
+         */
+        MembershipChurn: {
+            /** @description When the `since` snapshot was taken (ISO 8601) */
+            issuedAt: string;
+            /** Format: int64 */
+            intervalMs: number;
+            /**
+             * Format: int32
+             * @description Members present now that the snapshot did not have
+             */
+            joins: number;
+            /**
+             * Format: int32
+             * @description Members of the snapshot no longer present
+             */
+            leaves: number;
+            /**
+             * Format: int32
+             * @description How far GroupEpoch moved; null for classic groups (DescribeGroups gives no generation)
+             */
+            epochBumps: number | null;
+            joinsPerMinute: number | null;
+            leavesPerMinute: number | null;
+            epochBumpsPerMinute: number | null;
+            /** @description Client ids (or group.instance.id) that left and came back under a new member id (flapping) */
+            rejoined: string[];
+        } | null;
         /**
          * @example {
          *       "clusters": [
@@ -9181,6 +9426,374 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GroupHealth"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group not found; No such cluster */
+            404: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group is of another type */
+            409: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group type not served by this cluster */
+            501: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group coordinator unavailable; Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getGroupDiagnosis: {
+        parameters: {
+            query?: {
+                /** @description The type the group must have; another type answers 409 */
+                type?: "classic" | "consumer" | "share" | "streams";
+                /** @description How long a condition must last across two readings (since) before it is reported as stuck (default 60) */
+                stuckAfterSeconds?: number;
+                /** @description The `snapshot` of an earlier diagnosis of this group (at most 24 h old) */
+                since?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Findings */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupDiagnosis"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group not found */
+            404: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group is of another type */
+            409: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group type not served by this cluster */
+            501: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group coordinator unavailable; Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getGroupDiagnosisInCluster: {
+        parameters: {
+            query?: {
+                /** @description The type the group must have; another type answers 409 */
+                type?: "classic" | "consumer" | "share" | "streams";
+                /** @description How long a condition must last across two readings (since) before it is reported as stuck (default 60) */
+                stuckAfterSeconds?: number;
+                /** @description The `snapshot` of an earlier diagnosis of this group (at most 24 h old) */
+                since?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The alias of a cluster, as GET /clusters lists them */
+                alias: string;
+                /** @description The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Findings */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupDiagnosis"];
                 };
             };
             /** @description Invalid input */

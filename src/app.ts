@@ -22,6 +22,7 @@ import { groupRoutes } from './routes/groups.js';
 import {
   GROUP_CONFIG_ROUTES,
   GROUP_CONFIG_WRITE_ROUTES,
+  GROUP_DIAGNOSIS_ROUTES,
   GROUP_HEALTH_ROUTES,
   LAZY_MODULES,
   MEMBER_ROUTES,
@@ -111,6 +112,12 @@ export function createApp(deps: AppDeps) {
   );
   mirror(
     GROUP_HEALTH_ROUTES.module((m, app, service) => m.groupHealthRoutes(app, service, tokens), eagerRoutes),
+  );
+  mirror(
+    GROUP_DIAGNOSIS_ROUTES.module(
+      (m, app, service) => m.groupDiagnosisRoutes(app, service, tokens),
+      eagerRoutes,
+    ),
   );
   // /metrics is the default cluster's groups; each cluster's own under /clusters/{alias}/metrics.
   mirror(

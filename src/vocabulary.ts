@@ -133,3 +133,32 @@ export const PROTOCOL_CATEGORIES = [
   'unknown',
 ] as const;
 export type ProtocolCategory = (typeof PROTOCOL_CATEGORIES)[number];
+
+/** How bad a diagnosis finding is, from worst. */
+export const SEVERITIES = ['error', 'warning', 'info'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+/** The stable codes of the diagnosis rules (docs/diagnosis.md: one section per rule). */
+export const FINDING_CODES = [
+  'NO_MEMBERS_RECORDS_WAITING',
+  'MEMBER_NOT_CONSUMING',
+  'STATIC_MEMBER_NOT_CONSUMING',
+  'MEMBERSHIP_CHURN',
+  'MEMBERSHIP_FLAPPING',
+  'ASSIGNMENT_PENDING',
+  'MEMBER_RECONCILING',
+  'MEMBER_NOT_RECONCILING',
+  'PARTITIONS_PENDING_REVOCATION',
+  'UNSUBSCRIBED_TOPIC_HELD',
+  'CLASSIC_MEMBERS_IN_CONSUMER_GROUP',
+  'SUBSCRIPTIONS_DIFFER',
+  'REBALANCE_IN_PROGRESS',
+  'REBALANCE_STUCK',
+  'PROTOCOL_VERSIONS_DIFFER',
+  'TOPOLOGY_EPOCHS_DIFFER',
+  'WARMUP_TASKS_PENDING',
+  'WARMUP_NOT_CONVERGING',
+  'SOURCE_TOPICS_MISSING',
+  'STANDBY_TASKS_UNASSIGNED',
+] as const;
+export type FindingCode = (typeof FINDING_CODES)[number];

@@ -1,6 +1,6 @@
 /**
- * The route modules a start does not load (routes/lazy.ts): what only writes, health, metrics,
- * offsets and configs requests need. Each lists its routes as the module defines them; a unit test
+ * The route modules a start does not load (routes/lazy.ts): what only writes, health, diagnosis,
+ * metrics, offsets and configs requests need. Each lists its routes as the module defines them; a unit test
  * (test/unit/lazy-routes.test.ts) fails when they differ.
  */
 
@@ -61,6 +61,11 @@ export const GROUP_HEALTH_ROUTES = lazyModule<typeof import('./group-health.js')
   () => import('./group-health.js'),
 );
 
+export const GROUP_DIAGNOSIS_ROUTES = lazyModule<typeof import('./group-diagnosis.js')>(
+  [{ method: 'get', path: '/groups/{groupId}/diagnosis', policy: { action: 'offsets' } }],
+  () => import('./group-diagnosis.js'),
+);
+
 export const METRICS_ROUTES = lazyModule<typeof import('./metrics.js')>(
   [{ method: 'get', path: '/metrics', policy: { action: 'offsets' } }],
   () => import('./metrics.js'),
@@ -75,5 +80,6 @@ export const LAZY_MODULES: readonly { load(): Promise<unknown> }[] = [
   GROUP_CONFIG_WRITE_ROUTES,
   RESET_ROUTES,
   GROUP_HEALTH_ROUTES,
+  GROUP_DIAGNOSIS_ROUTES,
   METRICS_ROUTES,
 ];

@@ -51,6 +51,7 @@ describe('the OpenAPI document', () => {
       'delete /groups/{groupId}/members/{instanceId}': 'removeGroupMember',
       'post /groups/{groupId}/members/remove': 'removeGroupMembers',
       'get /groups/{groupId}/health': 'getGroupHealth',
+      'get /groups/{groupId}/diagnosis': 'getGroupDiagnosis',
       'get /metrics': 'getMetrics',
       'post /groups/{groupId}/offsets/reset': 'resetGroupOffsets',
       'get /clusters': 'listClusters',
@@ -73,6 +74,7 @@ describe('the OpenAPI document', () => {
       'delete /clusters/{alias}/groups/{groupId}/members/{instanceId}': 'removeGroupMemberInCluster',
       'post /clusters/{alias}/groups/{groupId}/members/remove': 'removeGroupMembersInCluster',
       'get /clusters/{alias}/groups/{groupId}/health': 'getGroupHealthInCluster',
+      'get /clusters/{alias}/groups/{groupId}/diagnosis': 'getGroupDiagnosisInCluster',
       'post /clusters/{alias}/groups/{groupId}/offsets/reset': 'resetGroupOffsetsInCluster',
     });
     const tags = new Set((doc.tags as Json[]).map((t) => t.name));
