@@ -92,6 +92,8 @@ export type HealthInterval = components['schemas']['HealthInterval'];
 export type ClusterList = components['schemas']['ClusterList'];
 export type ClusterSummary = components['schemas']['ClusterSummary'];
 export type ClusterDetail = components['schemas']['ClusterDetail'];
+export type McpAnswer = components['schemas']['McpAnswer'];
+export type McpMessage = components['schemas']['McpMessage'];
 
 /** The group of one type: `GroupOf<'share'>` is `ShareGroup`. */
 export type GroupOf<T extends Group['type']> = Extract<Group, { type: T }>;

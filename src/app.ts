@@ -22,6 +22,7 @@ import { groupConfigWriteRoutes } from './routes/group-config-writes.js';
 import { groupConfigRoutes } from './routes/group-configs.js';
 import { groupHealthRoutes } from './routes/group-health.js';
 import { groupRoutes } from './routes/groups.js';
+import { mcpRoutes } from './routes/mcp/route.js';
 import { memberRoutes } from './routes/members.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { offsetRoutes } from './routes/offsets.js';
@@ -98,6 +99,12 @@ export function createApp({
     metricsRoutes(app, service, { names: metricsNames, cluster: alias ?? clusters.defaultAlias }),
   );
   clustersRoutes(app, clusters, (c, alias) => permissionsOf(c).seesCluster(alias));
+  // Not mirrored: one endpoint, whose tools take a `cluster` argument when there are several.
+  mcpRoutes(app, {
+    writes: security.writes ?? 'unset',
+    severalClusters: clusters.list.length > 1,
+    version: API_VERSION,
+  });
 
   app.doc31('/openapi.json', () => ({
     openapi: '3.1.0',
@@ -126,6 +133,11 @@ export function createApp({
           'Reset and delete offsets, delete groups, remove members: opt-in, granted per action, audited',
       },
       { name: 'health', description: 'Liveness and readiness' },
+      {
+        name: 'mcp',
+        description:
+          'The Model Context Protocol endpoint: the read routes (and, where granted, offset resets) as tools',
+      },
       {
         name: 'clusters',
         description:
