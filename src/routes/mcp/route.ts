@@ -58,8 +58,8 @@ const JsonRpcAnswerSchema = z
       jsonrpc: '2.0',
       id: 2,
       result: {
-        content: [{ type: 'text', text: '{"groupId":"demo-classic","type":"classic","totalLag":12}' }],
-        structuredContent: { groupId: 'demo-classic', type: 'classic', totalLag: 12 },
+        content: [{ type: 'text', text: '{"groupId":"demo-classic","type":"classic","totals":{"lag":12}}' }],
+        structuredContent: { groupId: 'demo-classic', type: 'classic', totals: { lag: 12 } },
       },
     },
   });
