@@ -55,6 +55,9 @@ const ONLY_ON_FIRST_USE = [
   'node_modules/@aws-sdk/',
   'node_modules/@smithy/',
   'node_modules/re2js/',
+  // The MCP SDK, and the tools' bridge: only a POST /mcp loads them.
+  'node_modules/@modelcontextprotocol/',
+  'src/routes/mcp/serve.ts',
 ];
 
 describe('the Lambda bundle', () => {

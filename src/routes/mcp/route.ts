@@ -8,18 +8,16 @@
  * grants open (the write tools only where writes are on); tools/call sends the route's own HTTP
  * request through this app with the caller's credentials, so each call is authenticated, rate
  * limited, granted and validated as that HTTP request is.
+ *
+ * This file is the route's definition only (the document needs it at every start); what serves it
+ * is routes/mcp/serve.ts, loaded with the SDK on the first MCP request.
  */
 
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
-import type { WritesSetting } from '../../config.js';
-import { isAnonymous, permissionsOf } from '../../http/middleware.js';
 import { requires } from '../../http/route-policy.js';
 import { problemResponses } from '../../openapi/problems.js';
 import { strictQuery } from '../../openapi/validation.js';
-import { toolRequest, toolResult } from './dispatch.js';
-import { type OpenApiDocument, type ToolRoute, toolRoute } from './schemas.js';
-import { MCP_TOOLS, type ToolSpec } from './tools.js';
+import type { McpDeps } from './serve.js';
 
 const JsonRpcMessageSchema = z
   .looseObject({
@@ -94,112 +92,10 @@ const mcp = createRoute({
   },
 });
 
-/** The server never validates against a JSON schema itself (no elicitation): nothing to compile. */
-const NO_SCHEMA_VALIDATION = {
-  getValidator: () => () => ({
-    valid: false as const,
-    data: undefined,
-    errorMessage: 'schema validation is not used by this server',
-  }),
-};
-
-const INSTRUCTIONS =
-  "Apache Kafka's groups (classic, consumer, share, streams) as this principal may see them. Every tool answers " +
-  'what the HTTP API answers; a failure is a tool error whose structuredContent is an RFC 9457 problem. ' +
-  'Offset resets take two steps: a dry run returns a plan and its planToken; only the execute tool applies it.';
-
-export interface McpDeps {
-  writes: WritesSetting;
-  severalClusters: boolean;
-  version: string;
-}
-
-/**
- * The tools' routes, made from the document once: the routes are the code's, the same in every app
- * (a Worker builds an app per request and would otherwise make the document on every MCP call).
- */
-const made = new Map<boolean, ToolRoute[]>();
-
-function toolRoutes(app: OpenAPIHono, severalClusters: boolean): ToolRoute[] {
-  let routes = made.get(severalClusters);
-  if (!routes) {
-    const document = app.getOpenAPI31Document({
-      openapi: '3.1.0',
-      info: { title: 'kafka-groups-rest', version: '' },
-    }) as unknown as OpenApiDocument;
-    routes = MCP_TOOLS.map((spec) => toolRoute(document, spec, severalClusters));
-    made.set(severalClusters, routes);
-  }
-  return routes;
-}
-
-/** Whether tools/list shows the tool to this caller: it holds the grant, and a write is possible at all. */
-function listed(c: Context, spec: ToolSpec, writes: WritesSetting): boolean {
-  if (spec.action !== 'read' && spec.action !== 'offsets') {
-    if (writes === 'disabled') return false;
-    if (isAnonymous(c)) return writes === 'enabled';
-  }
-  return permissionsOf(c).hasAction(spec.action);
-}
-
-function definition(route: ToolRoute) {
-  const write = route.spec.action !== 'read' && route.spec.action !== 'offsets';
-  return {
-    name: route.spec.name,
-    title: route.spec.title,
-    description: route.description,
-    inputSchema: route.inputSchema,
-    annotations: {
-      title: route.spec.title,
-      readOnlyHint: !route.spec.writes,
-      ...(write && { destructiveHint: route.spec.writes === true, idempotentHint: false }),
-      openWorldHint: false,
-    },
-  };
-}
-
 export function mcpRoutes(app: OpenAPIHono, deps: McpDeps): void {
   app.openapi(mcp, async (c) => {
     const message = c.req.valid('json');
-    const routes = toolRoutes(app, deps.severalClusters);
-    const [{ Server }, { WebStandardStreamableHTTPServerTransport }, types] = await Promise.all([
-      import('@modelcontextprotocol/sdk/server/index.js'),
-      import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
-      import('@modelcontextprotocol/sdk/types.js'),
-    ]);
-    const server = new Server(
-      { name: 'kafka-groups-rest', version: deps.version },
-      {
-        capabilities: { tools: { listChanged: false } },
-        instructions: INSTRUCTIONS,
-        jsonSchemaValidator: NO_SCHEMA_VALIDATION,
-      },
-    );
-    server.setRequestHandler(types.ListToolsRequestSchema, async () => ({
-      tools: routes.filter((r) => listed(c, r.spec, deps.writes)).map(definition),
-    }));
-    // A tool not listed to this caller is still answered by its route: the refusal is the route's
-    // own (403, or 404 for a group it may not see), as over HTTP.
-    server.setRequestHandler(types.CallToolRequestSchema, async (request) => {
-      const route = routes.find((r) => r.spec.name === request.params.name);
-      if (!route) {
-        throw new types.McpError(
-          types.ErrorCode.InvalidParams,
-          `no tool named '${request.params.name.slice(0, 100)}'; tools/list names them`,
-        );
-      }
-      const call = toolRequest(route, request.params.arguments ?? {}, c.req.url, c.req.raw.headers);
-      return call instanceof Request ? toolResult(await app.fetch(call, c.env)) : call;
-    });
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    await server.connect(transport);
-    try {
-      return await transport.handleRequest(c.req.raw, { parsedBody: message });
-    } finally {
-      await server.close();
-    }
+    const { serveMcp } = await import('./serve.js');
+    return serveMcp(app, c, deps, message);
   });
 }
