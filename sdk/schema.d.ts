@@ -2965,13 +2965,15 @@ export interface components {
          *         "content": [
          *           {
          *             "type": "text",
-         *             "text": "{\"groupId\":\"demo-classic\",\"type\":\"classic\",\"totalLag\":12}"
+         *             "text": "{\"groupId\":\"demo-classic\",\"type\":\"classic\",\"totals\":{\"lag\":12}}"
          *           }
          *         ],
          *         "structuredContent": {
          *           "groupId": "demo-classic",
          *           "type": "classic",
-         *           "totalLag": 12
+         *           "totals": {
+         *             "lag": 12
+         *           }
          *         }
          *       }
          *     }
