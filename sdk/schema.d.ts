@@ -607,7 +607,7 @@ export interface paths {
         put?: never;
         /**
          * Model Context Protocol (Streamable HTTP): this API as tools for agents
-         * @description One JSON-RPC message per POST, answered as application/json; stateless (no Mcp-Session-Id), so GET answers 405. The client must accept application/json and text/event-stream (the protocol says so; a 406 JSON-RPC error otherwise). Tools: list_consumer_groups, describe_consumer_group, describe_consumer_group_lag, describe_consumer_group_health, describe_cluster, and where writes are on and granted reset_consumer_group_offsets_dry_run and reset_consumer_group_offsets_execute. A tool call is the HTTP request of its route, with the caller’s credentials: the same grants (a group the caller may not see is not found), validation, rate limit and JSON; a problem becomes a tool error carrying the problem document. See docs/mcp.md.
+         * @description One JSON-RPC message per POST, answered as application/json; stateless (no Mcp-Session-Id), so GET answers 405. The client must accept application/json and text/event-stream (the protocol says so; 406 otherwise). Tools: list_consumer_groups, describe_consumer_group, describe_consumer_group_lag, describe_consumer_group_health, describe_cluster, and where writes are on and granted reset_consumer_group_offsets_dry_run and reset_consumer_group_offsets_execute. A tool call is the HTTP request of its route, with the caller’s credentials: the same grants (a group the caller may not see is not found), validation, rate limit and JSON; a problem becomes a tool error carrying the problem document. See docs/mcp.md.
          */
         post: operations["mcp"];
         delete?: never;
@@ -8980,7 +8980,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The JSON-RPC answer to a request (protocol errors too: a 4xx with a JSON-RPC error) */
+            /** @description The JSON-RPC answer to a request; a tool that fails answers here too, as a tool error */
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -9034,6 +9034,19 @@ export interface operations {
             };
             /** @description Not granted; Not granted */
             403: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No acceptable representation */
+            406: {
                 headers: {
                     Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

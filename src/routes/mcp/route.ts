@@ -72,7 +72,7 @@ const mcp = createRoute({
   summary: 'Model Context Protocol (Streamable HTTP): this API as tools for agents',
   description:
     'One JSON-RPC message per POST, answered as application/json; stateless (no Mcp-Session-Id), so GET answers 405. ' +
-    'The client must accept application/json and text/event-stream (the protocol says so; a 406 JSON-RPC error otherwise). ' +
+    'The client must accept application/json and text/event-stream (the protocol says so; 406 otherwise). ' +
     'Tools: list_consumer_groups, describe_consumer_group, describe_consumer_group_lag, describe_consumer_group_health, ' +
     'describe_cluster, and where writes are on and granted reset_consumer_group_offsets_dry_run and ' +
     'reset_consumer_group_offsets_execute. A tool call is the HTTP request of its route, with the caller’s credentials: ' +
@@ -84,11 +84,11 @@ const mcp = createRoute({
   },
   responses: {
     200: {
-      description: 'The JSON-RPC answer to a request (protocol errors too: a 4xx with a JSON-RPC error)',
+      description: 'The JSON-RPC answer to a request; a tool that fails answers here too, as a tool error',
       content: { 'application/json': { schema: JsonRpcAnswerSchema } },
     },
     202: { description: 'A notification, accepted; no body' },
-    ...problemResponses('invalid-input', 'forbidden'),
+    ...problemResponses('invalid-input', 'forbidden', 'not-acceptable'),
   },
 });
 

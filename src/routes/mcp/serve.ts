@@ -17,6 +17,7 @@ import {
 import type { Context } from 'hono';
 import type { WritesSetting } from '../../config.js';
 import { isAnonymous, permissionsOf } from '../../http/middleware.js';
+import { problemResponse } from '../../openapi/problems.js';
 import { toolRequest, toolResult } from './dispatch.js';
 import { type OpenApiDocument, type ToolRoute, toolRoute } from './schemas.js';
 import { MCP_TOOLS, type ToolSpec } from './tools.js';
@@ -122,8 +123,48 @@ export async function serveMcp(
   });
   await server.connect(transport);
   try {
-    return await transport.handleRequest(c.req.raw, { parsedBody: message });
+    const answer = await transport.handleRequest(c.req.raw, { parsedBody: message });
+    return answer.status >= 400 ? asProblem(c, answer) : answer;
   } finally {
     await server.close();
   }
+}
+
+/**
+ * The transport's own refusals (an Accept without text/event-stream, a message that is not MCP's
+ * JSON-RPC, a bad protocol version header) as the problems every other refusal of this API is:
+ * an MCP client reads an HTTP error by its status, not by its body.
+ */
+async function asProblem(c: Context, answer: Response): Promise<Response> {
+  let message = 'the request is not an MCP message this server takes';
+  try {
+    const body = (await answer.json()) as { error?: { message?: unknown } };
+    if (typeof body.error?.message === 'string') message = body.error.message.slice(0, 300);
+  } catch {
+    // No JSON-RPC error in it: the generic message stays.
+  }
+  if (answer.status === 406)
+    return problemResponse(
+      c,
+      'not-acceptable',
+      message,
+      {},
+      { accept: 'application/json, text/event-stream' },
+    );
+  if (answer.status === 415)
+    return problemResponse(c, 'unsupported-media-type', message, {}, { accept: 'application/json' });
+  const header = /protocol version/i.test(message);
+  return problemResponse(c, 'invalid-input', message, {
+    errors: [
+      {
+        in: header ? 'header' : 'body',
+        name: header ? 'mcp-protocol-version' : 'message',
+        expected: header
+          ? 'a protocol version this server supports'
+          : 'a JSON-RPC 2.0 message of the Model Context Protocol',
+        received: header ? (c.req.header('mcp-protocol-version') ?? '').slice(0, 100) : null,
+        message,
+      },
+    ],
+  });
 }

@@ -134,6 +134,29 @@ describe('POST /mcp keeps the limits of HTTP', () => {
     expect(get.headers.get('allow')).toBe('POST');
   });
 
+  it("answers the transport's own refusals as problems: 406 for the Accept, 400 for what is not MCP", async () => {
+    const app = appWith();
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    const onlyJson = await post(app, list, { accept: 'application/json' });
+    expect(onlyJson.status).toBe(406);
+    expect(onlyJson.headers.get('content-type')).toBe('application/problem+json');
+    expect(await onlyJson.json()).toMatchObject({ type: '/problems/not-acceptable' });
+    const notMcp = await post(app, JSON.stringify({ jsonrpc: '2.0', id: 1 }));
+    expect(notMcp.status).toBe(400);
+    expect(await notMcp.json()).toMatchObject({ type: '/problems/invalid-input', errors: [{ in: 'body' }] });
+    const oldVersion = await post(app, list, { 'mcp-protocol-version': '1999-01-01' });
+    expect(oldVersion.status).toBe(400);
+    expect(await oldVersion.json()).toMatchObject({
+      errors: [{ in: 'header', name: 'mcp-protocol-version' }],
+    });
+    const notJsonRpc = await post(app, JSON.stringify({ hello: 'world' }));
+    expect(notJsonRpc.status).toBe(400);
+    expect(await notJsonRpc.json()).toMatchObject({
+      type: '/problems/invalid-input',
+      errors: [{ in: 'body' }],
+    });
+  });
+
   it('refuses a body over MAX_BODY_BYTES with the 413 problem', async () => {
     const app = appWith({ MAX_BODY_BYTES: '1024' });
     const res = await post(
