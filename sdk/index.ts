@@ -112,6 +112,8 @@ export type MembershipChurn = components['schemas']['MembershipChurn'];
 export type ClusterList = components['schemas']['ClusterList'];
 export type ClusterSummary = components['schemas']['ClusterSummary'];
 export type ClusterDetail = components['schemas']['ClusterDetail'];
+export type McpAnswer = components['schemas']['McpAnswer'];
+export type McpMessage = components['schemas']['McpMessage'];
 
 /** The group of one type: `GroupOf<'share'>` is `ShareGroup`. */
 export type GroupOf<T extends Group['type']> = Extract<Group, { type: T }>;

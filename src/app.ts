@@ -31,6 +31,7 @@ import {
   RESET_ROUTES,
   WRITE_ROUTES,
 } from './routes/lazy-modules.js';
+import { mcpRoutes } from './routes/mcp/route.js';
 import { livenessRoutes, readinessRoutes } from './routes/probes.js';
 import { type TokenSigner, tokenSigner } from './tokens/signed.js';
 
@@ -128,10 +129,9 @@ export function createApp(deps: AppDeps) {
     ),
   );
   clustersRoutes(app, clusters, (c, alias) => permissionsOf(c).seesCluster(alias));
-
-  // Built once, on its first request, from an app with every route module registered.
+  // Built once, on its first need, from an app with every route module registered.
   let document: Promise<unknown> | undefined;
-  app.get('/openapi.json', async (c) => {
+  const wholeDocument = () => {
     document ??= (async () => {
       await Promise.all(LAZY_MODULES.map((m) => m.load()));
       const whole = eagerRoutes ? app : createApp({ ...deps, eagerRoutes: true });
@@ -140,8 +140,17 @@ export function createApp(deps: AppDeps) {
       document = undefined;
       throw error;
     });
-    return c.json(await document);
+    return document;
+  };
+  // Not mirrored: one endpoint, whose tools take a `cluster` argument when there are several.
+  mcpRoutes(app, {
+    writes: security.writes ?? 'unset',
+    severalClusters: clusters.list.length > 1,
+    version: API_VERSION,
+    document: wholeDocument,
   });
+
+  app.get('/openapi.json', async (c) => c.json(await wholeDocument()));
   app.get('/docs', (c) => c.html(docsPage('/openapi.json', docsAssetsUrl)));
   extend?.(app);
 
@@ -187,6 +196,11 @@ function documentHead(publicUrl: string | undefined) {
           'Reset and delete offsets, delete groups, remove members: opt-in, granted per action, audited',
       },
       { name: 'health', description: 'Liveness and readiness' },
+      {
+        name: 'mcp',
+        description:
+          'The Model Context Protocol endpoint: the read routes (and, where granted, offset resets) as tools',
+      },
       {
         name: 'clusters',
         description:

@@ -64,7 +64,7 @@ const segment = fc.oneof(
 const path = fc.oneof(
   fc.constant('/groups/describe'),
   fc.array(segment, { minLength: 1, maxLength: 4 }).map((parts) => `/${parts.join('/')}`),
-  fc.constantFrom('/groups', '/groups/describe', '/cluster', '/healthz', '/readyz', '/openapi.json'),
+  fc.constantFrom('/groups', '/groups/describe', '/cluster', '/healthz', '/readyz', '/openapi.json', '/mcp'),
   segment.map((id) => `/groups/${id}`),
   segment.map((id) => `/groups/${id}/offsets`),
 );

@@ -81,6 +81,9 @@ const ONLY_ON_FIRST_USE = [
   'src/routes/metrics.ts',
   'src/groups/writes/service.ts',
   'src/groups/offsets/tables.ts',
+  // The MCP SDK, and the tools' bridge: only a POST /mcp loads them.
+  'node_modules/@modelcontextprotocol/',
+  'src/routes/mcp/serve.ts',
 ];
 
 describe('the Lambda bundle', () => {

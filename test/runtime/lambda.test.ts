@@ -4,6 +4,8 @@
  * sockets died (as they may while Lambda keeps the function frozen).
  */
 
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { LambdaEvent } from 'hono/aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { __lambdaInternals, handler } from '../../src/runtime/lambda.js';
@@ -193,5 +195,44 @@ describe('the Lambda handler', () => {
     expect(Date.now() - started, 'no wait for a request timeout').toBeLessThan(3_000);
     expect(cluster?.connectionStats().opened).toBeGreaterThan(opened);
     expect((await invoke(alb('/groups', { prefix: run }))).json.groups).toHaveLength(1);
+  });
+  it('POST /mcp (HTTP API v2): the MCP SDK client lists the tools and a tool call answers from the broker', async () => {
+    // The SDK's fetch, as an HTTP API event and back: what API Gateway does in between.
+    const viaLambda = async (url: string | URL, init?: RequestInit): Promise<Response> => {
+      const event = v2(new URL(url).pathname) as unknown as {
+        headers: Record<string, string>;
+        requestContext: { http: { method: string } };
+        body: string | null;
+      };
+      event.requestContext.http.method = init?.method ?? 'GET';
+      new Headers(init?.headers).forEach((value, name) => {
+        event.headers[name] = value;
+      });
+      event.body = typeof init?.body === 'string' ? init.body : null;
+      const result = (await handler(event as unknown as LambdaEvent)) as Result;
+      const headers = new Headers(result.headers as Record<string, string>);
+      return new Response(result.statusCode === 202 ? null : result.body, {
+        status: result.statusCode,
+        headers,
+      });
+    };
+    const client = new Client({ name: 'kafka-groups-rest-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`https://${HOST}/mcp`), { fetch: viaLambda }),
+    );
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain('describe_consumer_group');
+      const described = (await client.callTool({
+        name: 'describe_consumer_group',
+        arguments: { groupId },
+      })) as {
+        isError?: boolean;
+        structuredContent?: Record<string, unknown>;
+      };
+      expect(described.isError).toBeFalsy();
+      expect(described.structuredContent).toMatchObject({ groupId, type: 'classic', state: 'Stable' });
+    } finally {
+      await client.close();
+    }
   });
 });

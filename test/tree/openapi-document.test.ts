@@ -56,6 +56,7 @@ describe('the OpenAPI document', () => {
       'post /groups/{groupId}/offsets/reset': 'resetGroupOffsets',
       'get /clusters': 'listClusters',
       'get /clusters/{alias}': 'getClusterByAlias',
+      'post /mcp': 'mcp',
       // Each group route once more under one cluster, generated from its own definition.
       'get /clusters/{alias}/readyz': 'getReadinessInCluster',
       'get /clusters/{alias}/cluster': 'getClusterInCluster',

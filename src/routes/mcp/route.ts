@@ -1,0 +1,101 @@
+/**
+ * POST /mcp: the Model Context Protocol over Streamable HTTP, stateless. Each POST is answered on
+ * its own (a server and a transport of the official SDK per request, JSON answers, no session), so
+ * it runs alike on Node, Lambda and Workers, where nothing outlives a request. The SDK is loaded
+ * on the first MCP request only: a start that serves none never parses it.
+ *
+ * The tools are the routes of routes/mcp/tools.ts. tools/list shows a principal the tools its
+ * grants open (the write tools only where writes are on); tools/call sends the route's own HTTP
+ * request through this app with the caller's credentials, so each call is authenticated, rate
+ * limited, granted and validated as that HTTP request is.
+ *
+ * This file is the route's definition only (the document needs it at every start); what serves it
+ * is routes/mcp/serve.ts, loaded with the SDK on the first MCP request.
+ */
+
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { requires } from '../../http/route-policy.js';
+import { problemResponses } from '../../openapi/problems.js';
+import { strictQuery } from '../../openapi/validation.js';
+import type { McpDeps } from './serve.js';
+
+const JsonRpcMessageSchema = z
+  .looseObject({
+    jsonrpc: z.literal('2.0').openapi({ description: 'Always 2.0' }),
+    id: z
+      .union([z.string(), z.number().int().openapi({ format: 'int64' })])
+      .optional()
+      .openapi({
+        description: 'Present on requests; absent on notifications',
+      }),
+    method: z.string().optional().openapi({ example: 'tools/call' }),
+    params: z.record(z.string(), z.unknown()).optional(),
+  })
+  .openapi('McpMessage', {
+    description:
+      'A JSON-RPC 2.0 message of the Model Context Protocol (initialize, tools/list, tools/call, …)',
+    example: {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'describe_consumer_group_lag', arguments: { groupId: 'demo-classic' } },
+    },
+  });
+
+const JsonRpcAnswerSchema = z
+  .looseObject({
+    jsonrpc: z.literal('2.0'),
+    id: z.union([z.string(), z.number().int().openapi({ format: 'int64' }), z.null()]),
+    result: z.record(z.string(), z.unknown()).optional(),
+    error: z.object({ code: z.number().int().openapi({ format: 'int32' }), message: z.string() }).optional(),
+  })
+  .openapi('McpAnswer', {
+    description:
+      'The JSON-RPC answer. A tool that fails answers a result with isError true, its structuredContent the problem document of the route (type, title, status, detail)',
+    example: {
+      jsonrpc: '2.0',
+      id: 2,
+      result: {
+        content: [{ type: 'text', text: '{"groupId":"demo-classic","type":"classic","totals":{"lag":12}}' }],
+        structuredContent: { groupId: 'demo-classic', type: 'classic', totals: { lag: 12 } },
+      },
+    },
+  });
+
+const mcp = createRoute({
+  method: 'post',
+  path: '/mcp',
+  // Talking to the endpoint needs the read grant; each tool then needs its own route's grant.
+  middleware: requires({ action: 'read', body: 'json' }),
+  operationId: 'mcp',
+  tags: ['mcp'],
+  summary: 'Model Context Protocol (Streamable HTTP): this API as tools for agents',
+  description:
+    'One JSON-RPC message per POST, answered as application/json; stateless (no Mcp-Session-Id), so GET answers 405. ' +
+    'The client must accept application/json and text/event-stream (the protocol says so; 406 otherwise). ' +
+    'Tools: list_consumer_groups, describe_consumer_group, describe_consumer_group_lag, describe_consumer_group_health, ' +
+    'describe_cluster, and where writes are on and granted reset_consumer_group_offsets_dry_run and ' +
+    'reset_consumer_group_offsets_execute. A tool call is the HTTP request of its route, with the caller’s credentials: ' +
+    'the same grants (a group the caller may not see is not found), validation, rate limit and JSON; a problem becomes a ' +
+    'tool error carrying the problem document. See docs/mcp.md.',
+  request: {
+    query: strictQuery({}),
+    body: { required: true, content: { 'application/json': { schema: JsonRpcMessageSchema } } },
+  },
+  responses: {
+    200: {
+      description: 'The JSON-RPC answer to a request; a tool that fails answers here too, as a tool error',
+      content: { 'application/json': { schema: JsonRpcAnswerSchema } },
+    },
+    202: { description: 'A notification, accepted; no body' },
+    ...problemResponses('invalid-input', 'forbidden', 'not-acceptable'),
+  },
+});
+
+export function mcpRoutes(app: OpenAPIHono, deps: McpDeps): void {
+  app.openapi(mcp, async (c) => {
+    const message = c.req.valid('json');
+    const { serveMcp } = await import('./serve.js');
+    return serveMcp(app, c, deps, message);
+  });
+}

@@ -1,0 +1,195 @@
+/**
+ * The MCP tools without a broker: every table entry names a route of the document, its input
+ * schema is that route's parameters, and the endpoint keeps HTTP's limits (401, body cap, rate
+ * limit, 405 on GET). Asked with the MCP SDK's own client, through the app's fetch.
+ */
+
+import { createHash } from 'node:crypto';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../../app.js';
+import { loadConfig } from '../../config.js';
+import type { GroupService } from '../../groups/service.js';
+import { securityFrom } from '../../http/security.js';
+import { toolRequest } from './dispatch.js';
+import { type OpenApiDocument, toolRoute } from './schemas.js';
+import { MCP_TOOLS } from './tools.js';
+
+const KEY = 'mcp-unit-key-0123456789abcdef0123';
+const noBroker = (): never => {
+  throw new Error('no broker in this test');
+};
+const service = new Proxy({} as GroupService, { get: () => noBroker });
+
+function appWith(env: Record<string, string> = {}) {
+  const config = loadConfig({
+    AUTH_API_KEYS: `agent:${createHash('sha256').update(KEY).digest('hex')}`,
+    AUTH_GRANTS: JSON.stringify({ agent: { groups: 'team-*', actions: ['read', 'offsets'] } }),
+    RATE_LIMIT_PER_MINUTE: '0',
+    ...env,
+  });
+  return createApp({ service, security: securityFrom(config) });
+}
+
+async function documentOf(app: ReturnType<typeof appWith>): Promise<OpenApiDocument> {
+  return (await (
+    await app.request('/openapi.json', { headers: { authorization: `Bearer ${KEY}` } })
+  ).json()) as OpenApiDocument;
+}
+
+async function connect(app: ReturnType<typeof appWith>): Promise<Client> {
+  const client = new Client({ name: 'unit', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), {
+      fetch: async (url, init) => app.request(String(url), init),
+      requestInit: { headers: { authorization: `Bearer ${KEY}` } },
+    }),
+  );
+  return client;
+}
+
+const post = (app: ReturnType<typeof appWith>, body: string, headers: Record<string, string> = {}) =>
+  app.request('/mcp', {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${KEY}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...headers,
+    },
+    body,
+  });
+
+describe('the MCP tool table', () => {
+  it('names each tool once, each after a route of the document', async () => {
+    const document = await documentOf(appWith());
+    expect(new Set(MCP_TOOLS.map((t) => t.name)).size).toBe(MCP_TOOLS.length);
+    for (const spec of MCP_TOOLS) expect(() => toolRoute(document, spec, false), spec.name).not.toThrow();
+    expect(() =>
+      toolRoute(document, { ...MCP_TOOLS[0], operationId: 'noSuchRoute' } as never, false),
+    ).toThrow(/noSuchRoute, not in the document/);
+  });
+
+  it("takes the route's own parameters, and a cluster where the route is mirrored and there are several", async () => {
+    const document = await documentOf(appWith());
+    const lag = toolRoute(
+      document,
+      MCP_TOOLS.find((t) => t.operationId === 'getGroupOffsets') as never,
+      true,
+    );
+    expect([...lag.places]).toEqual([
+      ['groupId', 'path'],
+      ['isolation', 'query'],
+      ['type', 'query'],
+      ['include', 'query'],
+      ['cluster', 'cluster'],
+    ]);
+    expect(lag.clusterPath).toBe('/clusters/{alias}/groups/{groupId}/offsets');
+    const request = toolRequest(
+      lag,
+      { groupId: 'a b/c', type: 'classic', cluster: 'eu' },
+      'http://x/mcp',
+      new Headers(),
+    );
+    expect(request instanceof Request && request.url).toBe(
+      'http://x/clusters/eu/groups/a%20b%2Fc/offsets?type=classic',
+    );
+  });
+
+  it('sends the execute tool its fixed query and only its body fields', async () => {
+    const document = await documentOf(appWith());
+    const execute = toolRoute(document, MCP_TOOLS.find((t) => t.name.endsWith('_execute')) as never, false);
+    expect(execute.inputSchema.required).toEqual(['groupId', 'type', 'planToken']);
+    const request = toolRequest(
+      execute,
+      { groupId: 'g', type: 'classic', planToken: 't' },
+      'http://x/mcp',
+      new Headers({ authorization: 'Bearer k', cookie: 'not passed on' }),
+    ) as Request;
+    expect(request.url).toBe('http://x/groups/g/offsets/reset?execute=true');
+    expect(await request.json()).toEqual({ type: 'classic', planToken: 't' });
+    expect(request.headers.get('authorization')).toBe('Bearer k');
+    expect(request.headers.get('cookie')).toBeNull();
+    const refused = toolRequest(
+      execute,
+      { groupId: 'g', type: 'classic', planToken: 't', scenario: 'x' },
+      'http://x/mcp',
+      new Headers(),
+    );
+    expect(refused).toMatchObject({ isError: true, structuredContent: { type: '/problems/invalid-input' } });
+  });
+});
+
+describe('POST /mcp keeps the limits of HTTP', () => {
+  it('lists only the tools the grants open, and answers GET with 405', async () => {
+    const app = appWith();
+    const client = await connect(app);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain('describe_consumer_group_lag');
+    expect(names.some((n) => n.startsWith('reset_'))).toBe(false);
+    await client.close();
+    const get = await app.request('/mcp', { headers: { authorization: `Bearer ${KEY}` } });
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+  });
+
+  it("answers the transport's own refusals as problems: 406 for the Accept, 400 for what is not MCP", async () => {
+    const app = appWith();
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    const onlyJson = await post(app, list, { accept: 'application/json' });
+    expect(onlyJson.status).toBe(406);
+    expect(onlyJson.headers.get('content-type')).toBe('application/problem+json');
+    expect(await onlyJson.json()).toMatchObject({ type: '/problems/not-acceptable' });
+    const notMcp = await post(app, JSON.stringify({ jsonrpc: '2.0', id: 1 }));
+    expect(notMcp.status).toBe(400);
+    expect(await notMcp.json()).toMatchObject({ type: '/problems/invalid-input', errors: [{ in: 'body' }] });
+    const oldVersion = await post(app, list, { 'mcp-protocol-version': '1999-01-01' });
+    expect(oldVersion.status).toBe(400);
+    expect(await oldVersion.json()).toMatchObject({
+      errors: [{ in: 'header', name: 'mcp-protocol-version' }],
+    });
+    const notJsonRpc = await post(app, JSON.stringify({ hello: 'world' }));
+    expect(notJsonRpc.status).toBe(400);
+    expect(await notJsonRpc.json()).toMatchObject({
+      type: '/problems/invalid-input',
+      errors: [{ in: 'body' }],
+    });
+  });
+
+  it('refuses a body over MAX_BODY_BYTES with the 413 problem', async () => {
+    const app = appWith({ MAX_BODY_BYTES: '1024' });
+    const res = await post(
+      app,
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(2000) } }),
+    );
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ type: '/problems/payload-too-large' });
+  });
+
+  it('counts a tool call as its route request: over the rate limit it is a rate-limited tool error, then a 429', async () => {
+    // A burst of 1: the POST carrying the call takes it, and the call's own request to its route
+    // finds none left.
+    const app = appWith({ RATE_LIMIT_PER_MINUTE: '1', RATE_LIMIT_BURST: '1' });
+    const call = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'list_consumer_groups', arguments: { limit: 5 } },
+    });
+    const version = { 'mcp-protocol-version': '2025-06-18' };
+    const res = await post(app, call, version);
+    expect(res.status).toBe(200);
+    const answer = ((await res.json()) as { result: Record<string, unknown> }).result as {
+      isError?: boolean;
+      structuredContent?: Record<string, unknown>;
+      _meta?: Record<string, unknown>;
+    };
+    expect(answer.isError).toBe(true);
+    expect(answer.structuredContent).toMatchObject({ type: '/problems/rate-limited', status: 429 });
+    expect(answer._meta?.retryAfterSeconds).toEqual(expect.any(Number));
+    const next = await post(app, call, version);
+    expect(next.status).toBe(429);
+    expect(JSON.stringify(answer)).not.toContain(KEY);
+  });
+});

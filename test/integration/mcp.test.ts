@@ -1,0 +1,265 @@
+/**
+ * POST /mcp on the Node server (a process, as `npm start` runs it) against the real broker, asked by
+ * the official MCP SDK's own Client over its Streamable HTTP transport, with API keys and grants:
+ * the tools a principal is shown, each read tool answering the same JSON as its HTTP route, a type
+ * mismatch, a group outside the grants answered as missing, a write refused without its grant, and
+ * a reset planned then executed with its token, read back with Kafka's Java Admin client.
+ */
+
+import type { ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
+import { javaAdminOffsets } from '../broker-harness/java-admin.js';
+import { startServerProcess } from '../support/server-process.js';
+
+vi.setConfig({ testTimeout: 120_000 });
+
+const run = uniqueName('mcp');
+const topic = `${run}-in`;
+const ids = {
+  live: `${run}-live`,
+  empty: `${run}-empty`,
+  hidden: `hidden-${run}`,
+  missing: `${run}-missing`,
+};
+const RECORDS = 10;
+const COMMIT = 6;
+const KEYS = { agent: 'mcp-agent-key-0123456789abcdef0123', reader: 'mcp-reader-key-0123456789abcdef012' };
+const sha256 = (key: string) => createHash('sha256').update(key).digest('hex');
+const READ_TOOLS = [
+  'list_consumer_groups',
+  'describe_consumer_group',
+  'describe_consumer_group_lag',
+  'describe_consumer_group_health',
+  'describe_cluster',
+];
+const WRITE_TOOLS = ['reset_consumer_group_offsets_dry_run', 'reset_consumer_group_offsets_execute'];
+
+let server: ChildProcess | undefined;
+let base: string;
+let fixtures: RunningFixtures | undefined;
+const clients: Client[] = [];
+
+async function connect(key?: string): Promise<Client> {
+  const client = new Client({ name: 'kafka-groups-rest-test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL('/mcp', base), {
+    ...(key && { requestInit: { headers: { authorization: `Bearer ${key}` } } }),
+  });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+/** The HTTP route's own answer, for comparison. */
+async function http(
+  path: string,
+  key = KEYS.agent,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(new URL(path, base), { headers: { authorization: `Bearer ${key}` } });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+interface Called {
+  isError?: boolean;
+  structuredContent?: Record<string, unknown>;
+  content: { type: string; text?: string }[];
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown>): Promise<Called> {
+  return (await client.callTool({ name, arguments: args })) as Called;
+}
+
+beforeAll(async () => {
+  const bootstrap = inject('kafkaBrokers');
+  const [fx, started] = await Promise.all([
+    startFixtures({
+      bootstrap,
+      topics: [{ name: topic, partitions: 2, records: RECORDS }],
+      groups: [
+        { type: 'classic', groupId: ids.live, topics: [topic], commit: COMMIT, clientId: `${run}-live` },
+        { type: 'empty', groupId: ids.empty, topics: [topic], commit: COMMIT },
+        { type: 'empty', groupId: ids.hidden, topics: [topic], commit: COMMIT },
+      ],
+    }),
+    startServerProcess(['--import', 'tsx', 'src/runtime/node.ts'], {
+      env: {
+        KAFKA_BROKERS: bootstrap,
+        AUTH_API_KEYS: `agent:${sha256(KEYS.agent)},reader:${sha256(KEYS.reader)}`,
+        AUTH_GRANTS: JSON.stringify({
+          agent: { groups: `${run}-*`, actions: ['read', 'offsets', 'reset-offsets'] },
+          reader: { groups: `${run}-*`, actions: ['read', 'offsets'] },
+        }),
+        RATE_LIMIT_PER_MINUTE: '0',
+      },
+    }),
+  ]);
+  fixtures = fx;
+  server = started.child;
+  base = started.url;
+}, 300_000);
+
+afterAll(async () => {
+  await Promise.allSettled(clients.map((c) => c.close()));
+  if (server && server.exitCode === null) server.kill('SIGKILL');
+  await fixtures?.stop();
+});
+
+describe('POST /mcp on the Node server', () => {
+  it('refuses a caller without credentials with the 401 of HTTP', async () => {
+    await expect(connect()).rejects.toThrow(/401|nauthorized/);
+    const res = await fetch(new URL('/mcp', base), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer /);
+    expect(await res.json()).toMatchObject({ type: '/problems/unauthorized' });
+  });
+
+  it('lists the read tools to a reader, and the reset pair only to a principal granted reset-offsets', async () => {
+    const reader = await connect(KEYS.reader);
+    const agent = await connect(KEYS.agent);
+    const names = async (c: Client) => (await c.listTools()).tools.map((t) => t.name).sort();
+    expect(await names(reader)).toEqual([...READ_TOOLS].sort());
+    expect(await names(agent)).toEqual([...READ_TOOLS, ...WRITE_TOOLS].sort());
+    const lag = (await agent.listTools()).tools.find((t) => t.name === 'describe_consumer_group_lag');
+    // The route's own parameters: the path's groupId, the query's isolation, type and include.
+    expect(lag?.inputSchema.required).toEqual(['groupId']);
+    expect(Object.keys(lag?.inputSchema.properties ?? {}).sort()).toEqual([
+      'groupId',
+      'include',
+      'isolation',
+      'type',
+    ]);
+    expect(lag?.annotations?.readOnlyHint).toBe(true);
+  });
+
+  it('answers each read tool with the JSON of its HTTP route', async () => {
+    const agent = await connect(KEYS.agent);
+    const listed = await call(agent, 'list_consumer_groups', {});
+    expect(listed.isError).toBeFalsy();
+    const groups = (listed.structuredContent?.groups ?? []) as { groupId: string; type: string }[];
+    // Only what the grants show: the group outside them is not listed.
+    expect(groups.map((g) => g.groupId).sort()).toEqual([ids.empty, ids.live].sort());
+
+    const described = await call(agent, 'describe_consumer_group', { groupId: ids.live });
+    expect(described.structuredContent).toMatchObject({
+      groupId: ids.live,
+      type: 'classic',
+      state: 'Stable',
+    });
+    expect(described.structuredContent).toEqual((await http(`/groups/${ids.live}`)).body);
+
+    const lag = await call(agent, 'describe_consumer_group_lag', { groupId: ids.live, type: 'classic' });
+    expect(lag.structuredContent).toEqual((await http(`/groups/${ids.live}/offsets?type=classic`)).body);
+    expect(lag.structuredContent).toMatchObject({
+      groupId: ids.live,
+      totals: { lag: 2 * (RECORDS - COMMIT) },
+    });
+    expect(JSON.parse(lag.content[0]?.text ?? '')).toEqual(lag.structuredContent);
+
+    const health = await call(agent, 'describe_consumer_group_health', { groupId: ids.live, maxLag: 1000 });
+    expect(health.isError).toBeFalsy();
+    expect(health.structuredContent).toMatchObject({ groupId: ids.live, type: 'classic' });
+    expect(health.structuredContent?.snapshot).toEqual(expect.any(String));
+
+    const cluster = await call(agent, 'describe_cluster', {});
+    expect(cluster.structuredContent).toEqual((await http('/cluster')).body);
+  });
+
+  it('answers a type mismatch as a tool error carrying the 409 problem', async () => {
+    const agent = await connect(KEYS.agent);
+    const answer = await call(agent, 'describe_consumer_group', { groupId: ids.live, type: 'consumer' });
+    expect(answer.isError).toBe(true);
+    expect(answer.structuredContent).toMatchObject({
+      type: '/problems/group-type-mismatch',
+      title: expect.any(String),
+      status: 409,
+      detail: expect.stringContaining('classic'),
+      expectedType: 'consumer',
+      actualType: 'classic',
+    });
+    expect(answer.structuredContent).toEqual((await http(`/groups/${ids.live}?type=consumer`)).body);
+  });
+
+  it('answers a group outside the grants exactly as a missing one', async () => {
+    const agent = await connect(KEYS.agent);
+    const hidden = await call(agent, 'describe_consumer_group_lag', { groupId: ids.hidden });
+    const missing = await call(agent, 'describe_consumer_group_lag', { groupId: ids.missing });
+    expect(hidden.isError).toBe(true);
+    expect(hidden.structuredContent).toMatchObject({ type: '/problems/group-not-found', status: 404 });
+    const shape = (p?: Record<string, unknown>) =>
+      JSON.stringify(p).replaceAll(ids.hidden, 'X').replaceAll(ids.missing, 'X');
+    expect(shape(hidden.structuredContent)).toBe(shape(missing.structuredContent));
+  });
+
+  it('refuses invalid arguments with the problem of the route, naming the parameter', async () => {
+    const agent = await connect(KEYS.agent);
+    const answer = await call(agent, 'list_consumer_groups', { limit: 0 });
+    expect(answer.isError).toBe(true);
+    expect(answer.structuredContent).toMatchObject({
+      type: '/problems/invalid-input',
+      errors: [expect.objectContaining({ in: 'query', name: 'limit' })],
+    });
+  });
+
+  it('refuses the reset tools to a principal without the reset-offsets grant, as HTTP does', async () => {
+    const reader = await connect(KEYS.reader);
+    const answer = await call(reader, 'reset_consumer_group_offsets_dry_run', {
+      groupId: ids.empty,
+      type: 'classic',
+      scenario: 'to-earliest',
+      allTopics: true,
+    });
+    expect(answer.isError).toBe(true);
+    expect(answer.structuredContent).toMatchObject({ type: '/problems/forbidden', status: 403 });
+    expect(JSON.stringify(answer)).not.toContain(KEYS.reader);
+  });
+
+  it('plans a reset with the dry run and applies exactly that plan with its token', async () => {
+    const agent = await connect(KEYS.agent);
+    const plan = await call(agent, 'reset_consumer_group_offsets_dry_run', {
+      groupId: ids.empty,
+      type: 'classic',
+      scenario: 'to-earliest',
+      allTopics: true,
+    });
+    expect(plan.isError, JSON.stringify(plan.structuredContent)).toBeFalsy();
+    expect(plan.structuredContent).toMatchObject({ status: 'planned', groupId: ids.empty });
+    const partitions = plan.structuredContent?.partitions as { current: number; target: number }[];
+    expect(partitions.map((p) => [p.current, p.target])).toEqual([
+      [COMMIT, 0],
+      [COMMIT, 0],
+    ]);
+    // A dry run changes nothing.
+    const before = await javaAdminOffsets({ bootstrap: inject('kafkaBrokers'), groupId: ids.empty });
+    expect([...before.committed.values()].map((c) => c.offset)).toEqual([COMMIT, COMMIT]);
+
+    const planToken = plan.structuredContent?.planToken as string;
+    const done = await call(agent, 'reset_consumer_group_offsets_execute', {
+      groupId: ids.empty,
+      type: 'classic',
+      planToken,
+    });
+    expect(done.isError, JSON.stringify(done.structuredContent)).toBeFalsy();
+    expect(done.structuredContent).toMatchObject({ status: 'executed', groupId: ids.empty });
+    const after = await javaAdminOffsets({ bootstrap: inject('kafkaBrokers'), groupId: ids.empty });
+    expect(Object.fromEntries([...after.committed].map(([k, c]) => [k, c.offset]))).toEqual({
+      [`${topic}:0`]: 0,
+      [`${topic}:1`]: 0,
+    });
+
+    const tampered = await call(agent, 'reset_consumer_group_offsets_execute', {
+      groupId: ids.empty,
+      type: 'classic',
+      planToken: `${planToken.slice(0, -2)}xx`,
+    });
+    expect(tampered.isError).toBe(true);
+    expect(tampered.structuredContent).toMatchObject({ type: '/problems/invalid-input' });
+    expect(JSON.stringify(tampered)).not.toContain(planToken.slice(0, -2));
+  });
+});

@@ -1,0 +1,135 @@
+/**
+ * POST /mcp in the Worker as `wrangler deploy` bundles it, run in workerd (Miniflare) against the
+ * real broker on 127.0.0.1, asked by the official MCP SDK's Client over its Streamable HTTP
+ * transport: the SDK's web-standard server transport runs there, a tool call opens its own sockets
+ * and closes them before the answer leaves, and grants scope what an agent sees.
+ */
+
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Miniflare } from 'miniflare';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { buildWorker } from '../../scripts/build.js';
+import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
+
+const run = uniqueName('wmcp');
+const topic = `${run}-in`;
+const groupId = `${run}-classic`;
+const hidden = `hidden-${run}`;
+const KEY = 'worker-mcp-key-0123456789abcdef0123';
+let fixtures: RunningFixtures;
+let mf: Miniflare;
+let outdir: string;
+let client: Client;
+
+/** Miniflare's fetch, as the SDK's transport calls fetch. */
+const dispatch = async (url: string | URL, init?: RequestInit): Promise<Response> =>
+  (await mf.dispatchFetch(String(url), init as never)) as unknown as Response;
+
+beforeAll(async () => {
+  process.env.CLOUDFLARE_CF_FETCH_ENABLED = 'false';
+  process.env.WRANGLER_SEND_METRICS = 'false';
+  outdir = await mkdtemp(join(tmpdir(), 'kgr-worker-mcp-'));
+  const [, fx] = await Promise.all([
+    buildWorker(outdir),
+    startFixtures({
+      bootstrap: inject('kafkaBrokers'),
+      topics: [{ name: topic, partitions: 2, records: 6 }],
+      groups: [
+        { type: 'empty', groupId, topics: [topic], commit: 2 },
+        { type: 'empty', groupId: hidden, topics: [topic], commit: 2 },
+      ],
+    }),
+  ]);
+  fixtures = fx;
+  const scriptPath = join(outdir, 'index.js');
+  mf = new Miniflare({
+    modules: true,
+    scriptPath,
+    modulesRoot: dirname(scriptPath),
+    compatibilityDate: '2026-04-01',
+    compatibilityFlags: ['nodejs_compat'],
+    bindings: {
+      KAFKA_BROKERS: inject('kafkaBrokers'),
+      LOG_LEVEL: 'warn',
+      AUTH_API_KEYS: `agent:${createHash('sha256').update(KEY).digest('hex')}`,
+      AUTH_GRANTS: JSON.stringify({ agent: { groups: `${run}-*`, actions: ['read', 'offsets'] } }),
+    },
+  });
+  await mf.ready;
+  client = new Client({ name: 'kafka-groups-rest-test', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), {
+      fetch: dispatch,
+      requestInit: { headers: { authorization: `Bearer ${KEY}` } },
+    }),
+  );
+}, 300_000);
+
+afterAll(async () => {
+  await client?.close();
+  await mf?.dispose();
+  await fixtures?.stop();
+  if (outdir) await rm(outdir, { recursive: true, force: true });
+});
+
+describe('POST /mcp in workerd', () => {
+  it('lists the read tools, no write tool without the grant', async () => {
+    const names = (await client.listTools()).tools.map((t) => t.name).sort();
+    expect(names).toEqual([
+      'describe_cluster',
+      'describe_consumer_group',
+      'describe_consumer_group_health',
+      'describe_consumer_group_lag',
+      'list_consumer_groups',
+    ]);
+  });
+
+  it('answers a tool call from the broker, and a group outside the grants as missing', async () => {
+    const lag = (await client.callTool({ name: 'describe_consumer_group_lag', arguments: { groupId } })) as {
+      isError?: boolean;
+      structuredContent?: Record<string, unknown>;
+    };
+    expect(lag.isError, JSON.stringify(lag.structuredContent)).toBeFalsy();
+    expect(lag.structuredContent).toMatchObject({ groupId, type: 'classic', totals: { lag: 2 * (6 - 2) } });
+    const outside = (await client.callTool({
+      name: 'describe_consumer_group',
+      arguments: { groupId: hidden },
+    })) as { isError?: boolean; structuredContent?: Record<string, unknown> };
+    expect(outside.isError).toBe(true);
+    expect(outside.structuredContent).toMatchObject({ type: '/problems/group-not-found', status: 404 });
+  });
+
+  it('closes every socket a tool call opened before the answer leaves', async () => {
+    const res = await dispatch('http://localhost/mcp', {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${KEY}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-06-18',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'describe_cluster', arguments: {} },
+      }),
+    });
+    const body = (await res.json()) as { result?: { structuredContent?: { clusterId?: string } } };
+    expect(res.status).toBe(200);
+    expect(body.result?.structuredContent?.clusterId).toEqual(expect.any(String));
+    const match = /^opened=(\d+), closed=(\d+), peak=(\d+)$/.exec(
+      res.headers.get('x-kafka-connections') ?? '',
+    );
+    expect(match, 'x-kafka-connections').not.toBeNull();
+    const [, opened, closed, peak] = (match as RegExpExecArray).map(Number);
+    expect(opened).toBeGreaterThanOrEqual(1);
+    expect(closed).toBe(opened);
+    expect(peak).toBeLessThanOrEqual(5);
+  });
+});
