@@ -52,7 +52,12 @@ export interface AppDeps {
   /** METRICS_NAMES: the names /metrics writes (default native). */
   metricsNames?: MetricsNames;
   /** The event streams: their bounds (EVENTS_*), and false where the runtime buffers answers (501). */
-  events?: { limits?: EventLimits; streaming?: boolean };
+  events?: {
+    limits?: EventLimits;
+    streaming?: boolean;
+    /** The open streams per caller, kept by a runtime that builds an app per request (Workers). */
+    slots?: StreamSlots;
+  };
 }
 
 /** The API's version: semver; what may change within 1.x is written in the README. */
@@ -109,7 +114,7 @@ export function createApp({
   const eventDeps = {
     limits: eventLimits,
     streaming: events.streaming ?? true,
-    slots: new StreamSlots(eventLimits.maxStreamsPerPrincipal),
+    slots: events.slots ?? new StreamSlots(eventLimits.maxStreamsPerPrincipal),
     polls: new PollRegistry<Reading>(),
     tokens,
     logger,
