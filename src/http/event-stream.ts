@@ -9,7 +9,6 @@
 import type { SSEStreamingApi } from 'hono/streaming';
 import type { Permissions } from '../auth/grants.js';
 import type { EventLimits } from '../config/events.js';
-import type { SharedPoll } from '../groups/events/poller.js';
 import type { Observed, Reading } from '../groups/events/readings.js';
 import { changesOf, entryOf, type SeenEntry } from '../groups/events/view.js';
 import type { GroupChangeEvent, GroupLagEvent } from '../openapi/event-schemas.js';
@@ -19,7 +18,10 @@ import type { Problem } from '../openapi/problems.js';
 export const RECONNECT_AFTER_MS = 1000;
 
 export interface StreamRun {
-  poll: SharedPoll<Reading>;
+  /** Subscribes to the stream's (shared) poll; returns the unsubscribe. */
+  subscribe(listener: (reading: Reading) => void): () => void;
+  /** The poll's interval, in ms. */
+  intervalMs: number;
   /** What the caller has seen: from `Last-Event-ID`, or nothing. */
   seen: Map<string, SeenEntry>;
   permissions: Permissions;
@@ -72,7 +74,7 @@ export async function runStream(stream: SSEStreamingApi, run: StreamRun): Promis
     closed = true;
     wake?.();
   });
-  const unsubscribe = run.poll.subscribe((reading) => {
+  const unsubscribe = run.subscribe((reading) => {
     pending = reading;
     wake?.();
   });
@@ -131,7 +133,7 @@ export async function runStream(stream: SSEStreamingApi, run: StreamRun): Promis
       if (!o.lag || o.verdict === null || !permissions.allows('offsets', id, o.group.type)) continue;
       const last = lagSent.get(id);
       // A little early rather than a whole poll late: polls drift by the time a read takes.
-      if (last !== undefined && at - last < limits.lagIntervalMs - run.poll.intervalMs / 2) continue;
+      if (last !== undefined && at - last < limits.lagIntervalMs - run.intervalMs / 2) continue;
       lagSent.set(id, at);
       const lag: GroupLagEvent = {
         groupId: id,

@@ -206,10 +206,10 @@ async function openStream(
       if (data && data.w === w) for (const entry of data.s) seen.set(entry[0], entry);
     }
     const permissions = permissionsOf(c);
-    const poll = deps.polls.poll(watch.pollKey, watch.read, watch.intervalMs);
     return streamSSE(c, (stream) =>
       runStream(stream, {
-        poll,
+        subscribe: (listener) => deps.polls.subscribe(watch.pollKey, watch.read, watch.intervalMs, listener),
+        intervalMs: watch.intervalMs,
         seen,
         permissions,
         limits: deps.limits,

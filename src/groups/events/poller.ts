@@ -64,15 +64,25 @@ export class SharedPoll<R> {
 export class PollRegistry<R> {
   private readonly polls = new Map<string, SharedPoll<R>>();
 
-  /** The poll for `key`, made with `read` when none runs. */
-  poll(key: string, read: () => Promise<R>, intervalMs: number): SharedPoll<R> {
-    const existing = this.polls.get(key);
-    if (existing) return existing;
-    const made: SharedPoll<R> = new SharedPoll(read, intervalMs, () => {
-      if (this.polls.get(key) === made) this.polls.delete(key);
-    });
-    this.polls.set(key, made);
-    return made;
+  /**
+   * Subscribes `listener` to the poll of `key`, made with `read` when none runs; returns the
+   * unsubscribe. Made and subscribed in one step, so no poll is ever kept without a subscriber.
+   */
+  subscribe(key: string, read: () => Promise<R>, intervalMs: number, listener: Listener<R>): () => void {
+    let poll = this.polls.get(key);
+    if (!poll) {
+      const made: SharedPoll<R> = new SharedPoll(read, intervalMs, () => {
+        if (this.polls.get(key) === made) this.polls.delete(key);
+      });
+      this.polls.set(key, made);
+      poll = made;
+    }
+    return poll.subscribe(listener);
+  }
+
+  /** The poll of `key` while it runs (for tests). */
+  get(key: string): SharedPoll<R> | undefined {
+    return this.polls.get(key);
   }
 
   get size(): number {
