@@ -239,7 +239,7 @@ describe('the OpenAPI document', () => {
         }
       }
     }
-  });
+  }, 90_000); // one validator compiled per example: seconds alone, more on a loaded machine
 
   it('fails the example check when an example misses a required field', () => {
     const ajv = new Ajv2020({ strict: false });
