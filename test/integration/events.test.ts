@@ -189,6 +189,25 @@ describe('GET /groups/{groupId}/events', () => {
     }
   }, 30_000);
 
+  it('writes comment heartbeats between events', async () => {
+    const controller = new AbortController();
+    const res = await fetch(`${server.url}/groups/${encodeURIComponent(groupId)}/events`, {
+      signal: controller.signal,
+    });
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    const until = Date.now() + 3000;
+    while (!text.includes(': heartbeat') && Date.now() < until) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value);
+    }
+    controller.abort();
+    expect(text).toMatch(/^: heartbeat$/m);
+  });
+
   it('answers a type mismatch and a missing group before any stream starts', async () => {
     const other = type === 'consumer' ? 'classic' : 'consumer';
     const mismatch = await fetch(`${server.url}/groups/${encodeURIComponent(groupId)}/events?type=${other}`);
