@@ -102,9 +102,10 @@ export function readListing(
       const unknown = new Set<string>();
       for (const { groupId } of watched) {
         const described = details.groups.get(groupId);
-        if (!described || !described.ok) {
+        if (!described?.ok) {
           // Deleted between the listing and the describe: gone; any other failure: not known now.
-          if (!(described && described.error instanceof GroupNotFoundError)) unknown.add(groupId);
+          const gone = described?.ok === false && described.error instanceof GroupNotFoundError;
+          if (!gone) unknown.add(groupId);
           continue;
         }
         const table = details.offsets?.get(groupId);
