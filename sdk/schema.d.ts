@@ -2969,7 +2969,8 @@ export interface components {
             /** Format: int32 */
             assignmentEpoch: number | null;
             members: components["schemas"]["EventMember"][];
-            verdict: components["schemas"]["Verdict"] & (string | null);
+            /** @description The group's health verdict by the default thresholds; null when its offsets could not be read or the caller has no grant with the action `offsets` (always present) */
+            verdict?: components["schemas"]["Verdict"] | null;
             /** @description What changed since the snapshot in `Last-Event-ID` (or the previous event); `appeared`: the caller had not seen the group */
             changed: ("appeared" | "type" | "state" | "epoch" | "members" | "assignment" | "verdict")[];
             /**

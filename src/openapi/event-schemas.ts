@@ -8,7 +8,7 @@ import { z } from '@hono/zod-openapi';
 import { GROUP_TYPES } from '../vocabulary.js';
 import { VerdictSchema } from './health-schemas.js';
 import { ProblemSchema } from './problem-schema.js';
-import { Int32, Int64, TopicPartitionsSchema } from './shapes/primitives.js';
+import { Int32, Int64, nullableRef, TopicPartitionsSchema } from './shapes/primitives.js';
 
 const At = z
   .string()
@@ -34,10 +34,10 @@ export const GroupChangeEventSchema = z
     epoch: Int32().nullable().openapi({ description: 'The group epoch; null for classic groups' }),
     assignmentEpoch: Int32().nullable(),
     members: z.array(EventMemberSchema),
-    verdict: VerdictSchema.nullable().openapi({
-      description:
-        "The group's health verdict by the default thresholds; null when its offsets could not be read or the caller has no grant with the action `offsets`",
-    }),
+    verdict: nullableRef(
+      VerdictSchema,
+      "The group's health verdict by the default thresholds; null when its offsets could not be read or the caller has no grant with the action `offsets`",
+    ),
     changed: z
       .array(z.enum(['appeared', 'type', 'state', 'epoch', 'members', 'assignment', 'verdict']))
       .openapi({
