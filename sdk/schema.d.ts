@@ -679,6 +679,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/groups/{groupId}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A group's changes and lag as server-sent events
+         * @description Events (`text/event-stream`): `group` when a group appears or its type, state, epoch, members, assignment or health verdict changes; `removed` when it is gone; `lag` every EVENTS_LAG_INTERVAL_MS (callers granted `offsets`); `poll-failed` with the problem when a poll fails; comment heartbeats when idle; `end` (with `retry:`) at EVENTS_MAX_LIFETIME_MS, after which the client reconnects. Each `id:` is a signed snapshot of what the caller has seen: a reconnect with `Last-Event-ID` gets the changes since, not a replay. Identical watches share one poll. At most EVENTS_MAX_STREAMS_PER_PRINCIPAL open streams per caller (429 beyond). See docs/events.md. The group must exist (404 otherwise) and be of `type` when given (409 otherwise), both answered before the stream starts.
+         */
+        get: operations["streamGroupEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups.events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Changes and lag of the groups the /groups filters match, as server-sent events
+         * @description Events (`text/event-stream`): `group` when a group appears or its type, state, epoch, members, assignment or health verdict changes; `removed` when it is gone; `lag` every EVENTS_LAG_INTERVAL_MS (callers granted `offsets`); `poll-failed` with the problem when a poll fails; comment heartbeats when idle; `end` (with `retry:`) at EVENTS_MAX_LIFETIME_MS, after which the client reconnects. Each `id:` is a signed snapshot of what the caller has seen: a reconnect with `Last-Event-ID` gets the changes since, not a replay. Identical watches share one poll. At most EVENTS_MAX_STREAMS_PER_PRINCIPAL open streams per caller (429 beyond). See docs/events.md. Watches the first EVENTS_MAX_GROUPS matching groups by id (`overflow` says how many matched). A path of its own, like /groups.ndjson: `/groups/events` is the group named `events`.
+         */
+        get: operations["streamGroupsEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clusters/{alias}/groups/{groupId}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A group's changes and lag as server-sent events (one cluster)
+         * @description Events (`text/event-stream`): `group` when a group appears or its type, state, epoch, members, assignment or health verdict changes; `removed` when it is gone; `lag` every EVENTS_LAG_INTERVAL_MS (callers granted `offsets`); `poll-failed` with the problem when a poll fails; comment heartbeats when idle; `end` (with `retry:`) at EVENTS_MAX_LIFETIME_MS, after which the client reconnects. Each `id:` is a signed snapshot of what the caller has seen: a reconnect with `Last-Event-ID` gets the changes since, not a replay. Identical watches share one poll. At most EVENTS_MAX_STREAMS_PER_PRINCIPAL open streams per caller (429 beyond). See docs/events.md. The group must exist (404 otherwise) and be of `type` when given (409 otherwise), both answered before the stream starts.
+         */
+        get: operations["streamGroupEventsInCluster"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clusters/{alias}/groups.events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Changes and lag of the groups the /groups filters match, as server-sent events (one cluster)
+         * @description Events (`text/event-stream`): `group` when a group appears or its type, state, epoch, members, assignment or health verdict changes; `removed` when it is gone; `lag` every EVENTS_LAG_INTERVAL_MS (callers granted `offsets`); `poll-failed` with the problem when a poll fails; comment heartbeats when idle; `end` (with `retry:`) at EVENTS_MAX_LIFETIME_MS, after which the client reconnects. Each `id:` is a signed snapshot of what the caller has seen: a reconnect with `Last-Event-ID` gets the changes since, not a replay. Identical watches share one poll. At most EVENTS_MAX_STREAMS_PER_PRINCIPAL open streams per caller (429 beyond). See docs/events.md. Watches the first EVENTS_MAX_GROUPS matching groups by id (`overflow` says how many matched). A path of its own, like /groups.ndjson: `/groups/events` is the group named `events`.
+         */
+        get: operations["streamGroupsEventsInCluster"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/clusters": {
         parameters: {
             query?: never;
@@ -827,7 +907,7 @@ export interface components {
              * @example /problems/group-not-found
              * @enum {string}
              */
-            type: "/problems/invalid-input" | "/problems/group-not-found" | "/problems/route-not-found" | "/problems/cluster-not-found" | "/problems/group-type-mismatch" | "/problems/internal-error" | "/problems/configuration-error" | "/problems/group-type-unavailable" | "/problems/broker-response-unreadable" | "/problems/unsupported-broker-api" | "/problems/kafka-error" | "/problems/broker-unavailable" | "/problems/coordinator-unavailable" | "/problems/broker-timeout" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/forbidden" | "/problems/method-not-allowed" | "/problems/not-acceptable" | "/problems/client-timeout" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/headers-too-large" | "/problems/request-timeout" | "/problems/auth-unavailable" | "/problems/writes-disabled" | "/problems/group-not-empty" | "/problems/group-subscribed-to-topic" | "/problems/member-removal-unsupported" | "/problems/member-not-found" | "/problems/plan-stale" | "/problems/group-deletion-failed";
+            type: "/problems/invalid-input" | "/problems/group-not-found" | "/problems/route-not-found" | "/problems/cluster-not-found" | "/problems/group-type-mismatch" | "/problems/internal-error" | "/problems/configuration-error" | "/problems/group-type-unavailable" | "/problems/broker-response-unreadable" | "/problems/unsupported-broker-api" | "/problems/kafka-error" | "/problems/broker-unavailable" | "/problems/coordinator-unavailable" | "/problems/broker-timeout" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/forbidden" | "/problems/method-not-allowed" | "/problems/not-acceptable" | "/problems/client-timeout" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/too-many-streams" | "/problems/event-streams-unsupported" | "/problems/headers-too-large" | "/problems/request-timeout" | "/problems/auth-unavailable" | "/problems/writes-disabled" | "/problems/group-not-empty" | "/problems/group-subscribed-to-topic" | "/problems/member-removal-unsupported" | "/problems/member-not-found" | "/problems/plan-stale" | "/problems/group-deletion-failed";
             title: string;
             /** Format: int32 */
             status: number;
@@ -872,6 +952,11 @@ export interface components {
              *     ]
              */
             offers?: string[];
+            /**
+             * Format: int32
+             * @description too-many-streams: the open streams a caller may have
+             */
+            limit?: number;
         };
         KafkaError: {
             /**
@@ -3333,6 +3418,205 @@ export interface components {
             productionRate: number | null;
             /** Format: int32 */
             partitionsCompared: number;
+        };
+        /**
+         * @description One server-sent event: `event:` names the shape of `data` (one JSON line). `id:` is a signed snapshot of what the caller has seen; sent back as `Last-Event-ID` it resumes the stream with the changes since, not a replay. Lines starting with `:` are heartbeats. `poll-failed` carries the problem of a poll that failed (the stream polls again); `end` closes the stream at its maximum lifetime with `retry:`.
+         * @example {
+         *       "event": "group",
+         *       "id": "eyJwIjoiZ3JvdXAtZXZlbnRzIn0.c2lnbmF0dXJl",
+         *       "data": {
+         *         "groupId": "orders-eu",
+         *         "type": "consumer",
+         *         "state": "Stable",
+         *         "epoch": 7,
+         *         "assignmentEpoch": 7,
+         *         "members": [],
+         *         "verdict": "OK",
+         *         "changed": [
+         *           "epoch",
+         *           "members"
+         *         ],
+         *         "at": "2026-12-01T17:40:05.120Z"
+         *       }
+         *     }
+         */
+        GroupStreamEvent: {
+            /** @enum {string} */
+            event: "group";
+            id: string;
+            data: components["schemas"]["GroupChangeEvent"];
+        } | {
+            /** @enum {string} */
+            event: "removed";
+            id: string;
+            data: components["schemas"]["GroupRemovedEvent"];
+        } | {
+            /** @enum {string} */
+            event: "lag";
+            id: string;
+            data: components["schemas"]["GroupLagEvent"];
+        } | {
+            /** @enum {string} */
+            event: "overflow";
+            data: components["schemas"]["StreamOverflowEvent"];
+        } | {
+            /** @enum {string} */
+            event: "poll-failed";
+            data: components["schemas"]["Problem"];
+        } | {
+            /** @enum {string} */
+            event: "end";
+            /** Format: int32 */
+            retry: number;
+            data: components["schemas"]["StreamEndEvent"];
+        };
+        /**
+         * @example {
+         *       "groupId": "orders-eu",
+         *       "type": "consumer",
+         *       "state": "Stable",
+         *       "epoch": 7,
+         *       "assignmentEpoch": 7,
+         *       "members": [
+         *         {
+         *           "memberId": "kX1d0J5qS7mUgC8n0pQv9A",
+         *           "instanceId": null,
+         *           "clientId": "orders-1",
+         *           "clientHost": "/10.0.0.21",
+         *           "partitions": [
+         *             {
+         *               "topic": "orders",
+         *               "topicId": "x0iNqXI1Tmq2c3n0o9Jh9w",
+         *               "partitions": [
+         *                 0,
+         *                 1
+         *               ]
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "verdict": "OK",
+         *       "changed": [
+         *         "epoch",
+         *         "members",
+         *         "assignment"
+         *       ],
+         *       "at": "2026-12-01T17:40:05.120Z"
+         *     }
+         */
+        GroupChangeEvent: {
+            groupId: string;
+            /** @enum {string} */
+            type: "classic" | "consumer" | "share" | "streams";
+            state: string;
+            /**
+             * Format: int32
+             * @description The group epoch; null for classic groups
+             */
+            epoch: number | null;
+            /** Format: int32 */
+            assignmentEpoch: number | null;
+            members: components["schemas"]["EventMember"][];
+            /** @description The group's health verdict by the default thresholds; null when its offsets could not be read or the caller has no grant with the action `offsets` (always present) */
+            verdict?: components["schemas"]["Verdict"] | null;
+            /** @description What changed since the snapshot in `Last-Event-ID` (or the previous event); `appeared`: the caller had not seen the group */
+            changed: ("appeared" | "type" | "state" | "epoch" | "members" | "assignment" | "verdict")[];
+            /**
+             * @description When the poll read it (ISO 8601)
+             * @example 2026-12-01T17:40:05.120Z
+             */
+            at: string;
+        };
+        EventMember: {
+            memberId: string;
+            instanceId: string | null;
+            clientId: string;
+            clientHost: string;
+            /** @description The partitions the member holds now */
+            partitions: components["schemas"]["TopicPartitions"][];
+        };
+        /** @description A group the caller had seen is gone (deleted, of another type now, or out of its grants) */
+        GroupRemovedEvent: {
+            groupId: string;
+            /**
+             * @description When the poll read it (ISO 8601)
+             * @example 2026-12-01T17:40:05.120Z
+             */
+            at: string;
+        };
+        /**
+         * @description Sent every EVENTS_LAG_INTERVAL_MS per group, to callers granted `offsets` on it
+         * @example {
+         *       "groupId": "orders-eu",
+         *       "type": "consumer",
+         *       "lag": 1240,
+         *       "maxTimeLagMs": {
+         *         "min": 95200,
+         *         "max": 95950
+         *       },
+         *       "partitions": 2,
+         *       "verdict": "LAGGING",
+         *       "at": "2026-12-01T17:40:05.120Z"
+         *     }
+         */
+        GroupLagEvent: {
+            groupId: string;
+            /** @enum {string} */
+            type: "classic" | "consumer" | "share" | "streams";
+            /**
+             * Format: int64
+             * @description Records behind, summed over the partitions
+             */
+            lag: number | null;
+            /** @description Bounds on the group's largest time lag, ms */
+            maxTimeLagMs: {
+                /** Format: int64 */
+                min: number;
+                /** Format: int64 */
+                max: number;
+            } | null;
+            /** Format: int32 */
+            partitions: number;
+            verdict: components["schemas"]["Verdict"];
+            /**
+             * @description When the poll read it (ISO 8601)
+             * @example 2026-12-01T17:40:05.120Z
+             */
+            at: string;
+        };
+        StreamOverflowEvent: {
+            /**
+             * Format: int32
+             * @description Groups the filters match
+             */
+            matching: number;
+            /**
+             * Format: int32
+             * @description Groups this stream watches: the first EVENTS_MAX_GROUPS by id
+             */
+            watched: number;
+            /**
+             * @description When the poll read it (ISO 8601)
+             * @example 2026-12-01T17:40:05.120Z
+             */
+            at: string;
+        };
+        StreamEndEvent: {
+            /**
+             * @description The stream reached EVENTS_MAX_LIFETIME_MS
+             * @enum {string}
+             */
+            reason: "lifetime";
+            /**
+             * Format: int32
+             * @description The `retry:` sent with it
+             */
+            reconnectAfterMs: number;
+            /**
+             * @description When the poll read it (ISO 8601)
+             * @example 2026-12-01T17:40:05.120Z
+             */
+            at: string;
         };
         /**
          * @example {
@@ -10370,6 +10654,714 @@ export interface operations {
             };
             /** @description Internal error; Configuration error */
             500: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    streamGroupEvents: {
+        parameters: {
+            query?: {
+                /** @description The type the group must have; another type answers 409 */
+                type?: "classic" | "consumer" | "share" | "streams";
+                /** @description How often to poll, in ms: at least EVENTS_MIN_POLL_INTERVAL_MS (the floor, 1000 by default); default EVENTS_POLL_INTERVAL_MS */
+                intervalMs?: number;
+            };
+            header?: {
+                /** @description The `id:` of the last event received (EventSource sends it when it reconnects): the stream resumes with the changes since that snapshot. One that is altered, expired, of another stream or another cluster is ignored (the stream starts from the full state) */
+                "last-event-id"?: string;
+            };
+            path: {
+                /** @description The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream of events */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["GroupStreamEvent"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group not found */
+            404: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group is of another type */
+            409: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many open event streams; Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group type not served by this cluster; Event streams not served by this deployment */
+            501: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group coordinator unavailable; Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    streamGroupsEvents: {
+        parameters: {
+            query?: {
+                /** @description Only groups of these types: one or more of classic, consumer, share, streams (repeated or comma-separated, any case) */
+                type?: ("classic" | "consumer" | "share" | "streams")[];
+                /** @description Only groups in these states: one or more of Empty, Stable, Dead, PreparingRebalance, CompletingRebalance, Assigning, Reconciling, NotReady (repeated or comma-separated, any case) */
+                state?: ("Empty" | "Stable" | "Dead" | "PreparingRebalance" | "CompletingRebalance" | "Assigning" | "Reconciling" | "NotReady")[];
+                /** @description Only group ids starting with this (case-sensitive) */
+                prefix?: string;
+                /** @description Only groups of this exact protocol type ('consumer', 'connect'; empty for groups made by an offset commit) */
+                protocolType?: string;
+                /** @description How often to poll, in ms: at least EVENTS_MIN_POLL_INTERVAL_MS (the floor, 1000 by default); default EVENTS_POLL_INTERVAL_MS */
+                intervalMs?: number;
+            };
+            header?: {
+                /** @description The `id:` of the last event received (EventSource sends it when it reconnects): the stream resumes with the changes since that snapshot. One that is altered, expired, of another stream or another cluster is ignored (the stream starts from the full state) */
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream of events */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["GroupStreamEvent"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many open event streams; Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Event streams not served by this deployment */
+            501: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    streamGroupEventsInCluster: {
+        parameters: {
+            query?: {
+                /** @description The type the group must have; another type answers 409 */
+                type?: "classic" | "consumer" | "share" | "streams";
+                /** @description How often to poll, in ms: at least EVENTS_MIN_POLL_INTERVAL_MS (the floor, 1000 by default); default EVENTS_POLL_INTERVAL_MS */
+                intervalMs?: number;
+            };
+            header?: {
+                /** @description The `id:` of the last event received (EventSource sends it when it reconnects): the stream resumes with the changes since that snapshot. One that is altered, expired, of another stream or another cluster is ignored (the stream starts from the full state) */
+                "last-event-id"?: string;
+            };
+            path: {
+                /** @description The alias of a cluster, as GET /clusters lists them */
+                alias: string;
+                /** @description The group id, percent-encoded: any id Kafka holds (spaces, slashes, unicode) round-trips */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream of events */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["GroupStreamEvent"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group not found; No such cluster */
+            404: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group is of another type */
+            409: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many open event streams; Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group type not served by this cluster; Event streams not served by this deployment */
+            501: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Group coordinator unavailable; Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    streamGroupsEventsInCluster: {
+        parameters: {
+            query?: {
+                /** @description Only groups of these types: one or more of classic, consumer, share, streams (repeated or comma-separated, any case) */
+                type?: ("classic" | "consumer" | "share" | "streams")[];
+                /** @description Only groups in these states: one or more of Empty, Stable, Dead, PreparingRebalance, CompletingRebalance, Assigning, Reconciling, NotReady (repeated or comma-separated, any case) */
+                state?: ("Empty" | "Stable" | "Dead" | "PreparingRebalance" | "CompletingRebalance" | "Assigning" | "Reconciling" | "NotReady")[];
+                /** @description Only group ids starting with this (case-sensitive) */
+                prefix?: string;
+                /** @description Only groups of this exact protocol type ('consumer', 'connect'; empty for groups made by an offset commit) */
+                protocolType?: string;
+                /** @description How often to poll, in ms: at least EVENTS_MIN_POLL_INTERVAL_MS (the floor, 1000 by default); default EVENTS_POLL_INTERVAL_MS */
+                intervalMs?: number;
+            };
+            header?: {
+                /** @description The `id:` of the last event received (EventSource sends it when it reconnects): the stream resumes with the changes since that snapshot. One that is altered, expired, of another stream or another cluster is ignored (the stream starts from the full state) */
+                "last-event-id"?: string;
+            };
+            path: {
+                /** @description The alias of a cluster, as GET /clusters lists them */
+                alias: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream of events */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["GroupStreamEvent"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such cluster */
+            404: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many open event streams; Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Event streams not served by this deployment */
+            501: {
                 headers: {
                     Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

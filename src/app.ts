@@ -5,12 +5,15 @@
 
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Hono } from 'hono';
-import type { MetricsNames } from './config.js';
+import { DEFAULT_EVENT_LIMITS, type EventLimits, type MetricsNames } from './config.js';
+import { PollRegistry } from './groups/events/poller.js';
+import type { Reading } from './groups/events/readings.js';
 import type { GroupService } from './groups/service.js';
 import type { WriteDeps } from './http/audit.js';
 import { serviceDescLink } from './http/links.js';
 import { installGuards, methodNotAllowed, permissionsOf, type Security } from './http/middleware.js';
 import { rateLimitHeaders } from './http/rate-limit-headers.js';
+import { StreamSlots } from './http/stream-slots.js';
 import { type Logger, silentLogger } from './logger.js';
 import { docsPage, PUBLIC_SWAGGER_UI_ASSETS } from './openapi/docs.js';
 import { problemResponse } from './openapi/problems.js';
@@ -18,6 +21,7 @@ import { validationHook } from './openapi/validation.js';
 import { clusterRoutes } from './routes/cluster.js';
 import { type ApiClusters, clusterMirror, clustersRoutes } from './routes/clusters.js';
 import { errorResponse } from './routes/errors.js';
+import { eventRoutes } from './routes/events.js';
 import { groupRoutes } from './routes/groups.js';
 import {
   GROUP_CONFIG_ROUTES,
@@ -57,6 +61,13 @@ export interface AppDeps {
    * document is built from. Requires each lazy module loaded.
    */
   eagerRoutes?: boolean;
+  /** The event streams: their bounds (EVENTS_*), and false where the runtime buffers answers (501). */
+  events?: {
+    limits?: EventLimits;
+    streaming?: boolean;
+    /** The open streams per caller, kept by a runtime that builds an app per request (Workers). */
+    slots?: StreamSlots;
+  };
 }
 
 /** The API's version: semver; what may change within 1.x is written in the README. */
@@ -74,6 +85,7 @@ export function createApp(deps: AppDeps) {
     clusters = { defaultAlias: 'default', list: [{ alias: 'default', service }] },
     metricsNames = 'native',
     eagerRoutes = false,
+    events = {},
   } = deps;
   const app = new OpenAPIHono({ defaultHook: validationHook });
   // Outermost: every answer, the guards' refusals included, links the document.
@@ -128,6 +140,18 @@ export function createApp(deps: AppDeps) {
       eagerRoutes,
     ),
   );
+  // One cap and one set of shared polls for the whole app: a caller's streams count whatever the cluster.
+  const eventLimits = events.limits ?? DEFAULT_EVENT_LIMITS;
+  const eventDeps = {
+    limits: eventLimits,
+    streaming: events.streaming ?? true,
+    slots: events.slots ?? new StreamSlots(eventLimits.maxStreamsPerPrincipal),
+    polls: new PollRegistry<Reading>(),
+    tokens,
+    logger,
+    ...(security.clientAddress && { clientAddress: security.clientAddress }),
+  };
+  mirror((app, service) => eventRoutes(app, service, eventDeps));
   clustersRoutes(app, clusters, (c, alias) => permissionsOf(c).seesCluster(alias));
   // Built once, on its first need, from an app with every route module registered.
   let document: Promise<unknown> | undefined;

@@ -9,9 +9,11 @@
 import type { AuthConfig } from './auth/authenticate.js';
 import type { ClusterSettings } from './broker/transport/settings.js';
 import { auth } from './config/auth.js';
+import { type EventLimits, events } from './config/events.js';
 import { type ClusterConfig, clusters } from './config/kafka.js';
 import { ConfigError, type Env, integer, oneOf, text } from './config/read.js';
 
+export { DEFAULT_EVENT_LIMITS, type EventLimits } from './config/events.js';
 export { clusterVariable, DEFAULT_CLUSTER_ALIAS } from './config/kafka.js';
 export { ConfigError, type Env } from './config/read.js';
 export { ENV_VARIABLES } from './config/variables.js';
@@ -40,6 +42,8 @@ export interface Config {
   managementPort?: number;
   /** METRICS_NAMES: the names and labels /metrics writes (see MetricsNames). */
   metricsNames: MetricsNames;
+  /** EVENTS_*: the bounds of the event streams. */
+  events: EventLimits;
 }
 
 /** METRICS_NAMES: this product's own metric names, or those of another exporter for its dashboards and rules. */
@@ -156,6 +160,7 @@ export function loadConfig(env: Env): Config {
     writes: oneOf(env, 'WRITES', ['enabled', 'disabled'] as const) ?? 'unset',
     ...managementPort(env),
     metricsNames: oneOf(env, 'METRICS_NAMES', METRICS_NAMES, 'native'),
+    events: events(env),
   };
 }
 

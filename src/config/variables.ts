@@ -13,7 +13,8 @@ export type VariableSection =
   | 'Several clusters'
   | 'Authentication'
   | 'Request limits'
-  | 'Tokens and writes';
+  | 'Tokens and writes'
+  | 'Event streams';
 
 export interface VariableDoc {
   readonly section: VariableSection;
@@ -241,6 +242,48 @@ export const ENV_VARIABLES = {
     default: 'unset',
     meaning:
       '`enabled` or `disabled`. With `AUTH=none` every write is refused unless `enabled`; with authentication the grants decide, and `disabled` refuses every write whatever the grants (a kill switch). See [Writes](writes.md)',
+  },
+  EVENTS_POLL_INTERVAL_MS: {
+    section: 'Event streams',
+    default: '`5000`',
+    meaning:
+      'how often an event stream asks Kafka, in ms, when the caller gives no `intervalMs` (100 to 3600000; at least `EVENTS_MIN_POLL_INTERVAL_MS`). Identical watches share one poll (see [Events](events.md))',
+  },
+  EVENTS_MIN_POLL_INTERVAL_MS: {
+    section: 'Event streams',
+    default: '`1000`',
+    meaning:
+      'the floor: the shortest `intervalMs` a caller may ask for, in ms (100 to 3600000); shorter is a 400 naming `intervalMs`',
+  },
+  EVENTS_LAG_INTERVAL_MS: {
+    section: 'Event streams',
+    default: '`30000`',
+    meaning:
+      "how often a stream sends each group's `lag` event, in ms (0 to 86400000; `0`: no lag events); never more often than the poll",
+  },
+  EVENTS_HEARTBEAT_MS: {
+    section: 'Event streams',
+    default: '`15000`',
+    meaning:
+      'a comment line (`: heartbeat`) after this long without a write, in ms (100 to 300000), so proxies keep an idle stream open',
+  },
+  EVENTS_MAX_LIFETIME_MS: {
+    section: 'Event streams',
+    default: '`900000` (15 min)',
+    meaning:
+      'the server ends a stream this long after it opened, in ms (1000 to 86400000), with an `end` event and `retry:`; the client reconnects with `Last-Event-ID` and misses nothing. On Lambda keep it below the function timeout',
+  },
+  EVENTS_MAX_STREAMS_PER_PRINCIPAL: {
+    section: 'Event streams',
+    default: '`10`',
+    meaning:
+      'open event streams per principal (per client address when `AUTH=none`) in one process (1 to 100000); one more is a 429 `too-many-streams`',
+  },
+  EVENTS_MAX_GROUPS: {
+    section: 'Event streams',
+    default: '`100`',
+    meaning:
+      'groups one `GET /groups.events` stream watches at most, the first by id (1 to 10000); an `overflow` event says how many matched',
   },
 } as const satisfies Record<string, VariableDoc>;
 

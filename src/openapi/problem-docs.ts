@@ -40,6 +40,10 @@ export const PROBLEM_WHEN: Readonly<Record<ProblemSlug, string>> = {
   'payload-too-large': 'a body larger than `MAX_BODY_BYTES`, declared or counted while read',
   'unsupported-media-type': 'a body that is not `application/json`',
   'rate-limited': "the caller's token bucket is empty (with `Retry-After`)",
+  'too-many-streams':
+    'an event stream beyond `EVENTS_MAX_STREAMS_PER_PRINCIPAL` open streams of the caller in this process (with `Retry-After`); `limit` names the cap',
+  'event-streams-unsupported':
+    "an event stream asked of a runtime invocation that buffers its answer (Lambda's `handler`, buffered invoke mode): use `streamHandler` with a function URL in `RESPONSE_STREAM` mode (see [Events](events.md))",
   'headers-too-large': 'request line and headers above 256 KiB (Node server)',
   'request-timeout': 'the request did not complete within `REQUEST_TIMEOUT_MS`',
   'auth-unavailable':

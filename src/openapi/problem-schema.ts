@@ -73,6 +73,8 @@ export const PROBLEMS = {
   'payload-too-large': { status: 413, title: 'Request body too large' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
   'rate-limited': { status: 429, title: 'Too many requests' },
+  'too-many-streams': { status: 429, title: 'Too many open event streams' },
+  'event-streams-unsupported': { status: 501, title: 'Event streams not served by this deployment' },
   'headers-too-large': { status: 431, title: 'Request URI or headers too large' },
   'request-timeout': { status: 504, title: 'Request took longer than its deadline' },
   'auth-unavailable': { status: 503, title: 'Credentials cannot be checked now' },
@@ -144,6 +146,11 @@ export const ProblemSchema = z
         description: 'not-acceptable: the media types the route answers with',
         example: ['application/json', 'application/x-ndjson'],
       }),
+    limit: z
+      .number()
+      .int()
+      .optional()
+      .openapi({ description: 'too-many-streams: the open streams a caller may have', format: 'int32' }),
   })
   .openapi('Problem', { description: 'RFC 9457 problem details' });
 

@@ -83,6 +83,16 @@ const SECURITY_EXAMPLES = {
     "the request body must be application/json, received 'text/plain'",
     { instance: '/groups/describe' },
   ),
+  'too-many-streams': problemBody(
+    'too-many-streams',
+    'key:dashboard has 10 open event streams, the most one caller may have; close one or retry after 5 s',
+    { instance: '/groups/orders-eu/events', limit: 10 },
+  ),
+  'event-streams-unsupported': problemBody(
+    'event-streams-unsupported',
+    "this Lambda invocation buffers its answer, so it cannot stream events; call the function's streamHandler through a function URL with InvokeMode RESPONSE_STREAM",
+    { instance: '/groups/orders-eu/events' },
+  ),
   'rate-limited': problemBody('rate-limited', 'too many requests from key:reporting; retry after 2 s', {
     instance: '/groups',
   }),

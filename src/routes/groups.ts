@@ -68,7 +68,7 @@ const LIMIT_RULE = 'an integer from 1 to 1000';
 const DEFAULT_LIMIT = 100;
 const INCLUDES = ['details', 'lag', 'timeLag'] as const;
 
-const ListQuery = strictQuery({
+export const ListQuery = strictQuery({
   type: listParam(GROUP_TYPES, typeOf, 'Only groups of these types').openapi({
     param: { name: 'type', in: 'query', style: 'form', explode: true },
     example: ['consumer', 'share'],
@@ -303,7 +303,7 @@ const batchDescribe = createRoute({
 });
 
 /** The filters the brokers are asked with (and that are applied here in every case). */
-function brokerFilterOf(query: {
+export function brokerFilterOf(query: {
   type?: string[];
   state?: string[];
   prefix?: string;

@@ -5,7 +5,7 @@
  * replaced by the transport on its next use (see BrokerConnection), so no request fails for it.
  */
 
-import { getConnInfo, handle, type LambdaContext, type LambdaEvent } from 'hono/aws-lambda';
+import { getConnInfo, handle, type LambdaContext, type LambdaEvent, streamHandle } from 'hono/aws-lambda';
 import { createApp } from '../app.js';
 import { awsMskIamSigner } from '../broker/transport/sasl/aws-msk-iam.js';
 import { loadConfig } from '../config.js';
@@ -16,12 +16,18 @@ import { tokenSigner } from '../tokens/signed.js';
 
 interface Instance {
   service: Service;
-  handle: ReturnType<typeof handle>;
+  app: ReturnType<typeof createApp>;
 }
 
 let instance: Instance | undefined;
+let streaming: Instance | undefined;
 
-function build(): Instance {
+/**
+ * `streaming`: the instance behind `streamHandler`, whose answers Lambda streams (a function URL in
+ * RESPONSE_STREAM mode); the buffered `handler` answers the event routes 501 instead, since a
+ * stream buffered until the function times out would never reach the client.
+ */
+function build(stream: boolean): Instance {
   // A bad variable, or no authentication choice, throws ConfigError, which names it (never a
   // secret's value); Lambda logs it and the invocation fails: the function refuses to serve.
   const config = loadConfig(process.env);
@@ -31,24 +37,42 @@ function build(): Instance {
   const security = securityFrom(config, { clientAddress: (c) => getConnInfo(c).remote.address });
   return {
     service,
-    handle: handle(
-      createApp({
-        service: service.groups,
-        clusters: clustersOf(service),
-        security,
-        tokens: tokenSigner(config.tokenKeys),
-        logger,
-        publicUrl: config.publicUrl,
-        metricsNames: config.metricsNames,
-      }),
-    ),
+    app: createApp({
+      service: service.groups,
+      clusters: clustersOf(service),
+      security,
+      tokens: tokenSigner(config.tokenKeys),
+      logger,
+      publicUrl: config.publicUrl,
+      metricsNames: config.metricsNames,
+      events: { limits: config.events, streaming: stream },
+    }),
   };
 }
 
+let buffered: ReturnType<typeof handle> | undefined;
+
 export function handler<E extends LambdaEvent>(event: E, context?: LambdaContext) {
-  instance ??= build();
-  return instance.handle(event, context);
+  instance ??= build(false);
+  buffered ??= handle(instance.app);
+  return buffered(event, context);
 }
+
+/** The app streaming handlers call, built on the first invocation like the buffered one's. */
+const lazyStreamingApp = {
+  fetch: (request: Request, env: unknown) => {
+    streaming ??= build(true);
+    return streaming.app.fetch(request, env as never);
+  },
+} as unknown as Parameters<typeof streamHandle>[0];
+
+/**
+ * The response-streaming handler (`awslambda.streamifyResponse`, present only inside Lambda's Node
+ * runtime): set it as the function's handler behind a function URL with InvokeMode RESPONSE_STREAM
+ * to serve the event streams. Undefined outside Lambda.
+ */
+export const streamHandler: ((...args: unknown[]) => unknown) | undefined =
+  'awslambda' in globalThis ? (streamHandle(lazyStreamingApp) as (...args: unknown[]) => unknown) : undefined;
 
 /** For tests: the warm instance's cluster (its sockets), and a reset to a cold start. */
 export const __lambdaInternals = {
@@ -56,8 +80,10 @@ export const __lambdaInternals = {
   awsMskIamSigner,
   cluster: (): Service['cluster'] | undefined => instance?.service.cluster,
   async reset(): Promise<void> {
-    const current = instance;
+    const current = [instance, streaming];
     instance = undefined;
-    await current?.service.close();
+    streaming = undefined;
+    buffered = undefined;
+    for (const i of current) await i?.service.close();
   },
 };

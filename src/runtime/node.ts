@@ -107,6 +107,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     logger,
     ...(config.publicUrl !== undefined && { publicUrl: config.publicUrl }),
     metricsNames: config.metricsNames,
+    events: { limits: config.events },
     docsAssetsUrl: '/docs/assets',
     extend: (app) =>
       app.get('/docs/assets/:file', async (c) => {

@@ -20,6 +20,7 @@ import {
 import type { Security } from '../http/middleware.js';
 import { bindingLimiter, isRateLimitBinding } from '../http/rate-limit.js';
 import { securityFrom } from '../http/security.js';
+import { StreamSlots } from '../http/stream-slots.js';
 import { createLogger } from '../logger.js';
 import { PROBLEM_CONTENT_TYPE, problemBody } from '../openapi/problems.js';
 import { clustersOf, createService } from '../service.js';
@@ -36,19 +37,30 @@ const RATE_LIMIT_BINDING = 'RATE_LIMITER';
  * Kept for the isolate's life, unlike the Kafka connections: the JWKS cache and the token buckets
  * would be useless if rebuilt per request. Rebuilt only when the configuration changes.
  */
-let kept: { config: Config; security: Security; tokens: TokenSigner } | undefined;
+let kept: { config: Config; security: Security; tokens: TokenSigner; slots: StreamSlots } | undefined;
 
-function keptFor(config: Config, env: Record<string, unknown>): { security: Security; tokens: TokenSigner } {
-  const shape = (c: Config) => JSON.stringify([c.auth, c.limits, c.tokenKeys]);
+function keptFor(
+  config: Config,
+  env: Record<string, unknown>,
+): { security: Security; tokens: TokenSigner; slots: StreamSlots } {
+  const shape = (c: Config) => JSON.stringify([c.auth, c.limits, c.tokenKeys, c.events]);
   if (kept && shape(kept.config) === shape(config)) return kept;
   const binding = env[RATE_LIMIT_BINDING];
   const security = securityFrom(config, {
     clientAddress: (c) => c.req.header('cf-connecting-ip'),
     ...(isRateLimitBinding(binding) && { rateLimiter: bindingLimiter(binding) }),
   });
-  kept = { config, security, tokens: tokenSigner(config.tokenKeys) };
+  kept = {
+    config,
+    security,
+    tokens: tokenSigner(config.tokenKeys),
+    slots: new StreamSlots(config.events.maxStreamsPerPrincipal),
+  };
   return kept;
 }
+
+const isEventStream = (response: Response) =>
+  response.body !== null && (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
 
 interface ExecutionContext {
   waitUntil(promise: Promise<unknown>): void;
@@ -90,7 +102,7 @@ function configProblem(request: Request, error: ConfigError): Response {
 }
 
 export default {
-  async fetch(request: Request, env: Record<string, unknown>, _ctx: ExecutionContext): Promise<Response> {
+  async fetch(request: Request, env: Record<string, unknown>, ctx: ExecutionContext): Promise<Response> {
     let config: Config;
     try {
       config = configOf(env);
@@ -105,16 +117,34 @@ export default {
       maxConnections: MAX_CONNECTIONS,
     });
     let response: Response;
+    const { security, tokens, slots } = keptFor(config, env);
     try {
       response = await createApp({
         service: service.groups,
         clusters: clustersOf(service),
-        ...keptFor(config, env),
+        security,
+        tokens,
         logger,
         publicUrl: config.publicUrl,
         metricsNames: config.metricsNames,
+        events: { limits: config.events, slots },
       }).fetch(request);
-    } finally {
+    } catch (error) {
+      await service.close();
+      throw error;
+    }
+    let body = response.body;
+    if (isEventStream(response) && response.body) {
+      // An event stream polls over this request's sockets until it ends: they close after it.
+      const { readable, writable } = new TransformStream();
+      ctx.waitUntil(
+        response.body
+          .pipeTo(writable)
+          .catch(() => undefined)
+          .finally(() => service.close()),
+      );
+      body = readable;
+    } else {
       // Awaited here, not in ctx.waitUntil: the bodies are complete strings already, and a socket
       // left for after the response would be cut off by the runtime anyway.
       await service.close();
@@ -122,6 +152,6 @@ export default {
     const { opened, closed, peak } = service.cluster.connectionStats();
     const headers = new Headers(response.headers);
     headers.set(CONNECTIONS_HEADER, `opened=${opened}, closed=${closed}, peak=${peak}`);
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    return new Response(body, { status: response.status, statusText: response.statusText, headers });
   },
 };

@@ -4,10 +4,11 @@
  * sockets died (as they may while Lambda keeps the function frozen).
  */
 
+import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { LambdaEvent } from 'hono/aws-lambda';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { __lambdaInternals, handler } from '../../src/runtime/lambda.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 
@@ -233,6 +234,57 @@ describe('the Lambda handler', () => {
       expect(described.structuredContent).toMatchObject({ groupId, type: 'classic', state: 'Stable' });
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('event streams on Lambda', () => {
+  it('the buffered handler answers them 501 event-streams-unsupported', async () => {
+    for (const path of [`/groups/${encodeURIComponent(groupId)}/events`, '/groups.events']) {
+      const res = await invoke(v2(path));
+      expect(res.statusCode, path).toBe(501);
+      expect(res.json).toMatchObject({ type: '/problems/event-streams-unsupported' });
+    }
+  });
+
+  // Lambda's Node runtime gives response streaming through a global `awslambda`, stood in here
+  // by its two calls: streamifyResponse (the handler as is) and HttpResponseStream.from.
+  it('streamHandler streams them through response streaming, to the end of their lifetime', async () => {
+    const globals = globalThis as { awslambda?: unknown };
+    let metadata: { statusCode?: number; headers?: Record<string, string> } = {};
+    globals.awslambda = {
+      streamifyResponse: (fn: unknown) => fn,
+      HttpResponseStream: {
+        from: (stream: PassThrough, meta: typeof metadata) => {
+          metadata = meta;
+          return stream;
+        },
+      },
+    };
+    Object.assign(process.env, {
+      EVENTS_MIN_POLL_INTERVAL_MS: '200',
+      EVENTS_POLL_INTERVAL_MS: '300',
+      EVENTS_MAX_LIFETIME_MS: '2000',
+    });
+    vi.resetModules();
+    try {
+      const lambda = await import('../../src/runtime/lambda.js');
+      expect(lambda.streamHandler).toBeDefined();
+      const out = new PassThrough();
+      let text = '';
+      out.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+      });
+      await lambda.streamHandler?.(v2(`/groups/${encodeURIComponent(groupId)}/events`), out, {});
+      expect(metadata.statusCode).toBe(200);
+      expect(metadata.headers?.['content-type']).toMatch(/^text\/event-stream/);
+      expect(text).toMatch(/^event: group$/m);
+      expect(text).toMatch(/^event: end$/m);
+      await lambda.__lambdaInternals.reset();
+    } finally {
+      delete globals.awslambda;
+      for (const name of ['EVENTS_MIN_POLL_INTERVAL_MS', 'EVENTS_POLL_INTERVAL_MS', 'EVENTS_MAX_LIFETIME_MS'])
+        delete process.env[name];
     }
   });
 });

@@ -62,7 +62,15 @@ beforeAll(async () => {
     modulesRoot: dirname(scriptPath),
     compatibilityDate: '2026-04-01',
     compatibilityFlags: ['nodejs_compat'],
-    bindings: { KAFKA_BROKERS: inject('kafkaBrokers'), LOG_LEVEL: 'warn', AUTH: 'none' },
+    bindings: {
+      KAFKA_BROKERS: inject('kafkaBrokers'),
+      LOG_LEVEL: 'warn',
+      AUTH: 'none',
+      // Event streams short enough to read whole: a poll every 300 ms, the end after 2 s.
+      EVENTS_MIN_POLL_INTERVAL_MS: '200',
+      EVENTS_POLL_INTERVAL_MS: '300',
+      EVENTS_MAX_LIFETIME_MS: '2000',
+    },
   });
   await mf.ready;
 });
@@ -124,6 +132,20 @@ describe('the Worker in workerd', () => {
       expect(connections.closed).toBe(connections.opened);
       expect(connections.peak).toBeLessThanOrEqual(5);
     }
+  });
+
+  it("streams a group's events over the request's own sockets until the stream's lifetime ends", async () => {
+    const res = await mf.dispatchFetch(`http://localhost/groups/${groupId}/events`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const text = await res.text();
+    expect(text).toMatch(/^event: group$/m);
+    expect(text).toMatch(/^event: lag$/m);
+    expect(text).toMatch(/^event: end\ndata: .*\nretry: 1000$/m);
+    // The next request is served as before, with its own sockets.
+    const after = await get(`/groups/${groupId}`);
+    expect(after.res.status).toBe(200);
+    expect(after.connections.closed).toBe(after.connections.opened);
   });
 
   it('answers a missing group with a problem+json 404, its sockets closed too', async () => {

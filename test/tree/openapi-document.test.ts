@@ -38,6 +38,8 @@ describe('the OpenAPI document', () => {
       'get /readyz': 'getReadiness',
       'get /groups': 'listGroups',
       'get /groups.ndjson': 'streamGroups',
+      'get /groups.events': 'streamGroupsEvents',
+      'get /groups/{groupId}/events': 'streamGroupEvents',
       'get /groups/{groupId}': 'getGroup',
       'post /groups/describe': 'describeGroups',
       'get /groups/{groupId}/offsets': 'getGroupOffsets',
@@ -65,6 +67,8 @@ describe('the OpenAPI document', () => {
       'get /clusters/{alias}/metrics': 'getMetricsInCluster',
       'get /clusters/{alias}/groups': 'listGroupsInCluster',
       'get /clusters/{alias}/groups.ndjson': 'streamGroupsInCluster',
+      'get /clusters/{alias}/groups.events': 'streamGroupsEventsInCluster',
+      'get /clusters/{alias}/groups/{groupId}/events': 'streamGroupEventsInCluster',
       'get /clusters/{alias}/groups/{groupId}': 'getGroupInCluster',
       'post /clusters/{alias}/groups/describe': 'describeGroupsInCluster',
       'get /clusters/{alias}/groups/{groupId}/offsets': 'getGroupOffsetsInCluster',
@@ -102,6 +106,8 @@ describe('the OpenAPI document', () => {
     expect(media('/groups')).toEqual(['application/json']);
     expect(media('/groups.ndjson')).toEqual(['application/x-ndjson']);
     expect(media('/clusters/{alias}/groups.ndjson')).toEqual(['application/x-ndjson']);
+    expect(media('/groups.events')).toEqual(['text/event-stream']);
+    expect(media('/groups/{groupId}/events')).toEqual(['text/event-stream']);
     expect(doc.paths['/groups'].get.responses['406'].content['application/problem+json']).toBeDefined();
   });
 
@@ -240,7 +246,7 @@ describe('the OpenAPI document', () => {
         }
       }
     }
-  }, 90_000); // one ajv compile per example: slow on a loaded machine
+  }, 90_000); // one validator compiled per example: seconds alone, more on a loaded machine
 
   it('fails the example check when an example misses a required field', () => {
     const ajv = new Ajv2020({ strict: false });

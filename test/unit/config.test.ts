@@ -33,6 +33,15 @@ const DEFAULTS: Config = {
   metricsNames: 'native',
   clusters: [],
   defaultCluster: 'default',
+  events: {
+    pollIntervalMs: 5000,
+    minPollIntervalMs: 1000,
+    lagIntervalMs: 30_000,
+    heartbeatMs: 15_000,
+    maxLifetimeMs: 900_000,
+    maxStreamsPerPrincipal: 10,
+    maxGroups: 100,
+  },
 };
 DEFAULTS.clusters = [{ alias: 'default', kafka: DEFAULTS.kafka }];
 
@@ -541,6 +550,29 @@ describe('loadConfig', () => {
         'http://gateway:8443/kafka',
       ],
     ],
+    EVENTS_POLL_INTERVAL_MS: [
+      ['at the floor', { EVENTS_POLL_INTERVAL_MS: '1000' }, (c) => c.events.pollIntervalMs, 1000],
+      [
+        'below the default floor once the floor is lowered',
+        { EVENTS_POLL_INTERVAL_MS: '200', EVENTS_MIN_POLL_INTERVAL_MS: '100' },
+        (c) => [c.events.pollIntervalMs, c.events.minPollIntervalMs],
+        [200, 100],
+      ],
+    ],
+    EVENTS_MIN_POLL_INTERVAL_MS: [
+      ['100 (the minimum)', { EVENTS_MIN_POLL_INTERVAL_MS: '100' }, (c) => c.events.minPollIntervalMs, 100],
+    ],
+    EVENTS_LAG_INTERVAL_MS: [
+      ['0: no lag events', { EVENTS_LAG_INTERVAL_MS: '0' }, (c) => c.events.lagIntervalMs, 0],
+    ],
+    EVENTS_HEARTBEAT_MS: [['100', { EVENTS_HEARTBEAT_MS: '100' }, (c) => c.events.heartbeatMs, 100]],
+    EVENTS_MAX_LIFETIME_MS: [
+      ['one hour', { EVENTS_MAX_LIFETIME_MS: '3600000' }, (c) => c.events.maxLifetimeMs, 3_600_000],
+    ],
+    EVENTS_MAX_STREAMS_PER_PRINCIPAL: [
+      ['1', { EVENTS_MAX_STREAMS_PER_PRINCIPAL: '1' }, (c) => c.events.maxStreamsPerPrincipal, 1],
+    ],
+    EVENTS_MAX_GROUPS: [['500', { EVENTS_MAX_GROUPS: '500' }, (c) => c.events.maxGroups, 500]],
     WRITES: [
       ['unset', {}, (c) => c.writes, 'unset'],
       ['enabled, any case', { WRITES: ' Enabled ' }, (c) => c.writes, 'enabled'],
@@ -637,6 +669,14 @@ describe('loadConfig', () => {
     ['API_PUBLIC_URL', { API_PUBLIC_URL: 'ftp://groups.example.net' }],
     ['API_PUBLIC_URL', { API_PUBLIC_URL: 'https://groups.example.net/?a=1' }],
     ['API_PUBLIC_URL', { API_PUBLIC_URL: 'https://user:pw@groups.example.net' }],
+    ['EVENTS_POLL_INTERVAL_MS', { EVENTS_POLL_INTERVAL_MS: '50' }],
+    ['EVENTS_POLL_INTERVAL_MS', { EVENTS_POLL_INTERVAL_MS: '500' }],
+    ['EVENTS_MIN_POLL_INTERVAL_MS', { EVENTS_MIN_POLL_INTERVAL_MS: '99' }],
+    ['EVENTS_LAG_INTERVAL_MS', { EVENTS_LAG_INTERVAL_MS: 'often' }],
+    ['EVENTS_HEARTBEAT_MS', { EVENTS_HEARTBEAT_MS: '0' }],
+    ['EVENTS_MAX_LIFETIME_MS', { EVENTS_MAX_LIFETIME_MS: '999' }],
+    ['EVENTS_MAX_STREAMS_PER_PRINCIPAL', { EVENTS_MAX_STREAMS_PER_PRINCIPAL: '0' }],
+    ['EVENTS_MAX_GROUPS', { EVENTS_MAX_GROUPS: '10001' }],
     ['WRITES', { WRITES: 'true' }],
     ['WRITES', { WRITES: 'on' }],
   ];

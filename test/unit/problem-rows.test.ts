@@ -354,6 +354,8 @@ describe('the problem rows', () => {
       'payload-too-large',
       'unsupported-media-type',
       'rate-limited',
+      'too-many-streams',
+      'event-streams-unsupported',
       'headers-too-large',
       'request-timeout',
     ];
