@@ -5,6 +5,8 @@
  * (offsets/tables.ts) and the writes (writes/); this class puts them behind one interface.
  */
 
+import { KafkaResponseError } from '../broker/errors.js';
+import { ErrorCode } from '../broker/protocol/errors.js';
 import type { ClusterInfo, KafkaCluster, Readiness } from '../broker/transport/cluster.js';
 import { ClusterListing } from './cluster-listing.js';
 import {
@@ -81,8 +83,10 @@ export interface GroupService {
    */
   describeListed(
     listed: readonly { groupId: string; type: GroupType | null }[],
-    options?: { offsets?: { isolation?: Isolation; timeLag?: boolean } },
+    options?: { offsets?: ListedOffsetsOptions },
   ): Promise<ListedDetails>;
+  /** Whether the topic exists (Metadata); undefined where the service cannot tell. */
+  topicExists?(topic: string): Promise<boolean>;
   /** One group as described and its offsets with time lag, read at `at` (ms): what a verdict needs. */
   groupHealth(
     groupId: string,
@@ -108,6 +112,13 @@ export interface GroupService {
 }
 
 export type { OffsetsOptions, OffsetTable } from './offsets/tables.js';
+
+/** The offsets `describeListed` reads: with `topic`, only that topic's partitions. */
+export interface ListedOffsetsOptions {
+  isolation?: Isolation;
+  timeLag?: boolean;
+  topic?: string;
+}
 
 /** What `describeListed` answers: each group's describe, and its offsets table when asked. */
 export interface ListedDetails {
@@ -259,7 +270,7 @@ export class KafkaGroupService implements GroupService {
 
   async describeListed(
     listed: readonly { groupId: string; type: GroupType | null }[],
-    options: { offsets?: { isolation?: Isolation; timeLag?: boolean } } = {},
+    options: { offsets?: ListedOffsetsOptions } = {},
   ): Promise<ListedDetails> {
     const described = this.describeGroups(
       listed.map((g) => g.groupId),
@@ -272,11 +283,20 @@ export class KafkaGroupService implements GroupService {
         ? this.tables.ofGroups(listed, {
             ...(wanted.isolation && { isolation: wanted.isolation }),
             ...(wanted.timeLag && { timeLag: true }),
+            ...(wanted.topic !== undefined && { topic: wanted.topic }),
             described,
           })
         : undefined,
     ]);
     return { groups, ...(offsets && { offsets }) };
+  }
+
+  async topicExists(topic: string): Promise<boolean> {
+    const answer = (await this.cluster.topicLeaders([topic])).get(topic);
+    if (!answer || answer.errorCode === ErrorCode.UNKNOWN_TOPIC_OR_PARTITION) return false;
+    if (answer.errorCode !== ErrorCode.NONE)
+      throw new KafkaResponseError('metadata', 'Metadata', answer.errorCode);
+    return true;
   }
 
   close(): Promise<void> {
