@@ -52,6 +52,7 @@ export type TimeLagBounds = components['schemas']['TimeLagBounds'];
 export type GroupListing = components['schemas']['GroupListing'];
 export type BrokerFailure = components['schemas']['BrokerFailure'];
 export type GroupListingLine = components['schemas']['GroupListingLine'];
+export type GroupListingLagLine = components['schemas']['GroupListingLagLine'];
 export type BatchDescribeResult = components['schemas']['BatchDescribeResult'];
 export type BatchDescribeOutcome = components['schemas']['BatchDescribeOutcome'];
 export type BatchDescribeFound = components['schemas']['BatchDescribeFound'];

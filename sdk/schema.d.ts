@@ -70,7 +70,7 @@ export interface paths {
         };
         /**
          * List the groups of every broker, filtered and paged
-         * @description Asks every broker for its groups (ListGroups at the highest version it offers; `type` and `state` are sent to brokers that can filter, v5 and v4, and applied here in every case) and merges the answers, sorted by group id in UTF-8 byte order. A broker that fails is listed in `failures`, never silently dropped. `include=details` describes the groups of the page, one RPC per coordinator and type. A page with more after it links the next one (`Link: <…>; rel="next"`) beside `nextCursor`. The whole listing as NDJSON is `GET /groups.ndjson` (streamGroups); a caller whose `Accept` prefers `application/x-ndjson` (RFC 9110 content negotiation: q-values, then the more specific range, then the order given) gets that stream here too, where `limit` and `include` are refused. An `Accept` that takes neither is a 406.
+         * @description Asks every broker for its groups (ListGroups at the highest version it offers; `type` and `state` are sent to brokers that can filter, v5 and v4, and applied here in every case) and merges the answers, sorted by group id in UTF-8 byte order. A broker that fails is listed in `failures`, never silently dropped. `include=details` describes the groups of the page, one RPC per coordinator and type. A page with more after it links the next one (`Link: <…>; rel="next"`) beside `nextCursor`. The whole listing as NDJSON is `GET /groups.ndjson` (streamGroups); a caller whose `Accept` prefers `application/x-ndjson` (RFC 9110 content negotiation: q-values, then the more specific range, then the order given) gets that stream here too, where `limit` and `include=details` are refused. An `Accept` that takes neither is a 406.
          */
         get: operations["listGroups"];
         put?: never;
@@ -90,7 +90,7 @@ export interface paths {
         };
         /**
          * Every matching group, one JSON object per line, streamed
-         * @description The whole listing of `GET /groups` (after `cursor`, if given) as application/x-ndjson: one ListGroups per broker, the filters applied, sorted by group id in UTF-8 byte order, broker failures in-band. Memory holds the listing once; lines are made as the client reads. A path of its own (not under /groups/) so that it names no group id.
+         * @description The whole listing of `GET /groups` (after `cursor`, if given) as application/x-ndjson: one ListGroups per broker, the filters applied, sorted by group id in UTF-8 byte order, broker failures in-band. Memory holds the listing once; lines are made as the client reads. With include=lag each group line carries its lag totals: the groups are read in batches (one describe, one OffsetFetch per coordinator, one ListOffsets per partition leader each) and each batch's lines are written as it completes. A path of its own (not under /groups/) so that it names no group id.
          */
         get: operations["streamGroups"];
         put?: never;
@@ -154,7 +154,7 @@ export interface paths {
         };
         /**
          * List the groups of every broker, filtered and paged (one cluster)
-         * @description Asks every broker for its groups (ListGroups at the highest version it offers; `type` and `state` are sent to brokers that can filter, v5 and v4, and applied here in every case) and merges the answers, sorted by group id in UTF-8 byte order. A broker that fails is listed in `failures`, never silently dropped. `include=details` describes the groups of the page, one RPC per coordinator and type. A page with more after it links the next one (`Link: <…>; rel="next"`) beside `nextCursor`. The whole listing as NDJSON is `GET /groups.ndjson` (streamGroups); a caller whose `Accept` prefers `application/x-ndjson` (RFC 9110 content negotiation: q-values, then the more specific range, then the order given) gets that stream here too, where `limit` and `include` are refused. An `Accept` that takes neither is a 406.
+         * @description Asks every broker for its groups (ListGroups at the highest version it offers; `type` and `state` are sent to brokers that can filter, v5 and v4, and applied here in every case) and merges the answers, sorted by group id in UTF-8 byte order. A broker that fails is listed in `failures`, never silently dropped. `include=details` describes the groups of the page, one RPC per coordinator and type. A page with more after it links the next one (`Link: <…>; rel="next"`) beside `nextCursor`. The whole listing as NDJSON is `GET /groups.ndjson` (streamGroups); a caller whose `Accept` prefers `application/x-ndjson` (RFC 9110 content negotiation: q-values, then the more specific range, then the order given) gets that stream here too, where `limit` and `include=details` are refused. An `Accept` that takes neither is a 406.
          */
         get: operations["listGroupsInCluster"];
         put?: never;
@@ -174,7 +174,7 @@ export interface paths {
         };
         /**
          * Every matching group, one JSON object per line, streamed (one cluster)
-         * @description The whole listing of `GET /groups` (after `cursor`, if given) as application/x-ndjson: one ListGroups per broker, the filters applied, sorted by group id in UTF-8 byte order, broker failures in-band. Memory holds the listing once; lines are made as the client reads. A path of its own (not under /groups/) so that it names no group id.
+         * @description The whole listing of `GET /groups` (after `cursor`, if given) as application/x-ndjson: one ListGroups per broker, the filters applied, sorted by group id in UTF-8 byte order, broker failures in-band. Memory holds the listing once; lines are made as the client reads. With include=lag each group line carries its lag totals: the groups are read in batches (one describe, one OffsetFetch per coordinator, one ListOffsets per partition leader each) and each batch's lines are written as it completes. A path of its own (not under /groups/) so that it names no group id.
          */
         get: operations["streamGroupsInCluster"];
         put?: never;
@@ -687,7 +687,7 @@ export interface components {
              * @example /problems/group-not-found
              * @enum {string}
              */
-            type: "/problems/invalid-input" | "/problems/group-not-found" | "/problems/route-not-found" | "/problems/cluster-not-found" | "/problems/group-type-mismatch" | "/problems/internal-error" | "/problems/configuration-error" | "/problems/group-type-unavailable" | "/problems/broker-response-unreadable" | "/problems/unsupported-broker-api" | "/problems/kafka-error" | "/problems/broker-unavailable" | "/problems/coordinator-unavailable" | "/problems/broker-timeout" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/forbidden" | "/problems/method-not-allowed" | "/problems/not-acceptable" | "/problems/client-timeout" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/headers-too-large" | "/problems/request-timeout" | "/problems/auth-unavailable" | "/problems/writes-disabled" | "/problems/group-not-empty" | "/problems/group-subscribed-to-topic" | "/problems/member-removal-unsupported" | "/problems/member-not-found" | "/problems/plan-stale" | "/problems/group-deletion-failed";
+            type: "/problems/invalid-input" | "/problems/group-not-found" | "/problems/route-not-found" | "/problems/cluster-not-found" | "/problems/topic-not-found" | "/problems/group-type-mismatch" | "/problems/internal-error" | "/problems/configuration-error" | "/problems/group-type-unavailable" | "/problems/broker-response-unreadable" | "/problems/unsupported-broker-api" | "/problems/kafka-error" | "/problems/broker-unavailable" | "/problems/coordinator-unavailable" | "/problems/broker-timeout" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/forbidden" | "/problems/method-not-allowed" | "/problems/not-acceptable" | "/problems/client-timeout" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/headers-too-large" | "/problems/request-timeout" | "/problems/auth-unavailable" | "/problems/writes-disabled" | "/problems/group-not-empty" | "/problems/group-subscribed-to-topic" | "/problems/member-removal-unsupported" | "/problems/member-not-found" | "/problems/plan-stale" | "/problems/group-deletion-failed";
             title: string;
             /** Format: int32 */
             status: number;
@@ -1615,7 +1615,7 @@ export interface components {
             };
         };
         /**
-         * @description With `Accept: application/x-ndjson` every line is one JSON object: first a `{"failure": …}` line per broker whose ListGroups failed, then one group per line sorted by group id, then `{"end": {"groups": n, "failures": m}}`.
+         * @description With `Accept: application/x-ndjson` every line is one JSON object: first a `{"failure": …}` line per broker whose ListGroups failed, then one group per line sorted by group id, then `{"end": {"groups": n, "failures": m}}`. With include=lag each group line carries its lag totals (or `lagError`), written as each batch of 1000 groups is read.
          * @example {
          *       "groupId": "demo-classic",
          *       "type": "classic",
@@ -1623,7 +1623,7 @@ export interface components {
          *       "state": "Stable"
          *     }
          */
-        GroupListingLine: components["schemas"]["GroupListing"] | {
+        GroupListingLine: components["schemas"]["GroupListingLagLine"] | {
             failure: components["schemas"]["BrokerFailure"];
         } | {
             end: {
@@ -1637,7 +1637,17 @@ export interface components {
                  * @description Failure lines sent
                  */
                 failures: number;
+                /**
+                 * Format: int32
+                 * @description With include=lag: group lines with `lagError`
+                 */
+                lagErrors?: number;
             };
+        };
+        /** @description A group as listed; with include=lag (or timeLag) also `lag` (its totals) or `lagError` (why not) */
+        GroupListingLagLine: components["schemas"]["GroupListing"] & {
+            lag?: components["schemas"]["LagTotals"];
+            lagError?: components["schemas"]["Problem"];
         };
         /**
          * @example {
@@ -3381,6 +3391,10 @@ export interface operations {
                 protocolType?: string;
                 /** @description Opaque: a previous page's `nextCursor`. The next page is cut from the listing its first page was taken from (a snapshot this server keeps for a while: 60 s after its last page, 5 min at most), so following the cursors walks one listing, each group once, with the failures of that listing on every page. When the snapshot is gone (expired, or the request reached another instance) the page comes from a fresh listing past the last group id of the previous page, which is then kept for the pages after it: groups created or deleted meanwhile neither shift nor repeat the others. Cursors of earlier versions still work. */
                 cursor?: string;
+                /** @description Each group's lag totals on its line (timeLag: with its largest time lag, one Fetch and two ListOffsets more per partition leader and batch): one or more of lag, timeLag (repeated or comma-separated, any case) */
+                include?: ("lag" | "timeLag")[];
+                /** @description With include=lag: read_uncommitted (default) or read_committed */
+                isolation?: "read_uncommitted" | "read_committed";
             };
             header?: never;
             path?: never;
@@ -4232,6 +4246,10 @@ export interface operations {
                 protocolType?: string;
                 /** @description Opaque: a previous page's `nextCursor`. The next page is cut from the listing its first page was taken from (a snapshot this server keeps for a while: 60 s after its last page, 5 min at most), so following the cursors walks one listing, each group once, with the failures of that listing on every page. When the snapshot is gone (expired, or the request reached another instance) the page comes from a fresh listing past the last group id of the previous page, which is then kept for the pages after it: groups created or deleted meanwhile neither shift nor repeat the others. Cursors of earlier versions still work. */
                 cursor?: string;
+                /** @description Each group's lag totals on its line (timeLag: with its largest time lag, one Fetch and two ListOffsets more per partition leader and batch): one or more of lag, timeLag (repeated or comma-separated, any case) */
+                include?: ("lag" | "timeLag")[];
+                /** @description With include=lag: read_uncommitted (default) or read_committed */
+                isolation?: "read_uncommitted" | "read_committed";
             };
             header?: never;
             path: {
