@@ -229,6 +229,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/topics/{topic}/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The groups that read a topic, with their lag on it
+         * @description Every visible group of every type that has committed offsets on the topic, subscribes to it, or holds its partitions, with its state, type, member count and lag on the topic. The groups are listed (filters as /groups), then read 1,000 at a time: one describe, one OffsetFetch (v8+: many groups a request) per coordinator, one ListOffsets per leader of the topic's partitions. A group that cannot be read is in `unreadable`. A topic that does not exist is a 404; a topic nobody reads, an empty list. `Accept: application/x-ndjson` streams them (as /topics/{topic}/groups.ndjson).
+         */
+        get: operations["listTopicGroups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/topics/{topic}/groups.ndjson": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The groups that read a topic, one JSON object per line, written as they are read
+         * @description Every visible group of every type that has committed offsets on the topic, subscribes to it, or holds its partitions, with its state, type, member count and lag on the topic. The groups are listed (filters as /groups), then read 1,000 at a time: one describe, one OffsetFetch (v8+: many groups a request) per coordinator, one ListOffsets per leader of the topic's partitions. A group that cannot be read is in `unreadable`. A topic that does not exist is a 404; a topic nobody reads, an empty list.
+         */
+        get: operations["streamTopicGroups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clusters/{alias}/topics/{topic}/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The groups that read a topic, with their lag on it (one cluster)
+         * @description Every visible group of every type that has committed offsets on the topic, subscribes to it, or holds its partitions, with its state, type, member count and lag on the topic. The groups are listed (filters as /groups), then read 1,000 at a time: one describe, one OffsetFetch (v8+: many groups a request) per coordinator, one ListOffsets per leader of the topic's partitions. A group that cannot be read is in `unreadable`. A topic that does not exist is a 404; a topic nobody reads, an empty list. `Accept: application/x-ndjson` streams them (as /topics/{topic}/groups.ndjson).
+         */
+        get: operations["listTopicGroupsInCluster"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clusters/{alias}/topics/{topic}/groups.ndjson": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The groups that read a topic, one JSON object per line, written as they are read (one cluster)
+         * @description Every visible group of every type that has committed offsets on the topic, subscribes to it, or holds its partitions, with its state, type, member count and lag on the topic. The groups are listed (filters as /groups), then read 1,000 at a time: one describe, one OffsetFetch (v8+: many groups a request) per coordinator, one ListOffsets per leader of the topic's partitions. A group that cannot be read is in `unreadable`. A topic that does not exist is a 404; a topic nobody reads, an empty list.
+         */
+        get: operations["streamTopicGroupsInCluster"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/groups/{groupId}/offsets": {
         parameters: {
             query?: never;
@@ -1784,6 +1864,171 @@ export interface components {
         };
         /**
          * @example {
+         *       "topic": "demo-events",
+         *       "groups": [
+         *         {
+         *           "groupId": "demo-classic",
+         *           "type": "classic",
+         *           "protocolType": "consumer",
+         *           "state": "Stable",
+         *           "members": 2,
+         *           "lag": {
+         *             "lag": 120,
+         *             "maxLag": {
+         *               "lag": 40,
+         *               "topic": "demo-events",
+         *               "partition": 0
+         *             },
+         *             "partitions": 3,
+         *             "partitionsWithoutOffset": 0,
+         *             "partitionsWithErrors": 0
+         *           }
+         *         }
+         *       ],
+         *       "unreadable": [],
+         *       "failures": [],
+         *       "nextCursor": null
+         *     }
+         */
+        TopicGroupPage: {
+            topic: string;
+            groups: components["schemas"]["TopicGroup"][];
+            unreadable: components["schemas"]["UnreadableGroup"][];
+            /** @description Brokers whose ListGroups failed: the groups they coordinate are missing */
+            failures: components["schemas"]["BrokerFailure"][];
+            /** @description Pass as `cursor` for the next page; null on the last */
+            nextCursor: string | null;
+        };
+        /**
+         * @description A group that reads the topic (committed offsets on it, a subscription, or its partitions held)
+         * @example {
+         *       "groupId": "demo-classic",
+         *       "type": "classic",
+         *       "protocolType": "consumer",
+         *       "state": "Stable",
+         *       "members": 2,
+         *       "lag": {
+         *         "lag": 120,
+         *         "maxLag": {
+         *           "lag": 40,
+         *           "topic": "demo-events",
+         *           "partition": 0
+         *         },
+         *         "partitions": 3,
+         *         "partitionsWithoutOffset": 0,
+         *         "partitionsWithErrors": 0
+         *       }
+         *     }
+         */
+        TopicGroup: components["schemas"]["GroupListing"] & {
+            /**
+             * Format: int32
+             * @description Members of the group
+             */
+            members: number;
+            /** @description The group's lag on this topic only */
+            lag: components["schemas"]["LagTotals"];
+            /** @description With include=partitions: the topic's partitions the group has an offset on or holds */
+            partitions?: components["schemas"]["PartitionOffsets"][];
+        };
+        PartitionOffsets: {
+            /** Format: int32 */
+            partition: number;
+            /**
+             * Format: int64
+             * @description Committed (share: start) offset; null when there is none
+             */
+            offset: number | null;
+            /** Format: int32 */
+            leaderEpoch: number | null;
+            /** @description Metadata committed with the offset */
+            metadata: string | null;
+            /**
+             * Format: int64
+             * @description High watermark, or last stable offset with isolation=read_committed; null when it could not be read
+             */
+            endOffset: number | null;
+            /**
+             * Format: int64
+             * @description endOffset - offset, never below 0 (share groups: the broker figure where given); null when either is unknown
+             */
+            lag: number | null;
+            owners: components["schemas"]["PartitionOwner"][];
+            /** @description Why this partition could not be read fully (deleted topic, moving leader) (always present) */
+            error?: components["schemas"]["KafkaError"] | null;
+            /**
+             * Format: int64
+             * @description With include=timeLag: the first offset still in the log; null when unknown
+             */
+            logStartOffset?: number | null;
+            /** @description With include=timeLag: the offset is below the log start: records were deleted before the group read them */
+            belowLogStart?: boolean;
+            /** @description With include=timeLag: how long ago the first record not yet consumed was written, as bounds read from its record batch header; 0 when nothing is behind; null when unknown (see timeLagReason) */
+            timeLagMs?: components["schemas"]["TimeLagBounds"] | null;
+            /**
+             * @description With include=timeLag: why timeLagMs is null; null when it is known
+             * @enum {string|null}
+             */
+            timeLagReason?: "no-offset" | "below-log-start" | "offset-out-of-range" | "not-authorized" | "no-record" | "no-timestamp" | "unreadable" | null;
+            /**
+             * Format: int64
+             * @description With include=timeLag: ms since the newest record of the partition (ListOffsets max timestamp); null for an empty log or when unknown
+             */
+            headAgeMs?: number | null;
+        };
+        PartitionOwner: {
+            memberId: string;
+            clientId: string;
+            clientHost: string;
+            instanceId: string | null;
+        };
+        /** @description A listed group whose description or offsets could not be read: whether it reads the topic is unknown */
+        UnreadableGroup: {
+            groupId: string;
+            /**
+             * @description null when the broker is older than ListGroups v5 (Kafka 3.x) and does not say
+             * @enum {string|null}
+             */
+            type: "classic" | "consumer" | "share" | "streams" | null;
+            problem: components["schemas"]["Problem"];
+        };
+        /**
+         * @description One line of the stream: `{"failure": …}` lines first, then the readers of the topic (and `{"unreadable": …}` lines) in group id order as each batch is read, then `{"end": …}`
+         * @example {
+         *       "groupId": "demo-classic",
+         *       "type": "classic",
+         *       "protocolType": "consumer",
+         *       "state": "Stable",
+         *       "members": 2,
+         *       "lag": {
+         *         "lag": 120,
+         *         "maxLag": {
+         *           "lag": 40,
+         *           "topic": "demo-events",
+         *           "partition": 0
+         *         },
+         *         "partitions": 3,
+         *         "partitionsWithoutOffset": 0,
+         *         "partitionsWithErrors": 0
+         *       }
+         *     }
+         */
+        TopicGroupLine: components["schemas"]["TopicGroup"] | {
+            failure: components["schemas"]["BrokerFailure"];
+        } | {
+            unreadable: components["schemas"]["UnreadableGroup"];
+        } | {
+            end: {
+                /** Format: int32 */
+                groups: number;
+                /** Format: int32 */
+                unreadable: number;
+                /** Format: int32 */
+                failures: number;
+            };
+        };
+        /**
+         * @example {
          *       "groupId": "demo-classic",
          *       "type": "classic",
          *       "state": "Stable",
@@ -1884,57 +2129,6 @@ export interface components {
              */
             lag: number;
             partitions: components["schemas"]["PartitionOffsets"][];
-        };
-        PartitionOffsets: {
-            /** Format: int32 */
-            partition: number;
-            /**
-             * Format: int64
-             * @description Committed (share: start) offset; null when there is none
-             */
-            offset: number | null;
-            /** Format: int32 */
-            leaderEpoch: number | null;
-            /** @description Metadata committed with the offset */
-            metadata: string | null;
-            /**
-             * Format: int64
-             * @description High watermark, or last stable offset with isolation=read_committed; null when it could not be read
-             */
-            endOffset: number | null;
-            /**
-             * Format: int64
-             * @description endOffset - offset, never below 0 (share groups: the broker figure where given); null when either is unknown
-             */
-            lag: number | null;
-            owners: components["schemas"]["PartitionOwner"][];
-            /** @description Why this partition could not be read fully (deleted topic, moving leader) (always present) */
-            error?: components["schemas"]["KafkaError"] | null;
-            /**
-             * Format: int64
-             * @description With include=timeLag: the first offset still in the log; null when unknown
-             */
-            logStartOffset?: number | null;
-            /** @description With include=timeLag: the offset is below the log start: records were deleted before the group read them */
-            belowLogStart?: boolean;
-            /** @description With include=timeLag: how long ago the first record not yet consumed was written, as bounds read from its record batch header; 0 when nothing is behind; null when unknown (see timeLagReason) */
-            timeLagMs?: components["schemas"]["TimeLagBounds"] | null;
-            /**
-             * @description With include=timeLag: why timeLagMs is null; null when it is known
-             * @enum {string|null}
-             */
-            timeLagReason?: "no-offset" | "below-log-start" | "offset-out-of-range" | "not-authorized" | "no-record" | "no-timestamp" | "unreadable" | null;
-            /**
-             * Format: int64
-             * @description With include=timeLag: ms since the newest record of the partition (ListOffsets max timestamp); null for an empty log or when unknown
-             */
-            headAgeMs?: number | null;
-        };
-        PartitionOwner: {
-            memberId: string;
-            clientId: string;
-            clientHost: string;
-            instanceId: string | null;
         };
         /**
          * @example {
@@ -3221,6 +3415,8 @@ export interface operations {
                 type?: ("classic" | "consumer" | "share" | "streams")[];
                 /** @description Only groups in these states: one or more of Empty, Stable, Dead, PreparingRebalance, CompletingRebalance, Assigning, Reconciling, NotReady (repeated or comma-separated, any case) */
                 state?: ("Empty" | "Stable" | "Dead" | "PreparingRebalance" | "CompletingRebalance" | "Assigning" | "Reconciling" | "NotReady")[];
+                /** @description Only groups that read this topic (committed offsets on it, a subscription, or its partitions held), as /topics/{topic}/groups; with include=lag, their lag on it */
+                topic?: string;
                 /** @description Only group ids starting with this (case-sensitive) */
                 prefix?: string;
                 /** @description Only groups of this exact protocol type ('consumer', 'connect'; empty for groups made by an offset commit) */
@@ -3381,6 +3577,8 @@ export interface operations {
     streamGroups: {
         parameters: {
             query?: {
+                /** @description Only groups that read this topic (committed offsets on it, a subscription, or its partitions held), as /topics/{topic}/groups; with include=lag, their lag on it */
+                topic?: string;
                 /** @description Only groups of these types: one or more of classic, consumer, share, streams (repeated or comma-separated, any case) */
                 type?: ("classic" | "consumer" | "share" | "streams")[];
                 /** @description Only groups in these states: one or more of Empty, Stable, Dead, PreparingRebalance, CompletingRebalance, Assigning, Reconciling, NotReady (repeated or comma-separated, any case) */
@@ -4060,6 +4258,8 @@ export interface operations {
                 type?: ("classic" | "consumer" | "share" | "streams")[];
                 /** @description Only groups in these states: one or more of Empty, Stable, Dead, PreparingRebalance, CompletingRebalance, Assigning, Reconciling, NotReady (repeated or comma-separated, any case) */
                 state?: ("Empty" | "Stable" | "Dead" | "PreparingRebalance" | "CompletingRebalance" | "Assigning" | "Reconciling" | "NotReady")[];
+                /** @description Only groups that read this topic (committed offsets on it, a subscription, or its partitions held), as /topics/{topic}/groups; with include=lag, their lag on it */
+                topic?: string;
                 /** @description Only group ids starting with this (case-sensitive) */
                 prefix?: string;
                 /** @description Only groups of this exact protocol type ('consumer', 'connect'; empty for groups made by an offset commit) */
@@ -4236,6 +4436,8 @@ export interface operations {
     streamGroupsInCluster: {
         parameters: {
             query?: {
+                /** @description Only groups that read this topic (committed offsets on it, a subscription, or its partitions held), as /topics/{topic}/groups; with include=lag, their lag on it */
+                topic?: string;
                 /** @description Only groups of these types: one or more of classic, consumer, share, streams (repeated or comma-separated, any case) */
                 type?: ("classic" | "consumer" | "share" | "streams")[];
                 /** @description Only groups in these states: one or more of Empty, Stable, Dead, PreparingRebalance, CompletingRebalance, Assigning, Reconciling, NotReady (repeated or comma-separated, any case) */
@@ -4862,6 +5064,704 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listTopicGroups: {
+        parameters: {
+            query?: {
+                /** @description Only groups of these types: one or more of classic, consumer, share, streams (repeated or comma-separated, any case) */
+                type?: ("classic" | "consumer" | "share" | "streams")[];
+                /** @description Only groups in these states: one or more of Empty, Stable, Dead, PreparingRebalance, CompletingRebalance, Assigning, Reconciling, NotReady (repeated or comma-separated, any case) */
+                state?: ("Empty" | "Stable" | "Dead" | "PreparingRebalance" | "CompletingRebalance" | "Assigning" | "Reconciling" | "NotReady")[];
+                /** @description Only group ids starting with this (case-sensitive) */
+                prefix?: string;
+                /** @description Only groups of this exact protocol type ('consumer', 'connect'; empty for groups made by an offset commit) */
+                protocolType?: string;
+                /** @description Page size: an integer from 1 to 1000 (default 100) */
+                limit?: number;
+                /** @description Opaque: a previous page's `nextCursor`. The next page is cut from the listing its first page was taken from (a snapshot this server keeps for a while: 60 s after its last page, 5 min at most), so following the cursors walks one listing, each group once, with the failures of that listing on every page. When the snapshot is gone (expired, or the request reached another instance) the page comes from a fresh listing past the last group id of the previous page, which is then kept for the pages after it: groups created or deleted meanwhile neither shift nor repeat the others. Cursors of earlier versions still work. */
+                cursor?: string;
+                /** @description With include=lag: read_uncommitted (default) or read_committed */
+                isolation?: "read_uncommitted" | "read_committed";
+                /** @description Extra data per group (partitions: its lag per partition of the topic; timeLag: the topic's time lag, one Fetch and two ListOffsets more per partition leader and batch): one or more of partitions, timeLag (repeated or comma-separated, any case) */
+                include?: ("partitions" | "timeLag")[];
+                /** @description groupId (default): by group id in UTF-8 byte order, paged by cursor; lag: most lag on the topic first, the first `limit` groups, no next page */
+                sort?: "groupId" | "lag";
+            };
+            header?: never;
+            path: {
+                /** @description The topic */
+                topic: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The readers of the topic */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopicGroupPage"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Topic not found */
+            404: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No acceptable representation */
+            406: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    streamTopicGroups: {
+        parameters: {
+            query?: {
+                /** @description Only groups of these types: one or more of classic, consumer, share, streams (repeated or comma-separated, any case) */
+                type?: ("classic" | "consumer" | "share" | "streams")[];
+                /** @description Only groups in these states: one or more of Empty, Stable, Dead, PreparingRebalance, CompletingRebalance, Assigning, Reconciling, NotReady (repeated or comma-separated, any case) */
+                state?: ("Empty" | "Stable" | "Dead" | "PreparingRebalance" | "CompletingRebalance" | "Assigning" | "Reconciling" | "NotReady")[];
+                /** @description Only group ids starting with this (case-sensitive) */
+                prefix?: string;
+                /** @description Only groups of this exact protocol type ('consumer', 'connect'; empty for groups made by an offset commit) */
+                protocolType?: string;
+                /** @description Opaque: a previous page's `nextCursor`. The next page is cut from the listing its first page was taken from (a snapshot this server keeps for a while: 60 s after its last page, 5 min at most), so following the cursors walks one listing, each group once, with the failures of that listing on every page. When the snapshot is gone (expired, or the request reached another instance) the page comes from a fresh listing past the last group id of the previous page, which is then kept for the pages after it: groups created or deleted meanwhile neither shift nor repeat the others. Cursors of earlier versions still work. */
+                cursor?: string;
+                /** @description With include=lag: read_uncommitted (default) or read_committed */
+                isolation?: "read_uncommitted" | "read_committed";
+                /** @description Extra data per group (partitions: its lag per partition of the topic; timeLag: the topic's time lag, one Fetch and two ListOffsets more per partition leader and batch): one or more of partitions, timeLag (repeated or comma-separated, any case) */
+                include?: ("partitions" | "timeLag")[];
+            };
+            header?: never;
+            path: {
+                /** @description The topic */
+                topic: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The readers of the topic */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["TopicGroupLine"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Topic not found */
+            404: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listTopicGroupsInCluster: {
+        parameters: {
+            query?: {
+                /** @description Only groups of these types: one or more of classic, consumer, share, streams (repeated or comma-separated, any case) */
+                type?: ("classic" | "consumer" | "share" | "streams")[];
+                /** @description Only groups in these states: one or more of Empty, Stable, Dead, PreparingRebalance, CompletingRebalance, Assigning, Reconciling, NotReady (repeated or comma-separated, any case) */
+                state?: ("Empty" | "Stable" | "Dead" | "PreparingRebalance" | "CompletingRebalance" | "Assigning" | "Reconciling" | "NotReady")[];
+                /** @description Only group ids starting with this (case-sensitive) */
+                prefix?: string;
+                /** @description Only groups of this exact protocol type ('consumer', 'connect'; empty for groups made by an offset commit) */
+                protocolType?: string;
+                /** @description Page size: an integer from 1 to 1000 (default 100) */
+                limit?: number;
+                /** @description Opaque: a previous page's `nextCursor`. The next page is cut from the listing its first page was taken from (a snapshot this server keeps for a while: 60 s after its last page, 5 min at most), so following the cursors walks one listing, each group once, with the failures of that listing on every page. When the snapshot is gone (expired, or the request reached another instance) the page comes from a fresh listing past the last group id of the previous page, which is then kept for the pages after it: groups created or deleted meanwhile neither shift nor repeat the others. Cursors of earlier versions still work. */
+                cursor?: string;
+                /** @description With include=lag: read_uncommitted (default) or read_committed */
+                isolation?: "read_uncommitted" | "read_committed";
+                /** @description Extra data per group (partitions: its lag per partition of the topic; timeLag: the topic's time lag, one Fetch and two ListOffsets more per partition leader and batch): one or more of partitions, timeLag (repeated or comma-separated, any case) */
+                include?: ("partitions" | "timeLag")[];
+                /** @description groupId (default): by group id in UTF-8 byte order, paged by cursor; lag: most lag on the topic first, the first `limit` groups, no next page */
+                sort?: "groupId" | "lag";
+            };
+            header?: never;
+            path: {
+                /** @description The alias of a cluster, as GET /clusters lists them */
+                alias: string;
+                /** @description The topic */
+                topic: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The readers of the topic */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopicGroupPage"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Topic not found; No such cluster */
+            404: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No acceptable representation */
+            406: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    streamTopicGroupsInCluster: {
+        parameters: {
+            query?: {
+                /** @description Only groups of these types: one or more of classic, consumer, share, streams (repeated or comma-separated, any case) */
+                type?: ("classic" | "consumer" | "share" | "streams")[];
+                /** @description Only groups in these states: one or more of Empty, Stable, Dead, PreparingRebalance, CompletingRebalance, Assigning, Reconciling, NotReady (repeated or comma-separated, any case) */
+                state?: ("Empty" | "Stable" | "Dead" | "PreparingRebalance" | "CompletingRebalance" | "Assigning" | "Reconciling" | "NotReady")[];
+                /** @description Only group ids starting with this (case-sensitive) */
+                prefix?: string;
+                /** @description Only groups of this exact protocol type ('consumer', 'connect'; empty for groups made by an offset commit) */
+                protocolType?: string;
+                /** @description Opaque: a previous page's `nextCursor`. The next page is cut from the listing its first page was taken from (a snapshot this server keeps for a while: 60 s after its last page, 5 min at most), so following the cursors walks one listing, each group once, with the failures of that listing on every page. When the snapshot is gone (expired, or the request reached another instance) the page comes from a fresh listing past the last group id of the previous page, which is then kept for the pages after it: groups created or deleted meanwhile neither shift nor repeat the others. Cursors of earlier versions still work. */
+                cursor?: string;
+                /** @description With include=lag: read_uncommitted (default) or read_committed */
+                isolation?: "read_uncommitted" | "read_committed";
+                /** @description Extra data per group (partitions: its lag per partition of the topic; timeLag: the topic's time lag, one Fetch and two ListOffsets more per partition leader and batch): one or more of partitions, timeLag (repeated or comma-separated, any case) */
+                include?: ("partitions" | "timeLag")[];
+            };
+            header?: never;
+            path: {
+                /** @description The alias of a cluster, as GET /clusters lists them */
+                alias: string;
+                /** @description The topic */
+                topic: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The readers of the topic */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["TopicGroupLine"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Topic not found; No such cluster */
+            404: {
                 headers: {
                     Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

@@ -27,6 +27,7 @@ import { metricsRoutes } from './routes/metrics.js';
 import { offsetRoutes } from './routes/offsets.js';
 import { livenessRoutes, readinessRoutes } from './routes/probes.js';
 import { resetRoutes } from './routes/reset.js';
+import { topicGroupRoutes } from './routes/topic-groups.js';
 import { writeRoutes } from './routes/writes.js';
 import { type TokenSigner, tokenSigner } from './tokens/signed.js';
 
@@ -79,6 +80,7 @@ export function createApp({
   // Each cluster its own readiness; the short /readyz is the default's and names every cluster's.
   mirror((app, service, alias) => readinessRoutes(app, service, alias === undefined ? clusters : undefined));
   mirror((app, service) => groupRoutes(app, service, logger));
+  mirror((app, service) => topicGroupRoutes(app, service, logger));
   mirror((app, service) => offsetRoutes(app, service));
   mirror((app, service) => groupConfigRoutes(app, service));
   mirror((app, service) => clusterRoutes(app, service));

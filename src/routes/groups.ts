@@ -34,6 +34,7 @@ import {
 } from './listing-query.js';
 import { encodeCursor, NDJSON, ndjsonListing } from './paging.js';
 import { GroupIdParam, TypeAssertionParam } from './params.js';
+import { topicFilteredListing } from './topic-groups.js';
 
 /** What GET /groups answers with, in its order of preference (JSON first: it wins ties). */
 const LISTING_TYPES = ['application/json', NDJSON] as const;
@@ -173,6 +174,28 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
     if (representation === undefined) notAcceptable(c, LISTING_TYPES);
     // The answer depends on Accept: caches keep one per representation.
     c.header('vary', 'accept');
+    if (query.topic !== undefined) {
+      const refused = [
+        ...(query.include?.includes('details') ? ['include' as const] : []),
+        ...(representation === NDJSON && query.limit !== undefined ? ['limit' as const] : []),
+      ];
+      if (refused.length > 0) {
+        throw new RouteProblem(
+          'invalid-input',
+          'topic takes include=lag or timeLag, and limit only on pages',
+          {
+            errors: refused.map((name) => ({
+              in: 'query' as const,
+              name,
+              expected: name === 'include' ? 'lag or timeLag with topic' : `absent with Accept: ${NDJSON}`,
+              received: c.req.queries(name)?.join(',') ?? null,
+              message: `${name} does not go with topic here`,
+            })),
+          },
+        );
+      }
+      return topicFilteredListing(c, service, logger, query.topic, query, representation === NDJSON) as never;
+    }
     if (representation === NDJSON) {
       const pageOnly = (['limit', 'include'] as const).filter((name) =>
         name === 'include' ? query.include?.includes('details') : query[name] !== undefined,
@@ -252,6 +275,8 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
       ...brokerFilterOf(query),
       visible: (g: GroupListing) => listedVisible(c, 'read', g.groupId, g.type),
     });
+    if (query.topic !== undefined)
+      return topicFilteredListing(c, service, logger, query.topic, query, true) as never;
     const offsets = lagWanted(query);
     if (!offsets) return ndjsonListing(groups, failures, query.cursor?.after) as never;
     return ndjsonWithLag(service, groups, failures, query.cursor?.after, offsets, (e) =>

@@ -13,6 +13,9 @@ import { IsolationParam } from './params.js';
  * A query parameter that takes several values, repeated (`?type=a&type=b`) or comma-separated
  * (`?type=a,b`), matched case-insensitively against `allowed`.
  */
+export const TOPIC_RULE = "a topic name: 1 to 249 of a-z, A-Z, 0-9, '.', '_', '-'";
+export const TOPIC_PATTERN = /^[a-zA-Z0-9._-]{1,249}$/;
+
 export function listParam<T extends string>(
   allowed: readonly T[],
   canonical: (value: string) => T | undefined,
@@ -58,6 +61,16 @@ export const ListQuery = strictQuery({
     param: { name: 'state', in: 'query', style: 'form', explode: true },
     example: ['Stable'],
   }),
+  topic: z
+    .string()
+    .regex(TOPIC_PATTERN, expect(TOPIC_RULE))
+    .optional()
+    .openapi({
+      param: { name: 'topic', in: 'query' },
+      description:
+        'Only groups that read this topic (committed offsets on it, a subscription, or its partitions held), as /topics/{topic}/groups; with include=lag, their lag on it',
+      example: 'demo-events',
+    }),
   prefix: z
     .string()
     .min(1, expect('a non-empty group id prefix'))
@@ -157,6 +170,7 @@ const STREAM_INCLUDES = ['lag', 'timeLag'] as const;
 
 /** The stream's filters: the page's, without the page size; include takes lag and timeLag. */
 export const StreamQuery = strictQuery({
+  topic: ListQuery.shape.topic,
   type: ListQuery.shape.type,
   state: ListQuery.shape.state,
   prefix: ListQuery.shape.prefix,
