@@ -70,7 +70,7 @@ export interface GroupService {
    * per partition leader.
    */
   offsetsOfGroups(
-    groups: readonly { groupId: string; type: GroupType | null }[],
+    groups: readonly { groupId: string; type: GroupType | null; state?: string | null }[],
     options?: {
       isolation?: Isolation;
       timeLag?: boolean;
@@ -258,7 +258,7 @@ export class KafkaGroupService implements GroupService {
   }
 
   offsetsOfGroups(
-    groups: readonly { groupId: string; type: GroupType | null }[],
+    groups: readonly { groupId: string; type: GroupType | null; state?: string | null }[],
     options: {
       isolation?: Isolation;
       timeLag?: boolean;

@@ -7,7 +7,8 @@
 import { z } from '@hono/zod-openapi';
 import { ESTATE_BATCH_GROUPS, pipelined } from '../groups/estate.js';
 import type { BrokerFailure, GroupListing } from '../groups/model.js';
-import type { GroupService, ListedDetails, ListedOffsetsOptions } from '../groups/service.js';
+import type { Outcome } from '../groups/outcome.js';
+import type { GroupService, ListedDetails, ListedOffsetsOptions, OffsetTable } from '../groups/service.js';
 import type { Problem } from '../openapi/problems.js';
 import { ProblemSchema } from '../openapi/problems.js';
 import { BrokerFailureSchema, GroupListingSchema, LagTotalsSchema } from '../openapi/schemas.js';
@@ -61,6 +62,19 @@ export function batchReader(service: GroupService, offsets: ListedOffsetsOptions
   };
 }
 
+/** Reads the lag of one batch; a batch that fails whole fails each of its groups. */
+function lagReader(service: GroupService, offsets: ListedOffsetsOptions) {
+  return async (
+    batch: readonly GroupListing[],
+  ): Promise<ReadonlyMap<string, Outcome<OffsetTable>> | Error> => {
+    try {
+      return await service.offsetsOfGroups(batch, offsets);
+    } catch (error) {
+      return error instanceof Error ? error : new Error(String(error));
+    }
+  };
+}
+
 /** The sorted listing after `after`, each group with its lag, as application/x-ndjson. */
 export function ndjsonWithLag(
   service: GroupService,
@@ -75,10 +89,11 @@ export function ndjsonWithLag(
   let lagErrors = 0;
   async function* lines(): AsyncGenerator<string> {
     const rest = sorted.slice(startAfter(sorted, after));
-    for await (const { batch, answer } of pipelined(rest, batchReader(service, offsets))) {
+    // Only the tables: groups listed Empty are not described (they hold nothing).
+    for await (const { batch, answer } of pipelined(rest, lagReader(service, offsets))) {
       let text = '';
       for (const listing of batch) {
-        const table = answer instanceof Error ? undefined : answer.offsets?.get(listing.groupId);
+        const table = answer instanceof Error ? undefined : answer.get(listing.groupId);
         let line: object;
         if (table?.ok) line = { ...listing, lag: table.value.totals };
         else {

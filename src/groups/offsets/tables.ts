@@ -79,7 +79,7 @@ export class OffsetTables {
   }
 
   async ofGroups(
-    groups: readonly { groupId: string; type: GroupType | null }[],
+    groups: readonly { groupId: string; type: GroupType | null; state?: string | null }[],
     {
       isolation = 'read_uncommitted',
       timeLag = false,
@@ -96,11 +96,7 @@ export class OffsetTables {
     const hints = typeHints(groups);
     const [committed, results] = await Promise.all([
       this.committed(groups, topic),
-      described ??
-        this.describe.many(
-          groups.map((g) => g.groupId),
-          { hints },
-        ),
+      described ?? this.describeHolders(groups, hints),
     ]);
     const owners = new Map<string, Map<string, PartitionOwner[]>>();
     for (const [groupId, r] of results) if (r.ok) owners.set(groupId, ownership(r.value, topic));
@@ -135,6 +131,18 @@ export class OffsetTables {
       out.set(groupId, t.ok ? ok(withTimeLag(t.value, probesFor(t.value, probesByOffset), at)) : t);
     }
     return out;
+  }
+
+  /**
+   * Describes the groups that may hold partitions: a group listed Empty has no members, so its
+   * description adds nothing to its table (a member that joined since is seen by the next read).
+   */
+  private describeHolders(
+    groups: readonly { groupId: string; state?: string | null }[],
+    hints: ReadonlyMap<string, GroupType>,
+  ): Promise<ReadonlyMap<string, Outcome<Group>>> {
+    const ids = groups.filter((g) => g.state !== 'Empty').map((g) => g.groupId);
+    return ids.length === 0 ? Promise.resolve(new Map()) : this.describe.many(ids, { hints });
   }
 
   /** Offsets of many groups: share groups' start offsets and the others' commits, per coordinator. */
