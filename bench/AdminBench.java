@@ -18,6 +18,11 @@
  *   lag REPEAT PREFIX FROM TO
  *       committed offsets of those groups (one listConsumerGroupOffsets call) and the latest offset
  *       of their partitions (one listOffsets call), REPEAT times        → {"ms":[…]}
+ *   estate REPEAT [TOPIC]
+ *       the lag of every group as operators compute it: listGroups, one listConsumerGroupOffsets for
+ *       all of them, one listOffsets (latest) for all their partitions; with TOPIC, only the groups with
+ *       committed offsets on TOPIC are kept (consumers of a topic), REPEAT times
+ *                                                                      → {"groups":…,"ms":[…]}
  *   quit
  */
 
@@ -75,6 +80,7 @@ public class AdminBench {
             case "describe" -> describe(admin, f[1], Integer.parseInt(f[2]), Double.parseDouble(f[3]), f[4],
                 Integer.parseInt(f[5]));
             case "lag" -> lag(admin, Integer.parseInt(f[1]), f[2], Integer.parseInt(f[3]), Integer.parseInt(f[4]));
+            case "estate" -> estate(admin, Integer.parseInt(f[1]), f.length > 2 ? f[2] : null);
             case "quit" -> null;
             default -> throw new IllegalArgumentException("unknown command " + f[0]);
           };
@@ -178,6 +184,38 @@ public class AdminBench {
       times.add(ms(start));
     }
     return "{\"ms\":" + times + "}";
+  }
+
+  static String estate(Admin admin, int repeat, String topic) throws Exception {
+    List<Double> times = new ArrayList<>();
+    int kept = 0;
+    for (int r = 0; r < repeat; r++) {
+      long start = System.nanoTime();
+      Map<String, ListConsumerGroupOffsetsSpec> specs = new HashMap<>();
+      for (GroupListing g : admin.listGroups().all().get()) specs.put(g.groupId(), new ListConsumerGroupOffsetsSpec());
+      Map<String, Map<TopicPartition, OffsetAndMetadata>> committed =
+          admin.listConsumerGroupOffsets(specs).all().get();
+      Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+      for (Map<TopicPartition, OffsetAndMetadata> m : committed.values())
+        for (TopicPartition tp : m.keySet())
+          if (topic == null || tp.topic().equals(topic)) latest.put(tp, OffsetSpec.latest());
+      Map<TopicPartition, org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo> ends =
+          admin.listOffsets(latest).all().get();
+      Map<String, Long> lag = new HashMap<>();
+      for (Map.Entry<String, Map<TopicPartition, OffsetAndMetadata>> e : committed.entrySet()) {
+        long sum = 0;
+        boolean reads = false;
+        for (Map.Entry<TopicPartition, OffsetAndMetadata> c : e.getValue().entrySet()) {
+          if (c.getValue() == null || !ends.containsKey(c.getKey())) continue;
+          reads = true;
+          sum += Math.max(0, ends.get(c.getKey()).offset() - c.getValue().offset());
+        }
+        if (topic == null || reads) lag.put(e.getKey(), sum);
+      }
+      kept = lag.size();
+      times.add(ms(start));
+    }
+    return "{\"groups\":" + kept + ",\"ms\":" + times + "}";
   }
 
   static double ms(long startNanos) {

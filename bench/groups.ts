@@ -35,6 +35,9 @@ if (sizes.some((n, i) => !Number.isInteger(n) || n < 1_000 || (i > 0 && n <= (si
 
 const PREFIX = 'bench-';
 const TOPIC = 'bench-offsets';
+/** Groups that read READERS_TOPIC (and nothing else does): the consumers-of-a-topic rows. */
+const READERS = 100;
+const READERS_TOPIC = 'bench-readers';
 const id = (i: number) => `${PREFIX}${String(i).padStart(7, '0')}`;
 /** Seconds of load for each concurrent describe case. */
 const LOAD_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -117,13 +120,14 @@ async function measure(size: number, admin: AdminBench, server: { url: string; c
   await getOk(`${url}/groups`, 'application/x-ndjson');
 
   const javaList = await admin.command<{ count: number; ms: number[] }>(`list ${repeat}`);
-  if (javaList.count !== size) throw new Error(`Java Admin lists ${javaList.count} groups, not ${size}`);
+  if (javaList.count !== size + READERS)
+    throw new Error(`Java Admin lists ${javaList.count} groups, not ${size + READERS}`);
   let lines = 0;
   const ndjson = await timed(repeat, async () => {
     const text = await getOk(`${url}/groups`, 'application/x-ndjson');
     lines = text.split('\n').length - 2; // minus the end line and the final newline
   });
-  if (lines !== size) throw new Error(`ndjson streamed ${lines} groups, not ${size}`);
+  if (lines !== size + READERS) throw new Error(`ndjson streamed ${lines} groups, not ${size + READERS}`);
   const javaListMs = median(javaList.ms);
   rows.push({
     work: `list all ${size.toLocaleString('en-US')} groups (median ms)`,
@@ -227,9 +231,72 @@ async function measure(size: number, admin: AdminBench, server: { url: string; c
     ratio: `${(median(productLag) / median(javaLag.ms)).toFixed(2)}×`,
   });
 
+  rows.push(...(await measureEstate(size, admin, server)));
   const rss = peakRssMb(server.child.pid as number);
   rows.push({ work: 'peak RSS of the server (MB)', java: '–', product: rss.toFixed(0), ratio: '' });
   return { rows, listMs: { java: javaListMs, product: median(ndjson) }, pageMs: median(page), rss };
+}
+
+/**
+ * The estate rows: lag of every group in one request, a /metrics scrape over every group, and the
+ * consumers of one topic that only READERS groups read; the server's peak RSS after each.
+ */
+async function measureEstate(
+  size: number,
+  admin: AdminBench,
+  server: { url: string; child: ChildProcess },
+): Promise<Row[]> {
+  const { url } = server;
+  const rows: Row[] = [];
+  const rss = () => peakRssMb(server.child.pid as number).toFixed(0);
+  const times = size >= 100_000 ? 1 : 3;
+  const total = size + READERS;
+
+  const javaLag = await admin.command<{ groups: number; ms: number[] }>(`estate ${times}`);
+  let lines = 0;
+  const lag = await timed(times, async () => {
+    const text = await getOk(`${url}/groups.ndjson?include=lag`, 'application/x-ndjson');
+    lines = text.split('\n').filter((l) => l.startsWith('{"groupId"')).length;
+  });
+  if (lines !== total || javaLag.groups !== total)
+    throw new Error(`lag of every group: ${lines} lines, Java ${javaLag.groups}, expected ${total}`);
+  rows.push({
+    work: `lag of every group, one request (median ms; ndjson include=lag; peak RSS ${rss()} MB)`,
+    java: `${ms(median(javaLag.ms))} (listGroups + listConsumerGroupOffsets + listOffsets)`,
+    product: ms(median(lag)),
+    ratio: `${(median(lag) / median(javaLag.ms)).toFixed(2)}×`,
+  });
+
+  let series = 0;
+  const scrape = await timed(times, async () => {
+    const text = await getOk(`${url}/metrics?maxSeries=1000000`, 'text/plain');
+    series = text.split('\n').filter((l) => l.startsWith('kafka_group_lag_records{')).length;
+  });
+  if (series !== total) throw new Error(`/metrics: ${series} lag series, expected ${total}`);
+  rows.push({
+    work: `GET /metrics over every group (median ms; peak RSS ${rss()} MB)`,
+    java: '–',
+    product: ms(median(scrape)),
+    ratio: '',
+  });
+
+  const javaTopic = await admin.command<{ groups: number; ms: number[] }>(`estate ${times} ${READERS_TOPIC}`);
+  let readers = 0;
+  const topic = await timed(times, async () => {
+    const text = await getOk(`${url}/topics/${READERS_TOPIC}/groups?limit=1000`);
+    readers = (JSON.parse(text) as { groups: unknown[] }).groups.length;
+  });
+  if (readers !== READERS || javaTopic.groups !== READERS)
+    throw new Error(
+      `consumers of ${READERS_TOPIC}: ${readers}, Java ${javaTopic.groups}, expected ${READERS}`,
+    );
+  rows.push({
+    work: `consumers of one topic (${READERS} of ${total.toLocaleString('en-US')} groups, median ms; peak RSS ${rss()} MB)`,
+    java: `${ms(median(javaTopic.ms))} (the same three calls, filtered)`,
+    product: ms(median(topic)),
+    ratio: `${(median(topic) / median(javaTopic.ms)).toFixed(2)}×`,
+  });
+  return rows;
 }
 
 function table(rows: Row[]): string {
@@ -280,7 +347,9 @@ async function main() {
   const summary: { size: number; java: number; product: number; page: number; rss: number }[] = [];
   try {
     // A reused broker holds the groups of an earlier run: bench-0000000 up, so only the rest are made.
-    let made = reused ? (await admin.command<{ count: number }>('list 1')).count : 0;
+    // Idempotent (an offset commit each): made once, counted out of the groups below.
+    await admin.command(`create reader- 0 ${READERS} ${READERS_TOPIC}`);
+    let made = reused ? (await admin.command<{ count: number }>('list 1')).count - READERS : 0;
     if (made > (sizes[0] as number))
       throw new Error(`the broker holds ${made} groups, more than the first size ${sizes[0]}`);
     for (const size of sizes) {
@@ -366,6 +435,10 @@ ${sections.join('\n')}
   machine sets more than this product does: the bench waits up to a minute for the 1-minute load
   average to fall to ${QUIET_LOAD} or less, and publishes the row only if it stayed there
   (otherwise the row says _not published_ with the load; the console still prints the figures).
+- _lag of every group_, _GET /metrics_ and _consumers of one topic_ read every group (the 100
+  \`reader-\` groups that alone read \`${READERS_TOPIC}\` included) in one request each; Java's rows
+  are \`listGroups\`, one \`listConsumerGroupOffsets\` for all groups and one \`listOffsets\`
+  (filtered to the topic for the last). Each row names the server's peak RSS after it.
 `;
   writeFileSync(join(ROOT, 'docs/BENCHMARKS.md'), doc);
   // Laid out as the linter wants it (aligned tables), so the file can be committed as written.

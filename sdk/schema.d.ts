@@ -70,7 +70,7 @@ export interface paths {
         };
         /**
          * List the groups of every broker, filtered and paged
-         * @description Asks every broker for its groups (ListGroups at the highest version it offers; `type` and `state` are sent to brokers that can filter, v5 and v4, and applied here in every case) and merges the answers, sorted by group id in UTF-8 byte order. A broker that fails is listed in `failures`, never silently dropped. `include=details` describes the groups of the page, one RPC per coordinator and type. A page with more after it links the next one (`Link: <…>; rel="next"`) beside `nextCursor`. The whole listing as NDJSON is `GET /groups.ndjson` (streamGroups); a caller whose `Accept` prefers `application/x-ndjson` (RFC 9110 content negotiation: q-values, then the more specific range, then the order given) gets that stream here too, where `limit` and `include` are refused. An `Accept` that takes neither is a 406.
+         * @description Asks every broker for its groups (ListGroups at the highest version it offers; `type` and `state` are sent to brokers that can filter, v5 and v4, and applied here in every case) and merges the answers, sorted by group id in UTF-8 byte order. A broker that fails is listed in `failures`, never silently dropped. `include=details` describes the groups of the page, one RPC per coordinator and type. A page with more after it links the next one (`Link: <…>; rel="next"`) beside `nextCursor`. The whole listing as NDJSON is `GET /groups.ndjson` (streamGroups); a caller whose `Accept` prefers `application/x-ndjson` (RFC 9110 content negotiation: q-values, then the more specific range, then the order given) gets that stream here too, where `limit` and `include=details` are refused. An `Accept` that takes neither is a 406.
          */
         get: operations["listGroups"];
         put?: never;
@@ -90,7 +90,7 @@ export interface paths {
         };
         /**
          * Every matching group, one JSON object per line, streamed
-         * @description The whole listing of `GET /groups` (after `cursor`, if given) as application/x-ndjson: one ListGroups per broker, the filters applied, sorted by group id in UTF-8 byte order, broker failures in-band. Memory holds the listing once; lines are made as the client reads. A path of its own (not under /groups/) so that it names no group id.
+         * @description The whole listing of `GET /groups` (after `cursor`, if given) as application/x-ndjson: one ListGroups per broker, the filters applied, sorted by group id in UTF-8 byte order, broker failures in-band. Memory holds the listing once; lines are made as the client reads. With include=lag each group line carries its lag totals: the groups are read in batches (one describe, one OffsetFetch per coordinator, one ListOffsets per partition leader each) and each batch's lines are written as it completes. A path of its own (not under /groups/) so that it names no group id.
          */
         get: operations["streamGroups"];
         put?: never;
@@ -154,7 +154,7 @@ export interface paths {
         };
         /**
          * List the groups of every broker, filtered and paged (one cluster)
-         * @description Asks every broker for its groups (ListGroups at the highest version it offers; `type` and `state` are sent to brokers that can filter, v5 and v4, and applied here in every case) and merges the answers, sorted by group id in UTF-8 byte order. A broker that fails is listed in `failures`, never silently dropped. `include=details` describes the groups of the page, one RPC per coordinator and type. A page with more after it links the next one (`Link: <…>; rel="next"`) beside `nextCursor`. The whole listing as NDJSON is `GET /groups.ndjson` (streamGroups); a caller whose `Accept` prefers `application/x-ndjson` (RFC 9110 content negotiation: q-values, then the more specific range, then the order given) gets that stream here too, where `limit` and `include` are refused. An `Accept` that takes neither is a 406.
+         * @description Asks every broker for its groups (ListGroups at the highest version it offers; `type` and `state` are sent to brokers that can filter, v5 and v4, and applied here in every case) and merges the answers, sorted by group id in UTF-8 byte order. A broker that fails is listed in `failures`, never silently dropped. `include=details` describes the groups of the page, one RPC per coordinator and type. A page with more after it links the next one (`Link: <…>; rel="next"`) beside `nextCursor`. The whole listing as NDJSON is `GET /groups.ndjson` (streamGroups); a caller whose `Accept` prefers `application/x-ndjson` (RFC 9110 content negotiation: q-values, then the more specific range, then the order given) gets that stream here too, where `limit` and `include=details` are refused. An `Accept` that takes neither is a 406.
          */
         get: operations["listGroupsInCluster"];
         put?: never;
@@ -174,7 +174,7 @@ export interface paths {
         };
         /**
          * Every matching group, one JSON object per line, streamed (one cluster)
-         * @description The whole listing of `GET /groups` (after `cursor`, if given) as application/x-ndjson: one ListGroups per broker, the filters applied, sorted by group id in UTF-8 byte order, broker failures in-band. Memory holds the listing once; lines are made as the client reads. A path of its own (not under /groups/) so that it names no group id.
+         * @description The whole listing of `GET /groups` (after `cursor`, if given) as application/x-ndjson: one ListGroups per broker, the filters applied, sorted by group id in UTF-8 byte order, broker failures in-band. Memory holds the listing once; lines are made as the client reads. With include=lag each group line carries its lag totals: the groups are read in batches (one describe, one OffsetFetch per coordinator, one ListOffsets per partition leader each) and each batch's lines are written as it completes. A path of its own (not under /groups/) so that it names no group id.
          */
         get: operations["streamGroupsInCluster"];
         put?: never;
@@ -323,6 +323,86 @@ export interface paths {
          * @description IncrementalAlterConfigs on the GROUP resource: Kafka checks the change first (validateOnly) and only then applies it, so a refused change applies nothing. A config Kafka refuses (unknown, out of range, not accepted by this Kafka version) answers 400 naming it, with Kafka's message. `dryRun=true` stops after Kafka's check. The group must exist and have the type named, unless `allowMissing=true`: then a group id no group has yet takes configs too, as Kafka allows, for the group made later with this id. Needs the grant action 'configs'; every attempt is logged as an audit line.
          */
         patch: operations["changeGroupConfigsInCluster"];
+        trace?: never;
+    };
+    "/topics/{topic}/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The groups that read a topic, with their lag on it
+         * @description Every visible group of every type that has committed offsets on the topic, subscribes to it, or holds its partitions, with its state, type, member count and lag on the topic. The groups are listed (filters as /groups), then read 1,000 at a time: one describe, one OffsetFetch (v8+: many groups a request) per coordinator, one ListOffsets per leader of the topic's partitions. A group that cannot be read is in `unreadable`. A topic that does not exist is a 404; a topic nobody reads, an empty list. `Accept: application/x-ndjson` streams them (as /topics/{topic}/groups.ndjson).
+         */
+        get: operations["listTopicGroups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/topics/{topic}/groups.ndjson": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The groups that read a topic, one JSON object per line, written as they are read
+         * @description Every visible group of every type that has committed offsets on the topic, subscribes to it, or holds its partitions, with its state, type, member count and lag on the topic. The groups are listed (filters as /groups), then read 1,000 at a time: one describe, one OffsetFetch (v8+: many groups a request) per coordinator, one ListOffsets per leader of the topic's partitions. A group that cannot be read is in `unreadable`. A topic that does not exist is a 404; a topic nobody reads, an empty list.
+         */
+        get: operations["streamTopicGroups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clusters/{alias}/topics/{topic}/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The groups that read a topic, with their lag on it (one cluster)
+         * @description Every visible group of every type that has committed offsets on the topic, subscribes to it, or holds its partitions, with its state, type, member count and lag on the topic. The groups are listed (filters as /groups), then read 1,000 at a time: one describe, one OffsetFetch (v8+: many groups a request) per coordinator, one ListOffsets per leader of the topic's partitions. A group that cannot be read is in `unreadable`. A topic that does not exist is a 404; a topic nobody reads, an empty list. `Accept: application/x-ndjson` streams them (as /topics/{topic}/groups.ndjson).
+         */
+        get: operations["listTopicGroupsInCluster"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clusters/{alias}/topics/{topic}/groups.ndjson": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The groups that read a topic, one JSON object per line, written as they are read (one cluster)
+         * @description Every visible group of every type that has committed offsets on the topic, subscribes to it, or holds its partitions, with its state, type, member count and lag on the topic. The groups are listed (filters as /groups), then read 1,000 at a time: one describe, one OffsetFetch (v8+: many groups a request) per coordinator, one ListOffsets per leader of the topic's partitions. A group that cannot be read is in `unreadable`. A topic that does not exist is a 404; a topic nobody reads, an empty list.
+         */
+        get: operations["streamTopicGroupsInCluster"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/cluster": {
@@ -807,7 +887,7 @@ export interface paths {
         put?: never;
         /**
          * Model Context Protocol (Streamable HTTP): this API as tools for agents
-         * @description One JSON-RPC message per POST, answered as application/json; stateless (no Mcp-Session-Id), so GET answers 405. The client must accept application/json and text/event-stream (the protocol says so; 406 otherwise). Tools: list_consumer_groups, describe_consumer_group, describe_consumer_group_lag, describe_consumer_group_health, describe_cluster, and where writes are on and granted reset_consumer_group_offsets_dry_run and reset_consumer_group_offsets_execute. A tool call is the HTTP request of its route, with the caller’s credentials: the same grants (a group the caller may not see is not found), validation, rate limit and JSON; a problem becomes a tool error carrying the problem document. See docs/mcp.md.
+         * @description One JSON-RPC message per POST, answered as application/json; stateless (no Mcp-Session-Id), so GET answers 405. The client must accept application/json and text/event-stream (the protocol says so; 406 otherwise). Tools: list_consumer_groups, describe_consumer_group, describe_consumer_group_lag, describe_consumer_group_health, diagnose_consumer_group, list_topic_consumer_groups, describe_cluster_protocols, describe_cluster, and where writes are on and granted reset_consumer_group_offsets_dry_run and reset_consumer_group_offsets_execute. A tool call is the HTTP request of its route, with the caller’s credentials: the same grants (a group the caller may not see is not found), validation, rate limit and JSON; a problem becomes a tool error carrying the problem document. See docs/mcp.md.
          */
         post: operations["mcp"];
         delete?: never;
@@ -907,7 +987,7 @@ export interface components {
              * @example /problems/group-not-found
              * @enum {string}
              */
-            type: "/problems/invalid-input" | "/problems/group-not-found" | "/problems/route-not-found" | "/problems/cluster-not-found" | "/problems/group-type-mismatch" | "/problems/internal-error" | "/problems/configuration-error" | "/problems/group-type-unavailable" | "/problems/broker-response-unreadable" | "/problems/unsupported-broker-api" | "/problems/kafka-error" | "/problems/broker-unavailable" | "/problems/coordinator-unavailable" | "/problems/broker-timeout" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/forbidden" | "/problems/method-not-allowed" | "/problems/not-acceptable" | "/problems/client-timeout" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/too-many-streams" | "/problems/event-streams-unsupported" | "/problems/headers-too-large" | "/problems/request-timeout" | "/problems/auth-unavailable" | "/problems/writes-disabled" | "/problems/group-not-empty" | "/problems/group-subscribed-to-topic" | "/problems/member-removal-unsupported" | "/problems/member-not-found" | "/problems/plan-stale" | "/problems/group-deletion-failed";
+            type: "/problems/invalid-input" | "/problems/group-not-found" | "/problems/route-not-found" | "/problems/cluster-not-found" | "/problems/topic-not-found" | "/problems/group-type-mismatch" | "/problems/internal-error" | "/problems/configuration-error" | "/problems/group-type-unavailable" | "/problems/broker-response-unreadable" | "/problems/unsupported-broker-api" | "/problems/kafka-error" | "/problems/broker-unavailable" | "/problems/coordinator-unavailable" | "/problems/broker-timeout" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/forbidden" | "/problems/method-not-allowed" | "/problems/not-acceptable" | "/problems/client-timeout" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/too-many-streams" | "/problems/event-streams-unsupported" | "/problems/headers-too-large" | "/problems/request-timeout" | "/problems/auth-unavailable" | "/problems/writes-disabled" | "/problems/group-not-empty" | "/problems/group-subscribed-to-topic" | "/problems/member-removal-unsupported" | "/problems/member-not-found" | "/problems/plan-stale" | "/problems/group-deletion-failed";
             title: string;
             /** Format: int32 */
             status: number;
@@ -1842,7 +1922,7 @@ export interface components {
             };
         };
         /**
-         * @description With `Accept: application/x-ndjson` every line is one JSON object: first a `{"failure": …}` line per broker whose ListGroups failed, then one group per line sorted by group id, then `{"end": {"groups": n, "failures": m}}`.
+         * @description With `Accept: application/x-ndjson` every line is one JSON object: first a `{"failure": …}` line per broker whose ListGroups failed, then one group per line sorted by group id, then `{"end": {"groups": n, "failures": m}}`. With include=lag each group line carries its lag totals (or `lagError`), written as each batch of 1000 groups is read.
          * @example {
          *       "groupId": "demo-classic",
          *       "type": "classic",
@@ -1850,7 +1930,7 @@ export interface components {
          *       "state": "Stable"
          *     }
          */
-        GroupListingLine: components["schemas"]["GroupListing"] | {
+        GroupListingLine: components["schemas"]["GroupListingLagLine"] | {
             failure: components["schemas"]["BrokerFailure"];
         } | {
             end: {
@@ -1864,7 +1944,17 @@ export interface components {
                  * @description Failure lines sent
                  */
                 failures: number;
+                /**
+                 * Format: int32
+                 * @description With include=lag: group lines with `lagError`
+                 */
+                lagErrors?: number;
             };
+        };
+        /** @description A group as listed; with include=lag (or timeLag) also `lag` (its totals) or `lagError` (why not) */
+        GroupListingLagLine: components["schemas"]["GroupListing"] & {
+            lag?: components["schemas"]["LagTotals"];
+            lagError?: components["schemas"]["Problem"];
         };
         /**
          * @example {
@@ -2196,6 +2286,120 @@ export interface components {
             /** @enum {string} */
             type: "unknown" | "boolean" | "string" | "int" | "short" | "long" | "double" | "list" | "class" | "password";
             documentation: string | null;
+        };
+        /**
+         * @example {
+         *       "topic": "demo-events",
+         *       "groups": [
+         *         {
+         *           "groupId": "demo-classic",
+         *           "type": "classic",
+         *           "protocolType": "consumer",
+         *           "state": "Stable",
+         *           "members": 2,
+         *           "lag": {
+         *             "lag": 120,
+         *             "maxLag": {
+         *               "lag": 40,
+         *               "topic": "demo-events",
+         *               "partition": 0
+         *             },
+         *             "partitions": 3,
+         *             "partitionsWithoutOffset": 0,
+         *             "partitionsWithErrors": 0
+         *           }
+         *         }
+         *       ],
+         *       "unreadable": [],
+         *       "failures": [],
+         *       "nextCursor": null
+         *     }
+         */
+        TopicGroupPage: {
+            topic: string;
+            groups: components["schemas"]["TopicGroup"][];
+            unreadable: components["schemas"]["UnreadableGroup"][];
+            /** @description Brokers whose ListGroups failed: the groups they coordinate are missing */
+            failures: components["schemas"]["BrokerFailure"][];
+            /** @description Pass as `cursor` for the next page; null on the last */
+            nextCursor: string | null;
+        };
+        /**
+         * @description A group that reads the topic (committed offsets on it, a subscription, or its partitions held)
+         * @example {
+         *       "groupId": "demo-classic",
+         *       "type": "classic",
+         *       "protocolType": "consumer",
+         *       "state": "Stable",
+         *       "members": 2,
+         *       "lag": {
+         *         "lag": 120,
+         *         "maxLag": {
+         *           "lag": 40,
+         *           "topic": "demo-events",
+         *           "partition": 0
+         *         },
+         *         "partitions": 3,
+         *         "partitionsWithoutOffset": 0,
+         *         "partitionsWithErrors": 0
+         *       }
+         *     }
+         */
+        TopicGroup: components["schemas"]["GroupListing"] & {
+            /**
+             * Format: int32
+             * @description Members of the group
+             */
+            members: number;
+            /** @description The group's lag on this topic only */
+            lag: components["schemas"]["LagTotals"];
+            /** @description With include=partitions: the topic's partitions the group has an offset on or holds */
+            partitions?: components["schemas"]["PartitionOffsets"][];
+        };
+        /** @description A listed group whose description or offsets could not be read: whether it reads the topic is unknown */
+        UnreadableGroup: {
+            groupId: string;
+            /**
+             * @description null when the broker is older than ListGroups v5 (Kafka 3.x) and does not say
+             * @enum {string|null}
+             */
+            type: "classic" | "consumer" | "share" | "streams" | null;
+            problem: components["schemas"]["Problem"];
+        };
+        /**
+         * @description One line of the stream: `{"failure": …}` lines first, then the readers of the topic (and `{"unreadable": …}` lines) in group id order as each batch is read, then `{"end": …}`
+         * @example {
+         *       "groupId": "demo-classic",
+         *       "type": "classic",
+         *       "protocolType": "consumer",
+         *       "state": "Stable",
+         *       "members": 2,
+         *       "lag": {
+         *         "lag": 120,
+         *         "maxLag": {
+         *           "lag": 40,
+         *           "topic": "demo-events",
+         *           "partition": 0
+         *         },
+         *         "partitions": 3,
+         *         "partitionsWithoutOffset": 0,
+         *         "partitionsWithErrors": 0
+         *       }
+         *     }
+         */
+        TopicGroupLine: components["schemas"]["TopicGroup"] | {
+            failure: components["schemas"]["BrokerFailure"];
+        } | {
+            unreadable: components["schemas"]["UnreadableGroup"];
+        } | {
+            end: {
+                /** Format: int32 */
+                groups: number;
+                /** Format: int32 */
+                unreadable: number;
+                /** Format: int32 */
+                failures: number;
+            };
         };
         /**
          * @example {
@@ -3420,205 +3624,6 @@ export interface components {
             partitionsCompared: number;
         };
         /**
-         * @description One server-sent event: `event:` names the shape of `data` (one JSON line). `id:` is a signed snapshot of what the caller has seen; sent back as `Last-Event-ID` it resumes the stream with the changes since, not a replay. Lines starting with `:` are heartbeats. `poll-failed` carries the problem of a poll that failed (the stream polls again); `end` closes the stream at its maximum lifetime with `retry:`.
-         * @example {
-         *       "event": "group",
-         *       "id": "eyJwIjoiZ3JvdXAtZXZlbnRzIn0.c2lnbmF0dXJl",
-         *       "data": {
-         *         "groupId": "orders-eu",
-         *         "type": "consumer",
-         *         "state": "Stable",
-         *         "epoch": 7,
-         *         "assignmentEpoch": 7,
-         *         "members": [],
-         *         "verdict": "OK",
-         *         "changed": [
-         *           "epoch",
-         *           "members"
-         *         ],
-         *         "at": "2026-12-01T17:40:05.120Z"
-         *       }
-         *     }
-         */
-        GroupStreamEvent: {
-            /** @enum {string} */
-            event: "group";
-            id: string;
-            data: components["schemas"]["GroupChangeEvent"];
-        } | {
-            /** @enum {string} */
-            event: "removed";
-            id: string;
-            data: components["schemas"]["GroupRemovedEvent"];
-        } | {
-            /** @enum {string} */
-            event: "lag";
-            id: string;
-            data: components["schemas"]["GroupLagEvent"];
-        } | {
-            /** @enum {string} */
-            event: "overflow";
-            data: components["schemas"]["StreamOverflowEvent"];
-        } | {
-            /** @enum {string} */
-            event: "poll-failed";
-            data: components["schemas"]["Problem"];
-        } | {
-            /** @enum {string} */
-            event: "end";
-            /** Format: int32 */
-            retry: number;
-            data: components["schemas"]["StreamEndEvent"];
-        };
-        /**
-         * @example {
-         *       "groupId": "orders-eu",
-         *       "type": "consumer",
-         *       "state": "Stable",
-         *       "epoch": 7,
-         *       "assignmentEpoch": 7,
-         *       "members": [
-         *         {
-         *           "memberId": "kX1d0J5qS7mUgC8n0pQv9A",
-         *           "instanceId": null,
-         *           "clientId": "orders-1",
-         *           "clientHost": "/10.0.0.21",
-         *           "partitions": [
-         *             {
-         *               "topic": "orders",
-         *               "topicId": "x0iNqXI1Tmq2c3n0o9Jh9w",
-         *               "partitions": [
-         *                 0,
-         *                 1
-         *               ]
-         *             }
-         *           ]
-         *         }
-         *       ],
-         *       "verdict": "OK",
-         *       "changed": [
-         *         "epoch",
-         *         "members",
-         *         "assignment"
-         *       ],
-         *       "at": "2026-12-01T17:40:05.120Z"
-         *     }
-         */
-        GroupChangeEvent: {
-            groupId: string;
-            /** @enum {string} */
-            type: "classic" | "consumer" | "share" | "streams";
-            state: string;
-            /**
-             * Format: int32
-             * @description The group epoch; null for classic groups
-             */
-            epoch: number | null;
-            /** Format: int32 */
-            assignmentEpoch: number | null;
-            members: components["schemas"]["EventMember"][];
-            /** @description The group's health verdict by the default thresholds; null when its offsets could not be read or the caller has no grant with the action `offsets` (always present) */
-            verdict?: components["schemas"]["Verdict"] | null;
-            /** @description What changed since the snapshot in `Last-Event-ID` (or the previous event); `appeared`: the caller had not seen the group */
-            changed: ("appeared" | "type" | "state" | "epoch" | "members" | "assignment" | "verdict")[];
-            /**
-             * @description When the poll read it (ISO 8601)
-             * @example 2026-12-01T17:40:05.120Z
-             */
-            at: string;
-        };
-        EventMember: {
-            memberId: string;
-            instanceId: string | null;
-            clientId: string;
-            clientHost: string;
-            /** @description The partitions the member holds now */
-            partitions: components["schemas"]["TopicPartitions"][];
-        };
-        /** @description A group the caller had seen is gone (deleted, of another type now, or out of its grants) */
-        GroupRemovedEvent: {
-            groupId: string;
-            /**
-             * @description When the poll read it (ISO 8601)
-             * @example 2026-12-01T17:40:05.120Z
-             */
-            at: string;
-        };
-        /**
-         * @description Sent every EVENTS_LAG_INTERVAL_MS per group, to callers granted `offsets` on it
-         * @example {
-         *       "groupId": "orders-eu",
-         *       "type": "consumer",
-         *       "lag": 1240,
-         *       "maxTimeLagMs": {
-         *         "min": 95200,
-         *         "max": 95950
-         *       },
-         *       "partitions": 2,
-         *       "verdict": "LAGGING",
-         *       "at": "2026-12-01T17:40:05.120Z"
-         *     }
-         */
-        GroupLagEvent: {
-            groupId: string;
-            /** @enum {string} */
-            type: "classic" | "consumer" | "share" | "streams";
-            /**
-             * Format: int64
-             * @description Records behind, summed over the partitions
-             */
-            lag: number | null;
-            /** @description Bounds on the group's largest time lag, ms */
-            maxTimeLagMs: {
-                /** Format: int64 */
-                min: number;
-                /** Format: int64 */
-                max: number;
-            } | null;
-            /** Format: int32 */
-            partitions: number;
-            verdict: components["schemas"]["Verdict"];
-            /**
-             * @description When the poll read it (ISO 8601)
-             * @example 2026-12-01T17:40:05.120Z
-             */
-            at: string;
-        };
-        StreamOverflowEvent: {
-            /**
-             * Format: int32
-             * @description Groups the filters match
-             */
-            matching: number;
-            /**
-             * Format: int32
-             * @description Groups this stream watches: the first EVENTS_MAX_GROUPS by id
-             */
-            watched: number;
-            /**
-             * @description When the poll read it (ISO 8601)
-             * @example 2026-12-01T17:40:05.120Z
-             */
-            at: string;
-        };
-        StreamEndEvent: {
-            /**
-             * @description The stream reached EVENTS_MAX_LIFETIME_MS
-             * @enum {string}
-             */
-            reason: "lifetime";
-            /**
-             * Format: int32
-             * @description The `retry:` sent with it
-             */
-            reconnectAfterMs: number;
-            /**
-             * @description When the poll read it (ISO 8601)
-             * @example 2026-12-01T17:40:05.120Z
-             */
-            at: string;
-        };
-        /**
          * @example {
          *       "groupId": "demo-consumer",
          *       "type": "consumer",
@@ -3823,6 +3828,205 @@ export interface components {
             /** @description Client ids (or group.instance.id) that left and came back under a new member id (flapping) */
             rejoined: string[];
         } | null;
+        /**
+         * @description One server-sent event: `event:` names the shape of `data` (one JSON line). `id:` is a signed snapshot of what the caller has seen; sent back as `Last-Event-ID` it resumes the stream with the changes since, not a replay. Lines starting with `:` are heartbeats. `poll-failed` carries the problem of a poll that failed (the stream polls again); `end` closes the stream at its maximum lifetime with `retry:`.
+         * @example {
+         *       "event": "group",
+         *       "id": "eyJwIjoiZ3JvdXAtZXZlbnRzIn0.c2lnbmF0dXJl",
+         *       "data": {
+         *         "groupId": "orders-eu",
+         *         "type": "consumer",
+         *         "state": "Stable",
+         *         "epoch": 7,
+         *         "assignmentEpoch": 7,
+         *         "members": [],
+         *         "verdict": "OK",
+         *         "changed": [
+         *           "epoch",
+         *           "members"
+         *         ],
+         *         "at": "2026-12-01T17:40:05.120Z"
+         *       }
+         *     }
+         */
+        GroupStreamEvent: {
+            /** @enum {string} */
+            event: "group";
+            id: string;
+            data: components["schemas"]["GroupChangeEvent"];
+        } | {
+            /** @enum {string} */
+            event: "removed";
+            id: string;
+            data: components["schemas"]["GroupRemovedEvent"];
+        } | {
+            /** @enum {string} */
+            event: "lag";
+            id: string;
+            data: components["schemas"]["GroupLagEvent"];
+        } | {
+            /** @enum {string} */
+            event: "overflow";
+            data: components["schemas"]["StreamOverflowEvent"];
+        } | {
+            /** @enum {string} */
+            event: "poll-failed";
+            data: components["schemas"]["Problem"];
+        } | {
+            /** @enum {string} */
+            event: "end";
+            /** Format: int32 */
+            retry: number;
+            data: components["schemas"]["StreamEndEvent"];
+        };
+        /**
+         * @example {
+         *       "groupId": "orders-eu",
+         *       "type": "consumer",
+         *       "state": "Stable",
+         *       "epoch": 7,
+         *       "assignmentEpoch": 7,
+         *       "members": [
+         *         {
+         *           "memberId": "kX1d0J5qS7mUgC8n0pQv9A",
+         *           "instanceId": null,
+         *           "clientId": "orders-1",
+         *           "clientHost": "/10.0.0.21",
+         *           "partitions": [
+         *             {
+         *               "topic": "orders",
+         *               "topicId": "x0iNqXI1Tmq2c3n0o9Jh9w",
+         *               "partitions": [
+         *                 0,
+         *                 1
+         *               ]
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "verdict": "OK",
+         *       "changed": [
+         *         "epoch",
+         *         "members",
+         *         "assignment"
+         *       ],
+         *       "at": "2026-12-01T17:40:05.120Z"
+         *     }
+         */
+        GroupChangeEvent: {
+            groupId: string;
+            /** @enum {string} */
+            type: "classic" | "consumer" | "share" | "streams";
+            state: string;
+            /**
+             * Format: int32
+             * @description The group epoch; null for classic groups
+             */
+            epoch: number | null;
+            /** Format: int32 */
+            assignmentEpoch: number | null;
+            members: components["schemas"]["EventMember"][];
+            /** @description The group's health verdict by the default thresholds; null when its offsets could not be read or the caller has no grant with the action `offsets` (always present) */
+            verdict?: components["schemas"]["Verdict"] | null;
+            /** @description What changed since the snapshot in `Last-Event-ID` (or the previous event); `appeared`: the caller had not seen the group */
+            changed: ("appeared" | "type" | "state" | "epoch" | "members" | "assignment" | "verdict")[];
+            /**
+             * @description When the poll read it (ISO 8601)
+             * @example 2026-12-01T17:40:05.120Z
+             */
+            at: string;
+        };
+        EventMember: {
+            memberId: string;
+            instanceId: string | null;
+            clientId: string;
+            clientHost: string;
+            /** @description The partitions the member holds now */
+            partitions: components["schemas"]["TopicPartitions"][];
+        };
+        /** @description A group the caller had seen is gone (deleted, of another type now, or out of its grants) */
+        GroupRemovedEvent: {
+            groupId: string;
+            /**
+             * @description When the poll read it (ISO 8601)
+             * @example 2026-12-01T17:40:05.120Z
+             */
+            at: string;
+        };
+        /**
+         * @description Sent every EVENTS_LAG_INTERVAL_MS per group, to callers granted `offsets` on it
+         * @example {
+         *       "groupId": "orders-eu",
+         *       "type": "consumer",
+         *       "lag": 1240,
+         *       "maxTimeLagMs": {
+         *         "min": 95200,
+         *         "max": 95950
+         *       },
+         *       "partitions": 2,
+         *       "verdict": "LAGGING",
+         *       "at": "2026-12-01T17:40:05.120Z"
+         *     }
+         */
+        GroupLagEvent: {
+            groupId: string;
+            /** @enum {string} */
+            type: "classic" | "consumer" | "share" | "streams";
+            /**
+             * Format: int64
+             * @description Records behind, summed over the partitions
+             */
+            lag: number | null;
+            /** @description Bounds on the group's largest time lag, ms */
+            maxTimeLagMs: {
+                /** Format: int64 */
+                min: number;
+                /** Format: int64 */
+                max: number;
+            } | null;
+            /** Format: int32 */
+            partitions: number;
+            verdict: components["schemas"]["Verdict"];
+            /**
+             * @description When the poll read it (ISO 8601)
+             * @example 2026-12-01T17:40:05.120Z
+             */
+            at: string;
+        };
+        StreamOverflowEvent: {
+            /**
+             * Format: int32
+             * @description Groups the filters match
+             */
+            matching: number;
+            /**
+             * Format: int32
+             * @description Groups this stream watches: the first EVENTS_MAX_GROUPS by id
+             */
+            watched: number;
+            /**
+             * @description When the poll read it (ISO 8601)
+             * @example 2026-12-01T17:40:05.120Z
+             */
+            at: string;
+        };
+        StreamEndEvent: {
+            /**
+             * @description The stream reached EVENTS_MAX_LIFETIME_MS
+             * @enum {string}
+             */
+            reason: "lifetime";
+            /**
+             * Format: int32
+             * @description The `retry:` sent with it
+             */
+            reconnectAfterMs: number;
+            /**
+             * @description When the poll read it (ISO 8601)
+             * @example 2026-12-01T17:40:05.120Z
+             */
+            at: string;
+        };
         /**
          * @example {
          *       "clusters": [
@@ -4315,6 +4519,8 @@ export interface operations {
                 type?: ("classic" | "consumer" | "share" | "streams")[];
                 /** @description Only groups in these states: one or more of Empty, Stable, Dead, PreparingRebalance, CompletingRebalance, Assigning, Reconciling, NotReady (repeated or comma-separated, any case) */
                 state?: ("Empty" | "Stable" | "Dead" | "PreparingRebalance" | "CompletingRebalance" | "Assigning" | "Reconciling" | "NotReady")[];
+                /** @description Only groups that read this topic (committed offsets on it, a subscription, or its partitions held), as /topics/{topic}/groups; with include=lag, their lag on it */
+                topic?: string;
                 /** @description Only group ids starting with this (case-sensitive) */
                 prefix?: string;
                 /** @description Only groups of this exact protocol type ('consumer', 'connect'; empty for groups made by an offset commit) */
@@ -4475,6 +4681,8 @@ export interface operations {
     streamGroups: {
         parameters: {
             query?: {
+                /** @description Only groups that read this topic (committed offsets on it, a subscription, or its partitions held), as /topics/{topic}/groups; with include=lag, their lag on it */
+                topic?: string;
                 /** @description Only groups of these types: one or more of classic, consumer, share, streams (repeated or comma-separated, any case) */
                 type?: ("classic" | "consumer" | "share" | "streams")[];
                 /** @description Only groups in these states: one or more of Empty, Stable, Dead, PreparingRebalance, CompletingRebalance, Assigning, Reconciling, NotReady (repeated or comma-separated, any case) */
@@ -4485,6 +4693,10 @@ export interface operations {
                 protocolType?: string;
                 /** @description Opaque: a previous page's `nextCursor`. The next page is cut from the listing its first page was taken from (a snapshot this server keeps for a while: 60 s after its last page, 5 min at most), so following the cursors walks one listing, each group once, with the failures of that listing on every page. When the snapshot is gone (expired, or the request reached another instance) the page comes from a fresh listing past the last group id of the previous page, which is then kept for the pages after it: groups created or deleted meanwhile neither shift nor repeat the others. Cursors of earlier versions still work. */
                 cursor?: string;
+                /** @description Each group's lag totals on its line (timeLag: with its largest time lag, one Fetch and two ListOffsets more per partition leader and batch): one or more of lag, timeLag (repeated or comma-separated, any case) */
+                include?: ("lag" | "timeLag")[];
+                /** @description With include=lag: read_uncommitted (default) or read_committed */
+                isolation?: "read_uncommitted" | "read_committed";
             };
             header?: never;
             path?: never;
@@ -5150,6 +5362,8 @@ export interface operations {
                 type?: ("classic" | "consumer" | "share" | "streams")[];
                 /** @description Only groups in these states: one or more of Empty, Stable, Dead, PreparingRebalance, CompletingRebalance, Assigning, Reconciling, NotReady (repeated or comma-separated, any case) */
                 state?: ("Empty" | "Stable" | "Dead" | "PreparingRebalance" | "CompletingRebalance" | "Assigning" | "Reconciling" | "NotReady")[];
+                /** @description Only groups that read this topic (committed offsets on it, a subscription, or its partitions held), as /topics/{topic}/groups; with include=lag, their lag on it */
+                topic?: string;
                 /** @description Only group ids starting with this (case-sensitive) */
                 prefix?: string;
                 /** @description Only groups of this exact protocol type ('consumer', 'connect'; empty for groups made by an offset commit) */
@@ -5326,6 +5540,8 @@ export interface operations {
     streamGroupsInCluster: {
         parameters: {
             query?: {
+                /** @description Only groups that read this topic (committed offsets on it, a subscription, or its partitions held), as /topics/{topic}/groups; with include=lag, their lag on it */
+                topic?: string;
                 /** @description Only groups of these types: one or more of classic, consumer, share, streams (repeated or comma-separated, any case) */
                 type?: ("classic" | "consumer" | "share" | "streams")[];
                 /** @description Only groups in these states: one or more of Empty, Stable, Dead, PreparingRebalance, CompletingRebalance, Assigning, Reconciling, NotReady (repeated or comma-separated, any case) */
@@ -5336,6 +5552,10 @@ export interface operations {
                 protocolType?: string;
                 /** @description Opaque: a previous page's `nextCursor`. The next page is cut from the listing its first page was taken from (a snapshot this server keeps for a while: 60 s after its last page, 5 min at most), so following the cursors walks one listing, each group once, with the failures of that listing on every page. When the snapshot is gone (expired, or the request reached another instance) the page comes from a fresh listing past the last group id of the previous page, which is then kept for the pages after it: groups created or deleted meanwhile neither shift nor repeat the others. Cursors of earlier versions still work. */
                 cursor?: string;
+                /** @description Each group's lag totals on its line (timeLag: with its largest time lag, one Fetch and two ListOffsets more per partition leader and batch): one or more of lag, timeLag (repeated or comma-separated, any case) */
+                include?: ("lag" | "timeLag")[];
+                /** @description With include=lag: read_uncommitted (default) or read_committed */
+                isolation?: "read_uncommitted" | "read_committed";
             };
             header?: never;
             path: {
@@ -7392,6 +7612,704 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listTopicGroups: {
+        parameters: {
+            query?: {
+                /** @description Only groups of these types: one or more of classic, consumer, share, streams (repeated or comma-separated, any case) */
+                type?: ("classic" | "consumer" | "share" | "streams")[];
+                /** @description Only groups in these states: one or more of Empty, Stable, Dead, PreparingRebalance, CompletingRebalance, Assigning, Reconciling, NotReady (repeated or comma-separated, any case) */
+                state?: ("Empty" | "Stable" | "Dead" | "PreparingRebalance" | "CompletingRebalance" | "Assigning" | "Reconciling" | "NotReady")[];
+                /** @description Only group ids starting with this (case-sensitive) */
+                prefix?: string;
+                /** @description Only groups of this exact protocol type ('consumer', 'connect'; empty for groups made by an offset commit) */
+                protocolType?: string;
+                /** @description Page size: an integer from 1 to 1000 (default 100) */
+                limit?: number;
+                /** @description Opaque: a previous page's `nextCursor`. The next page is cut from the listing its first page was taken from (a snapshot this server keeps for a while: 60 s after its last page, 5 min at most), so following the cursors walks one listing, each group once, with the failures of that listing on every page. When the snapshot is gone (expired, or the request reached another instance) the page comes from a fresh listing past the last group id of the previous page, which is then kept for the pages after it: groups created or deleted meanwhile neither shift nor repeat the others. Cursors of earlier versions still work. */
+                cursor?: string;
+                /** @description With include=lag: read_uncommitted (default) or read_committed */
+                isolation?: "read_uncommitted" | "read_committed";
+                /** @description Extra data per group (partitions: its lag per partition of the topic; timeLag: the topic's time lag, one Fetch and two ListOffsets more per partition leader and batch): one or more of partitions, timeLag (repeated or comma-separated, any case) */
+                include?: ("partitions" | "timeLag")[];
+                /** @description groupId (default): by group id in UTF-8 byte order, paged by cursor; lag: most lag on the topic first, the first `limit` groups, no next page */
+                sort?: "groupId" | "lag";
+            };
+            header?: never;
+            path: {
+                /** @description The topic */
+                topic: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The readers of the topic */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopicGroupPage"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Topic not found */
+            404: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No acceptable representation */
+            406: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    streamTopicGroups: {
+        parameters: {
+            query?: {
+                /** @description Only groups of these types: one or more of classic, consumer, share, streams (repeated or comma-separated, any case) */
+                type?: ("classic" | "consumer" | "share" | "streams")[];
+                /** @description Only groups in these states: one or more of Empty, Stable, Dead, PreparingRebalance, CompletingRebalance, Assigning, Reconciling, NotReady (repeated or comma-separated, any case) */
+                state?: ("Empty" | "Stable" | "Dead" | "PreparingRebalance" | "CompletingRebalance" | "Assigning" | "Reconciling" | "NotReady")[];
+                /** @description Only group ids starting with this (case-sensitive) */
+                prefix?: string;
+                /** @description Only groups of this exact protocol type ('consumer', 'connect'; empty for groups made by an offset commit) */
+                protocolType?: string;
+                /** @description Opaque: a previous page's `nextCursor`. The next page is cut from the listing its first page was taken from (a snapshot this server keeps for a while: 60 s after its last page, 5 min at most), so following the cursors walks one listing, each group once, with the failures of that listing on every page. When the snapshot is gone (expired, or the request reached another instance) the page comes from a fresh listing past the last group id of the previous page, which is then kept for the pages after it: groups created or deleted meanwhile neither shift nor repeat the others. Cursors of earlier versions still work. */
+                cursor?: string;
+                /** @description With include=lag: read_uncommitted (default) or read_committed */
+                isolation?: "read_uncommitted" | "read_committed";
+                /** @description Extra data per group (partitions: its lag per partition of the topic; timeLag: the topic's time lag, one Fetch and two ListOffsets more per partition leader and batch): one or more of partitions, timeLag (repeated or comma-separated, any case) */
+                include?: ("partitions" | "timeLag")[];
+            };
+            header?: never;
+            path: {
+                /** @description The topic */
+                topic: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The readers of the topic */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["TopicGroupLine"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Topic not found */
+            404: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listTopicGroupsInCluster: {
+        parameters: {
+            query?: {
+                /** @description Only groups of these types: one or more of classic, consumer, share, streams (repeated or comma-separated, any case) */
+                type?: ("classic" | "consumer" | "share" | "streams")[];
+                /** @description Only groups in these states: one or more of Empty, Stable, Dead, PreparingRebalance, CompletingRebalance, Assigning, Reconciling, NotReady (repeated or comma-separated, any case) */
+                state?: ("Empty" | "Stable" | "Dead" | "PreparingRebalance" | "CompletingRebalance" | "Assigning" | "Reconciling" | "NotReady")[];
+                /** @description Only group ids starting with this (case-sensitive) */
+                prefix?: string;
+                /** @description Only groups of this exact protocol type ('consumer', 'connect'; empty for groups made by an offset commit) */
+                protocolType?: string;
+                /** @description Page size: an integer from 1 to 1000 (default 100) */
+                limit?: number;
+                /** @description Opaque: a previous page's `nextCursor`. The next page is cut from the listing its first page was taken from (a snapshot this server keeps for a while: 60 s after its last page, 5 min at most), so following the cursors walks one listing, each group once, with the failures of that listing on every page. When the snapshot is gone (expired, or the request reached another instance) the page comes from a fresh listing past the last group id of the previous page, which is then kept for the pages after it: groups created or deleted meanwhile neither shift nor repeat the others. Cursors of earlier versions still work. */
+                cursor?: string;
+                /** @description With include=lag: read_uncommitted (default) or read_committed */
+                isolation?: "read_uncommitted" | "read_committed";
+                /** @description Extra data per group (partitions: its lag per partition of the topic; timeLag: the topic's time lag, one Fetch and two ListOffsets more per partition leader and batch): one or more of partitions, timeLag (repeated or comma-separated, any case) */
+                include?: ("partitions" | "timeLag")[];
+                /** @description groupId (default): by group id in UTF-8 byte order, paged by cursor; lag: most lag on the topic first, the first `limit` groups, no next page */
+                sort?: "groupId" | "lag";
+            };
+            header?: never;
+            path: {
+                /** @description The alias of a cluster, as GET /clusters lists them */
+                alias: string;
+                /** @description The topic */
+                topic: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The readers of the topic */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopicGroupPage"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Topic not found; No such cluster */
+            404: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No acceptable representation */
+            406: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; Configuration error */
+            500: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            502: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker unavailable; Credentials cannot be checked now */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Broker did not answer in time; Request took longer than its deadline */
+            504: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    streamTopicGroupsInCluster: {
+        parameters: {
+            query?: {
+                /** @description Only groups of these types: one or more of classic, consumer, share, streams (repeated or comma-separated, any case) */
+                type?: ("classic" | "consumer" | "share" | "streams")[];
+                /** @description Only groups in these states: one or more of Empty, Stable, Dead, PreparingRebalance, CompletingRebalance, Assigning, Reconciling, NotReady (repeated or comma-separated, any case) */
+                state?: ("Empty" | "Stable" | "Dead" | "PreparingRebalance" | "CompletingRebalance" | "Assigning" | "Reconciling" | "NotReady")[];
+                /** @description Only group ids starting with this (case-sensitive) */
+                prefix?: string;
+                /** @description Only groups of this exact protocol type ('consumer', 'connect'; empty for groups made by an offset commit) */
+                protocolType?: string;
+                /** @description Opaque: a previous page's `nextCursor`. The next page is cut from the listing its first page was taken from (a snapshot this server keeps for a while: 60 s after its last page, 5 min at most), so following the cursors walks one listing, each group once, with the failures of that listing on every page. When the snapshot is gone (expired, or the request reached another instance) the page comes from a fresh listing past the last group id of the previous page, which is then kept for the pages after it: groups created or deleted meanwhile neither shift nor repeat the others. Cursors of earlier versions still work. */
+                cursor?: string;
+                /** @description With include=lag: read_uncommitted (default) or read_committed */
+                isolation?: "read_uncommitted" | "read_committed";
+                /** @description Extra data per group (partitions: its lag per partition of the topic; timeLag: the topic's time lag, one Fetch and two ListOffsets more per partition leader and batch): one or more of partitions, timeLag (repeated or comma-separated, any case) */
+                include?: ("partitions" | "timeLag")[];
+            };
+            header?: never;
+            path: {
+                /** @description The alias of a cluster, as GET /clusters lists them */
+                alias: string;
+                /** @description The topic */
+                topic: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The readers of the topic */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["TopicGroupLine"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credentials missing or refused */
+            401: {
+                headers: {
+                    /** @description Bearer challenge (RFC 6750), with error="invalid_token" when credentials were refused */
+                    "WWW-Authenticate"?: string;
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not granted */
+            403: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Topic not found; No such cluster */
+            404: {
                 headers: {
                     Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

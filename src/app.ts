@@ -33,6 +33,7 @@ import {
   METRICS_ROUTES,
   OFFSET_ROUTES,
   RESET_ROUTES,
+  TOPIC_GROUP_ROUTES,
   WRITE_ROUTES,
 } from './routes/lazy-modules.js';
 import { mcpRoutes } from './routes/mcp/route.js';
@@ -105,6 +106,9 @@ export function createApp(deps: AppDeps) {
   mirror((app, service) => groupRoutes(app, service, logger));
   mirror(OFFSET_ROUTES.module((m, app, service) => m.offsetRoutes(app, service), eagerRoutes));
   mirror(GROUP_CONFIG_ROUTES.module((m, app, service) => m.groupConfigRoutes(app, service), eagerRoutes));
+  mirror(
+    TOPIC_GROUP_ROUTES.module((m, app, service) => m.topicGroupRoutes(app, service, logger), eagerRoutes),
+  );
   mirror((app, service) => clusterRoutes(app, service));
   // Writes and per-group health are mirrored like the reads: each cluster's own service behind them.
   const writesOf = (service: GroupService): WriteDeps => ({

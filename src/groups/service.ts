@@ -5,6 +5,8 @@
  * (offsets/tables.ts) and the writes (writes/); this class puts them behind one interface.
  */
 
+import { KafkaResponseError } from '../broker/errors.js';
+import { ErrorCode } from '../broker/protocol/errors.js';
 import type { ClusterInfo, KafkaCluster, Readiness } from '../broker/transport/cluster.js';
 import { ClusterListing } from './cluster-listing.js';
 import type { GroupConfig, GroupConfigChange } from './configs.js';
@@ -66,7 +68,7 @@ export interface GroupService {
    * per partition leader.
    */
   offsetsOfGroups(
-    groups: readonly { groupId: string; type: GroupType | null }[],
+    groups: readonly { groupId: string; type: GroupType | null; state?: string | null }[],
     options?: {
       isolation?: Isolation;
       timeLag?: boolean;
@@ -79,8 +81,10 @@ export interface GroupService {
    */
   describeListed(
     listed: readonly { groupId: string; type: GroupType | null }[],
-    options?: { offsets?: { isolation?: Isolation; timeLag?: boolean } },
+    options?: { offsets?: ListedOffsetsOptions },
   ): Promise<ListedDetails>;
+  /** Whether the topic exists (Metadata); undefined where the service cannot tell. */
+  topicExists?(topic: string): Promise<boolean>;
   /** One group as described and its offsets with time lag, read at `at` (ms): what a verdict needs. */
   groupHealth(groupId: string, options?: HealthOptions): Promise<HealthReading>;
   describeCluster(): Promise<ClusterInfo>;
@@ -125,6 +129,13 @@ export interface HealthReading {
   retention?: ReadonlyMap<string, Retention>;
   /** The first offset at or after the window's start (-1: no record that new; null: unreadable). */
   window?: { ms: number; startOffsets: ReadonlyMap<string, number | null> };
+}
+
+/** The offsets `describeListed` reads: with `topic`, only that topic's partitions. */
+export interface ListedOffsetsOptions {
+  isolation?: Isolation;
+  timeLag?: boolean;
+  topic?: string;
 }
 
 /** What `describeListed` answers: each group's describe, and its offsets table when asked. */
@@ -295,7 +306,7 @@ export class KafkaGroupService implements GroupService {
   }
 
   async offsetsOfGroups(
-    groups: readonly { groupId: string; type: GroupType | null }[],
+    groups: readonly { groupId: string; type: GroupType | null; state?: string | null }[],
     options: {
       isolation?: Isolation;
       timeLag?: boolean;
@@ -307,7 +318,7 @@ export class KafkaGroupService implements GroupService {
 
   async describeListed(
     listed: readonly { groupId: string; type: GroupType | null }[],
-    options: { offsets?: { isolation?: Isolation; timeLag?: boolean } } = {},
+    options: { offsets?: ListedOffsetsOptions } = {},
   ): Promise<ListedDetails> {
     const described = this.describeGroups(
       listed.map((g) => g.groupId),
@@ -321,12 +332,21 @@ export class KafkaGroupService implements GroupService {
             tables.ofGroups(listed, {
               ...(wanted.isolation && { isolation: wanted.isolation }),
               ...(wanted.timeLag && { timeLag: true }),
+              ...(wanted.topic !== undefined && { topic: wanted.topic }),
               described,
             }),
           )
         : undefined,
     ]);
     return { groups, ...(offsets && { offsets }) };
+  }
+
+  async topicExists(topic: string): Promise<boolean> {
+    const answer = (await this.cluster.topicLeaders([topic])).get(topic);
+    if (!answer || answer.errorCode === ErrorCode.UNKNOWN_TOPIC_OR_PARTITION) return false;
+    if (answer.errorCode !== ErrorCode.NONE)
+      throw new KafkaResponseError('metadata', 'Metadata', answer.errorCode);
+    return true;
   }
 
   close(): Promise<void> {

@@ -48,16 +48,23 @@ function formatLabels(labels: Labels): string {
 
 /** The exposition of `families`, in the order given; a family without samples keeps its HELP and TYPE. */
 export function exposition(families: readonly MetricFamily[]): string {
-  const lines: string[] = [];
-  for (const f of families) {
-    if (!METRIC_NAME.test(f.name)) throw new Error(`not a Prometheus metric name: ${f.name}`);
-    lines.push(`# HELP ${f.name} ${escapeHelp(f.help)}`, `# TYPE ${f.name} ${f.type}`);
-    for (const s of f.samples) {
-      for (const name of Object.keys(s.labels)) {
-        if (!LABEL_NAME.test(name) || name.startsWith('__')) throw new Error(`not a label name: ${name}`);
-      }
-      lines.push(`${f.name}${formatLabels(s.labels)} ${formatValue(s.value)}`);
+  return families.map((f) => familyHeader(f) + sampleLines(f)).join('');
+}
+
+/** A family's HELP and TYPE lines: written once, before all of its samples. */
+export function familyHeader(f: MetricFamily): string {
+  if (!METRIC_NAME.test(f.name)) throw new Error(`not a Prometheus metric name: ${f.name}`);
+  return `# HELP ${f.name} ${escapeHelp(f.help)}\n# TYPE ${f.name} ${f.type}\n`;
+}
+
+/** A family's sample lines, each ending in a newline: a family may be written in several pieces. */
+export function sampleLines(f: MetricFamily): string {
+  let text = '';
+  for (const s of f.samples) {
+    for (const name of Object.keys(s.labels)) {
+      if (!LABEL_NAME.test(name) || name.startsWith('__')) throw new Error(`not a label name: ${name}`);
     }
+    text += `${f.name}${formatLabels(s.labels)} ${formatValue(s.value)}\n`;
   }
-  return `${lines.join('\n')}\n`;
+  return text;
 }

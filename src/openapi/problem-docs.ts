@@ -12,6 +12,7 @@ export const PROBLEM_WHEN: Readonly<Record<ProblemSlug, string>> = {
   'group-not-found':
     'the group does not exist (`GROUP_ID_NOT_FOUND`, or Dead from brokers before DescribeGroups v6), or the caller may not see it',
   'route-not-found': 'no such route',
+  'topic-not-found': 'the topic does not exist (Metadata answers UNKNOWN_TOPIC_OR_PARTITION)',
   'cluster-not-found':
     "an alias unknown under `/clusters/{alias}`, or one the caller's grants do not cover; `clusters` lists the aliases it may use",
   'group-type-mismatch':

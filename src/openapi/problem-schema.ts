@@ -53,6 +53,7 @@ export const PROBLEMS = {
   'group-not-found': { status: 404, title: 'Group not found' },
   'route-not-found': { status: 404, title: 'No such route' },
   'cluster-not-found': { status: 404, title: 'No such cluster' },
+  'topic-not-found': { status: 404, title: 'Topic not found' },
   'group-type-mismatch': { status: 409, title: 'Group is of another type' },
   'internal-error': { status: 500, title: 'Internal error' },
   'configuration-error': { status: 500, title: 'Configuration error' },

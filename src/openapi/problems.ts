@@ -137,6 +137,9 @@ export const EXAMPLES: Record<ProblemSlug, Problem> = {
     groupId: 'orders-eu',
     kafkaError: { code: 69, name: 'GROUP_ID_NOT_FOUND', message: 'Group orders-eu not found.' },
   }),
+  'topic-not-found': problemBody('topic-not-found', "topic 'orders' does not exist", {
+    instance: '/topics/orders/groups',
+  }),
   'cluster-not-found': problemBody(
     'cluster-not-found',
     "no cluster 'us-east' here; the clusters you may use: default, eu-west",

@@ -30,7 +30,7 @@ import { expect, strictQuery } from '../openapi/validation.js';
 import { bindCluster, clusterMismatch } from '../tokens/cluster-binding.js';
 import type { TokenSigner } from '../tokens/signed.js';
 import { problemOf } from './errors.js';
-import { brokerFilterOf, ListQuery } from './groups.js';
+import { brokerFilterOf, ListQuery } from './listing-query.js';
 import { GroupIdParam, TypeAssertionParam } from './params.js';
 
 /** The purpose event snapshots are signed for. */

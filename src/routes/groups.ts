@@ -1,7 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { cutPage, ListingSnapshots, snapshotKey } from '../groups/held-listings.js';
-import { canonicalState, GROUP_STATES, type GroupState } from '../groups/listing.js';
-import { GROUP_TYPES, type GroupListing, type GroupType } from '../groups/model.js';
+import type { GroupListing } from '../groups/model.js';
 import type { GroupService } from '../groups/service.js';
 import { nextLink } from '../http/links.js';
 import { negotiate, notAcceptable } from '../http/negotiation.js';
@@ -13,171 +12,29 @@ import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import {
   BatchDescribeRequestSchema,
   BatchDescribeResultSchema,
-  BrokerFailureSchema,
   CLASSIC_GROUP_EXAMPLE,
   CONSUMER_GROUP_EXAMPLE,
-  GroupListingSchema,
   GroupPageSchema,
   GroupSchema,
   MAX_BATCH_GROUPS,
   SHARE_GROUP_EXAMPLE,
   STREAMS_GROUP_EXAMPLE,
 } from '../openapi/schemas.js';
-import { expect, strictQuery } from '../openapi/validation.js';
+import { strictQuery } from '../openapi/validation.js';
 import { problemOf } from './errors.js';
-import { decodePageCursor, encodeCursor, NDJSON, ndjsonListing } from './paging.js';
-import { GroupIdParam, IsolationParam, TypeAssertionParam } from './params.js';
-
-/**
- * A query parameter that takes several values, repeated (`?type=a&type=b`) or comma-separated
- * (`?type=a,b`), matched case-insensitively against `allowed`.
- */
-function listParam<T extends string>(
-  allowed: readonly T[],
-  canonical: (value: string) => T | undefined,
-  description: string,
-) {
-  const accepted = `one or more of ${allowed.join(', ')} (repeated or comma-separated, any case)`;
-  return z
-    .union([z.string(), z.array(z.string())])
-    .transform((raw, ctx) => {
-      const values = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => v.split(',')).map((v) => v.trim());
-      const out: T[] = [];
-      for (const value of values) {
-        const known = canonical(value);
-        if (known === undefined) {
-          ctx.addIssue({ code: 'custom', message: accepted });
-          return z.NEVER;
-        }
-        if (!out.includes(known)) out.push(known);
-      }
-      return out;
-    })
-    .optional()
-    .openapi({
-      description: `${description}: ${accepted}`,
-      type: 'array',
-      items: { type: 'string', enum: [...allowed] },
-    });
-}
-
-const DESCRIBE_INCLUDES = ['topology'] as const;
-
-const typeOf = (value: string) => GROUP_TYPES.find((t) => t === value.toLowerCase());
-const LIMIT_RULE = 'an integer from 1 to 1000';
-const DEFAULT_LIMIT = 100;
-const INCLUDES = ['details', 'lag', 'timeLag'] as const;
-
-export const ListQuery = strictQuery({
-  type: listParam(GROUP_TYPES, typeOf, 'Only groups of these types').openapi({
-    param: { name: 'type', in: 'query', style: 'form', explode: true },
-    example: ['consumer', 'share'],
-  }),
-  state: listParam(GROUP_STATES, canonicalState, 'Only groups in these states').openapi({
-    param: { name: 'state', in: 'query', style: 'form', explode: true },
-    example: ['Stable'],
-  }),
-  prefix: z
-    .string()
-    .min(1, expect('a non-empty group id prefix'))
-    .optional()
-    .openapi({
-      param: { name: 'prefix', in: 'query' },
-      description: 'Only group ids starting with this (case-sensitive)',
-      example: 'demo-',
-    }),
-  protocolType: z
-    .string()
-    .optional()
-    .openapi({
-      param: { name: 'protocolType', in: 'query' },
-      description:
-        "Only groups of this exact protocol type ('consumer', 'connect'; empty for groups made by an offset commit)",
-      example: 'consumer',
-    }),
-  limit: z
-    .string()
-    .regex(/^\d{1,4}$/, expect(LIMIT_RULE))
-    .transform(Number)
-    .refine((n) => n >= 1 && n <= 1000, expect(LIMIT_RULE))
-    .optional()
-    .openapi({
-      param: { name: 'limit', in: 'query' },
-      // The query string is text; the document states what a client passes: an integer.
-      type: 'integer',
-      format: 'int32',
-      minimum: 1,
-      maximum: 1000,
-      default: DEFAULT_LIMIT,
-      description: `Page size: ${LIMIT_RULE} (default ${DEFAULT_LIMIT})`,
-      example: DEFAULT_LIMIT,
-    }),
-  cursor: z
-    .string()
-    .transform((raw, ctx) => {
-      const after = decodePageCursor(raw);
-      if (after === undefined) {
-        ctx.addIssue({ code: 'custom', message: 'the nextCursor of a previous page, as it was given' });
-        return z.NEVER;
-      }
-      return after;
-    })
-    .optional()
-    .openapi({
-      param: { name: 'cursor', in: 'query' },
-      example: 'ZzE6ZGVtby1jb25zdW1lcg',
-      description:
-        "Opaque: a previous page's `nextCursor`. The next page is cut from the listing its first page was taken from " +
-        '(a snapshot this server keeps for a while: 60 s after its last page, 5 min at most), so following the ' +
-        'cursors walks one listing, each group once, with the failures of that listing on every page. When the ' +
-        'snapshot is gone (expired, or the request reached another instance) the page comes from a fresh listing ' +
-        'past the last group id of the previous page, which is then kept for the pages after it: groups created or ' +
-        'deleted meanwhile neither shift nor repeat the others. Cursors of earlier versions still work.',
-    }),
-  include: listParam(
-    INCLUDES,
-    (v) => INCLUDES.find((i) => i.toLowerCase() === v.toLowerCase()),
-    "Extra data per group of the page (timeLag: lag with the group's largest time lag, one Fetch and two ListOffsets more per partition leader)",
-  ).openapi({
-    param: { name: 'include', in: 'query', style: 'form', explode: true },
-    example: ['details', 'lag'],
-  }),
-  isolation: IsolationParam.openapi({
-    description: 'With include=lag: read_uncommitted (default) or read_committed',
-  }),
-});
-
-/** One line of the application/x-ndjson listing. */
-const ListingLineSchema = z
-  .union([
-    GroupListingSchema,
-    z.object({ failure: BrokerFailureSchema }).openapi({
-      description: 'A broker whose ListGroups failed: the groups it coordinates are missing from the stream',
-    }),
-    z
-      .object({
-        end: z.object({
-          groups: z.number().int().openapi({ format: 'int32', description: 'Group lines sent' }),
-          failures: z.number().int().openapi({ format: 'int32', description: 'Failure lines sent' }),
-        }),
-      })
-      .openapi({ description: 'The last line: a stream without it was cut short' }),
-  ])
-  .openapi('GroupListingLine', {
-    description:
-      'With `Accept: application/x-ndjson` every line is one JSON object: first a `{"failure": …}` line per broker ' +
-      'whose ListGroups failed, then one group per line sorted by group id, then `{"end": {"groups": n, "failures": m}}`.',
-    example: { groupId: 'demo-classic', type: 'classic', protocolType: 'consumer', state: 'Stable' },
-  });
-
-/** The stream's filters: the page's, without what only a page has (limit, include, isolation). */
-const StreamQuery = strictQuery({
-  type: ListQuery.shape.type,
-  state: ListQuery.shape.state,
-  prefix: ListQuery.shape.prefix,
-  protocolType: ListQuery.shape.protocolType,
-  cursor: ListQuery.shape.cursor,
-});
+import { ListingLineSchema, ndjsonWithLag } from './group-lines.js';
+import {
+  brokerFilterOf,
+  DEFAULT_LIMIT,
+  DESCRIBE_INCLUDES,
+  ListQuery,
+  lagWanted,
+  listParam,
+  StreamQuery,
+} from './listing-query.js';
+import { encodeCursor, NDJSON, ndjsonListing } from './paging.js';
+import { GroupIdParam, TypeAssertionParam } from './params.js';
+import { topicFilteredListing } from './topic-groups.js';
 
 /** What GET /groups answers with, in its order of preference (JSON first: it wins ties). */
 const LISTING_TYPES = ['application/json', NDJSON] as const;
@@ -196,7 +53,7 @@ const listGroups = createRoute({
     'one RPC per coordinator and type. A page with more after it links the next one (`Link: <…>; rel="next"`) beside ' +
     '`nextCursor`. The whole listing as NDJSON is `GET /groups.ndjson` (streamGroups); a caller whose `Accept` prefers ' +
     '`application/x-ndjson` (RFC 9110 content negotiation: q-values, then the more specific range, then the order given) ' +
-    'gets that stream here too, where `limit` and `include` are refused. An `Accept` that takes neither is a 406.',
+    'gets that stream here too, where `limit` and `include=details` are refused. An `Accept` that takes neither is a 406.',
   request: { query: ListQuery },
   responses: {
     200: {
@@ -217,7 +74,9 @@ const streamGroups = createRoute({
   description:
     'The whole listing of `GET /groups` (after `cursor`, if given) as application/x-ndjson: one ListGroups per broker, the ' +
     'filters applied, sorted by group id in UTF-8 byte order, broker failures in-band. Memory holds the listing once; lines ' +
-    'are made as the client reads. A path of its own (not under /groups/) so that it names no group id.',
+    'are made as the client reads. With include=lag each group line carries its lag totals: the groups are read in ' +
+    'batches (one describe, one OffsetFetch per coordinator, one ListOffsets per partition leader each) and each ' +
+    "batch's lines are written as it completes. A path of its own (not under /groups/) so that it names no group id.",
   request: { query: StreamQuery },
   responses: {
     200: {
@@ -302,21 +161,6 @@ const batchDescribe = createRoute({
   },
 });
 
-/** The filters the brokers are asked with (and that are applied here in every case). */
-export function brokerFilterOf(query: {
-  type?: string[];
-  state?: string[];
-  prefix?: string;
-  protocolType?: string;
-}) {
-  return {
-    ...(query.type && { types: query.type as GroupType[] }),
-    ...(query.state && { states: query.state as GroupState[] }),
-    ...(query.prefix !== undefined && { prefix: query.prefix }),
-    ...(query.protocolType !== undefined && { protocolType: query.protocolType }),
-  };
-}
-
 export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Logger): void {
   // Per process (per isolate in a Worker): the listings that the next pages are cut from.
   const snapshots = new ListingSnapshots();
@@ -330,12 +174,36 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
     if (representation === undefined) notAcceptable(c, LISTING_TYPES);
     // The answer depends on Accept: caches keep one per representation.
     c.header('vary', 'accept');
+    if (query.topic !== undefined) {
+      const refused = [
+        ...(query.include?.includes('details') ? ['include' as const] : []),
+        ...(representation === NDJSON && query.limit !== undefined ? ['limit' as const] : []),
+      ];
+      if (refused.length > 0) {
+        throw new RouteProblem(
+          'invalid-input',
+          'topic takes include=lag or timeLag, and limit only on pages',
+          {
+            errors: refused.map((name) => ({
+              in: 'query' as const,
+              name,
+              expected: name === 'include' ? 'lag or timeLag with topic' : `absent with Accept: ${NDJSON}`,
+              received: c.req.queries(name)?.join(',') ?? null,
+              message: `${name} does not go with topic here`,
+            })),
+          },
+        );
+      }
+      return topicFilteredListing(c, service, logger, query.topic, query, representation === NDJSON) as never;
+    }
     if (representation === NDJSON) {
-      const pageOnly = (['limit', 'include'] as const).filter((name) => query[name] !== undefined);
+      const pageOnly = (['limit', 'include'] as const).filter((name) =>
+        name === 'include' ? query.include?.includes('details') : query[name] !== undefined,
+      );
       if (pageOnly.length > 0) {
         throw new RouteProblem(
           'invalid-input',
-          'limit and include apply to pages, not to the ndjson stream',
+          'limit and include=details apply to pages, not to the ndjson stream',
           {
             errors: pageOnly.map((name) => ({
               in: 'query' as const,
@@ -349,7 +217,12 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
         );
       }
       const { groups, failures } = await service.listGroups(filter);
-      const streamed = ndjsonListing(groups, failures, query.cursor?.after);
+      const offsets = lagWanted(query);
+      const streamed = offsets
+        ? ndjsonWithLag(service, groups, failures, query.cursor?.after, offsets, (e) =>
+            problemOf(e, logger, c.req.path),
+          )
+        : ndjsonListing(groups, failures, query.cursor?.after);
       streamed.headers.set('vary', 'accept');
       return streamed as never;
     }
@@ -402,7 +275,13 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
       ...brokerFilterOf(query),
       visible: (g: GroupListing) => listedVisible(c, 'read', g.groupId, g.type),
     });
-    return ndjsonListing(groups, failures, query.cursor?.after) as never;
+    if (query.topic !== undefined)
+      return topicFilteredListing(c, service, logger, query.topic, query, true) as never;
+    const offsets = lagWanted(query);
+    if (!offsets) return ndjsonListing(groups, failures, query.cursor?.after) as never;
+    return ndjsonWithLag(service, groups, failures, query.cursor?.after, offsets, (e) =>
+      problemOf(e, logger, c.req.path),
+    ) as never;
   });
 
   app.openapi(describeGroup, async (c) => {

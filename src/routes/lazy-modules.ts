@@ -1,6 +1,6 @@
 /**
  * The route modules a start does not load (routes/lazy.ts): what only writes, health, diagnosis,
- * metrics, offsets and configs requests need. Each lists its routes as the module defines them; a unit test
+ * metrics, offsets, consumers of a topic and configs requests need. Each lists its routes as the module defines them; a unit test
  * (test/unit/lazy-routes.test.ts) fails when they differ.
  */
 
@@ -9,6 +9,14 @@ import { lazyModule } from './lazy.js';
 export const OFFSET_ROUTES = lazyModule<typeof import('./offsets.js')>(
   [{ method: 'get', path: '/groups/{groupId}/offsets', policy: { action: 'offsets' } }],
   () => import('./offsets.js'),
+);
+
+export const TOPIC_GROUP_ROUTES = lazyModule<typeof import('./topic-groups.js')>(
+  [
+    { method: 'get', path: '/topics/{topic}/groups', policy: { action: 'read' } },
+    { method: 'get', path: '/topics/{topic}/groups.ndjson', policy: { action: 'read' } },
+  ],
+  () => import('./topic-groups.js'),
 );
 
 export const GROUP_CONFIG_ROUTES = lazyModule<typeof import('./group-configs.js')>(
@@ -74,6 +82,7 @@ export const METRICS_ROUTES = lazyModule<typeof import('./metrics.js')>(
 /** Every lazily loaded module, for the document (which registers them all). */
 export const LAZY_MODULES: readonly { load(): Promise<unknown> }[] = [
   OFFSET_ROUTES,
+  TOPIC_GROUP_ROUTES,
   GROUP_CONFIG_ROUTES,
   WRITE_ROUTES,
   MEMBER_ROUTES,

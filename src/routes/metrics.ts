@@ -3,7 +3,7 @@ import type { MetricsNames } from '../config.js';
 import { healthOf } from '../groups/health/assess.js';
 import type { Thresholds } from '../groups/health/verdicts.js';
 import type { Group, GroupListing } from '../groups/model.js';
-import type { GroupService, OffsetTable } from '../groups/service.js';
+import type { GroupService } from '../groups/service.js';
 import { permissionsOf } from '../http/middleware.js';
 import { exposition, type Labels, type MetricFamily, PROMETHEUS_CONTENT_TYPE } from '../http/prometheus.js';
 import { requires } from '../http/route-policy.js';
@@ -13,6 +13,7 @@ import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { expect, strictQuery } from '../openapi/validation.js';
 import { ThresholdParams, thresholdsOf } from './group-health.js';
 import { compatibleFamilies } from './metrics-names.js';
+import { type GroupReading, streamedScrape } from './metrics-stream.js';
 
 export const GRANULARITIES = ['group', 'topic', 'partition'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
@@ -120,11 +121,7 @@ const metrics = createRoute({
   },
 });
 
-export interface GroupReading {
-  listing: GroupListing;
-  group: Group;
-  table: OffsetTable;
-}
+export type { GroupReading } from './metrics-stream.js';
 
 interface Families {
   lag: MetricFamily;
@@ -284,6 +281,15 @@ export function metricsRoutes(
         (allow === undefined || allow.test(g.groupId)) &&
         (deny === undefined || !deny.test(g.groupId)),
     });
+    if (naming.names === 'native' && granularity === 'group') {
+      return streamedScrape(service, {
+        listed,
+        failures,
+        maxSeries,
+        permissions: permissionsOf(c),
+        families: (readings, max, at) => groupFamilies(readings, 'group', thresholds, max, at),
+      }) as never;
+    }
     const { groups, offsets: tables } = await service.describeListed(listed, { offsets: { timeLag: true } });
     const at = Date.now();
     const permissions = permissionsOf(c);

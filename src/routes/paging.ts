@@ -51,7 +51,7 @@ export function decodePageCursor(cursor: string): PageCursor | undefined {
 }
 
 /** Index of the first item whose id comes after `after` (binary search; 0 without it). */
-function startAfter(sorted: readonly { groupId: string }[], after: string | undefined): number {
+export function startAfter(sorted: readonly { groupId: string }[], after: string | undefined): number {
   if (after === undefined) return 0;
   let lo = 0;
   let hi = sorted.length;

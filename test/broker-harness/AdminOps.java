@@ -26,6 +26,11 @@
  *   share-consume GROUP TOPIC COUNT a KafkaShareConsumer of share group GROUP reads TOPIC until COUNT records
  *                                   came (or 30 s passed), acknowledging each, and prints them:
  *                                     RECORD <partition> <offset>
+ *   estate-lag PREFIX [TOPIC]       lag of every listed group whose id starts with PREFIX, share groups aside, as
+ *                                   operators compute it with Admin: listGroups, one listConsumerGroupOffsets for
+ *                                   all of them, one listOffsets (latest) for all their partitions; one line each:
+ *                                     LAG <group id, UTF-8 then base64> <lag> <partitions with a committed offset>
+ *                                   (with TOPIC, only that topic's partitions count)
  *
  * Standard output ends with DONE once the operation has completed. Errors: "ERROR ..." on standard error,
  * exit 1 (2 on bad arguments). The client logs into -Dkafka.test.log.file.
@@ -38,6 +43,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -49,6 +55,9 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.GroupListing;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -59,6 +68,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -75,7 +85,8 @@ public class AdminOps {
       ERR.println("ERROR usage: AdminOps --bootstrap HOST:PORT "
           + "create-partitions TOPIC COUNT | delete-topic TOPIC | list-groups | list-topics | describe-members GROUP"
           + " | delete-records TOPIC PARTITION OFFSET"
-          + " | alter-offsets GROUP TOPIC PARTITION OFFSET | produce TOPIC PARTITION COUNT | delete-groups GROUP...");
+          + " | alter-offsets GROUP TOPIC PARTITION OFFSET | produce TOPIC PARTITION COUNT | delete-groups GROUP..."
+          + " | estate-lag PREFIX [TOPIC]");
       System.exit(2);
       return;
     }
@@ -198,6 +209,34 @@ public class AdminOps {
               }
             }
             consumer.commitSync();
+          }
+        }
+        case "estate-lag" -> {
+          if (args.isEmpty()) throw new IllegalArgumentException("estate-lag PREFIX [TOPIC]");
+          String prefix = args.get(0);
+          String topic = args.size() > 1 ? args.get(1) : null;
+          Map<String, ListConsumerGroupOffsetsSpec> specs = new HashMap<>();
+          for (GroupListing g : admin.listGroups().all().get(WAIT_MS, TimeUnit.MILLISECONDS)) {
+            boolean share = g.type().map(t -> t == GroupType.SHARE).orElse(false);
+            if (g.groupId().startsWith(prefix) && !share) specs.put(g.groupId(), new ListConsumerGroupOffsetsSpec());
+          }
+          Map<String, Map<TopicPartition, OffsetAndMetadata>> committed =
+              admin.listConsumerGroupOffsets(specs).all().get(WAIT_MS, TimeUnit.MILLISECONDS);
+          Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+          for (Map<TopicPartition, OffsetAndMetadata> offsets : committed.values())
+            for (TopicPartition tp : offsets.keySet())
+              if (topic == null || tp.topic().equals(topic)) latest.put(tp, OffsetSpec.latest());
+          Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends =
+              admin.listOffsets(latest).all().get(WAIT_MS, TimeUnit.MILLISECONDS);
+          for (Map.Entry<String, Map<TopicPartition, OffsetAndMetadata>> e : committed.entrySet()) {
+            long lag = 0;
+            int partitions = 0;
+            for (Map.Entry<TopicPartition, OffsetAndMetadata> c : e.getValue().entrySet()) {
+              if (c.getValue() == null || (topic != null && !c.getKey().topic().equals(topic))) continue;
+              partitions++;
+              lag += Math.max(0, ends.get(c.getKey()).offset() - c.getValue().offset());
+            }
+            lines.add("LAG " + base64(e.getKey()) + " " + lag + " " + partitions);
           }
         }
         default -> throw new IllegalArgumentException("unknown operation " + operation);

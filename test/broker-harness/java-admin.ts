@@ -142,6 +142,26 @@ export async function javaAdminListGroups(bootstrap: string): Promise<Map<string
   return groups;
 }
 
+/**
+ * Lag of every group whose id starts with `prefix` (share groups aside), as operators compute it with
+ * Kafka's Admin client: listGroups, one listConsumerGroupOffsets for all, one listOffsets for all their
+ * partitions. With `topic`, only that topic's partitions count.
+ */
+export async function javaAdminEstateLag(
+  bootstrap: string,
+  prefix: string,
+  topic?: string,
+): Promise<Map<string, { lag: number; partitions: number }>> {
+  const out = new Map<string, { lag: number; partitions: number }>();
+  const args = ['estate-lag', prefix, ...(topic === undefined ? [] : [topic])];
+  for (const line of await adminOps(bootstrap, args, 120_000)) {
+    const [tag, id, lag, partitions] = line.split(' ');
+    if (tag !== 'LAG' || id === undefined) throw new Error(`unexpected line ${JSON.stringify(line)}`);
+    out.set(Buffer.from(id, 'base64').toString('utf8'), { lag: Number(lag), partitions: Number(partitions) });
+  }
+  return out;
+}
+
 /** Every topic but Kafka's internal ones. */
 export async function javaAdminListTopics(bootstrap: string): Promise<Set<string>> {
   const topics = new Set<string>();

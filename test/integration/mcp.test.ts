@@ -34,6 +34,9 @@ const READ_TOOLS = [
   'describe_consumer_group',
   'describe_consumer_group_lag',
   'describe_consumer_group_health',
+  'diagnose_consumer_group',
+  'list_topic_consumer_groups',
+  'describe_cluster_protocols',
   'describe_cluster',
 ];
 const WRITE_TOOLS = ['reset_consumer_group_offsets_dry_run', 'reset_consumer_group_offsets_execute'];
@@ -166,6 +169,24 @@ describe('POST /mcp on the Node server', () => {
     expect(health.isError).toBeFalsy();
     expect(health.structuredContent).toMatchObject({ groupId: ids.live, type: 'classic' });
     expect(health.structuredContent?.snapshot).toEqual(expect.any(String));
+
+    const diagnosis = await call(agent, 'diagnose_consumer_group', { groupId: ids.live });
+    expect(diagnosis.isError).toBeFalsy();
+    expect(diagnosis.structuredContent).toMatchObject({ groupId: ids.live, type: 'classic' });
+    expect(diagnosis.structuredContent?.findings).toEqual(expect.any(Array));
+
+    const readers = await call(agent, 'list_topic_consumer_groups', { topic });
+    expect(readers.isError).toBeFalsy();
+    expect(readers.structuredContent).toEqual((await http(`/topics/${topic}/groups`)).body);
+    const readerIds = ((readers.structuredContent?.groups ?? []) as { groupId: string }[]).map(
+      (g) => g.groupId,
+    );
+    // The group outside the grants reads the topic too, and is not shown.
+    expect(readerIds.sort()).toEqual([ids.empty, ids.live].sort());
+
+    const protocols = await call(agent, 'describe_cluster_protocols', {});
+    expect(protocols.isError).toBeFalsy();
+    expect(protocols.structuredContent).toEqual((await http('/cluster/protocols')).body);
 
     const cluster = await call(agent, 'describe_cluster', {});
     expect(cluster.structuredContent).toEqual((await http('/cluster')).body);

@@ -82,10 +82,13 @@ describe('POST /mcp in workerd', () => {
     const names = (await client.listTools()).tools.map((t) => t.name).sort();
     expect(names).toEqual([
       'describe_cluster',
+      'describe_cluster_protocols',
       'describe_consumer_group',
       'describe_consumer_group_health',
       'describe_consumer_group_lag',
+      'diagnose_consumer_group',
       'list_consumer_groups',
+      'list_topic_consumer_groups',
     ]);
   });
 

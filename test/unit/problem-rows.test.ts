@@ -342,6 +342,7 @@ describe('the problem rows', () => {
     const raisedElsewhere = [
       'route-not-found',
       'cluster-not-found',
+      'topic-not-found',
       'configuration-error',
       'internal-error',
       'malformed-request',

@@ -14,6 +14,33 @@ import { NO_COMMITTED_OFFSET, OffsetFetch } from '../../broker/protocol/messages
 import type { BrokerConnection } from '../../broker/transport/connection.js';
 import { failed, type Outcome, ok } from '../outcome.js';
 
+/**
+ * Most groups in one OffsetFetch (v8+) or DescribeShareGroupOffsets: a coordinator answers every
+ * group of a request in one response, so the batch bounds the response (and what is held of it).
+ */
+export const OFFSETS_BATCH_GROUPS = 500;
+
+/** OffsetFetch before v8 carries one group: so many requests are out at once per coordinator. */
+const SINGLE_GROUP_CONCURRENCY = 32;
+
+/** `ids` cut into batches of at most `size`. */
+export function batchesOf<T>(ids: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < ids.length; i += size) out.push(ids.slice(i, i + size));
+  return out;
+}
+
+/** Runs `read` per batch of ids (all at once: the caller bounds how many ids it hands in) and merges. */
+async function inBatches<T>(
+  ids: readonly string[],
+  read: (batch: string[]) => Promise<Map<string, Outcome<T>>>,
+): Promise<Map<string, Outcome<T>>> {
+  const answers = await Promise.all(batchesOf(ids, OFFSETS_BATCH_GROUPS).map(read));
+  return answers.length === 1
+    ? (answers[0] as Map<string, Outcome<T>>)
+    : new Map(answers.flatMap((a) => [...a]));
+}
+
 export interface CommittedPartition {
   topic: string;
   partition: number;
@@ -51,42 +78,14 @@ export async function fetchCommitted(
   groupIds: readonly string[],
 ): Promise<Map<string, Outcome<CommittedOffsets>>> {
   const version = await connection.versionFor(OffsetFetch, { min: 2, max: 9 });
+  if (version !== undefined && version >= 8)
+    return inBatches(groupIds, (batch) => fetchCommittedBatch(connection, batch));
   const out = new Map<string, Outcome<CommittedOffsets>>();
-  if (version !== undefined && version >= 8) {
-    const { response } = await connection.send(
-      OffsetFetch,
-      { groups: groupIds.map((groupId) => ({ groupId, topics: null })), requireStable: false },
-      { min: 8, max: 9 },
-    );
-    const byId = new Map((response.groups ?? []).map((g) => [g.groupId, g]));
-    for (const id of groupIds) {
-      const group = byId.get(id);
-      if (!group) {
-        out.set(
-          id,
-          failed(
-            new KafkaResponseError(
-              connection.label,
-              'OffsetFetch',
-              ErrorCode.UNKNOWN_SERVER_ERROR,
-              'no answer for this group',
-            ),
-          ),
-        );
-        continue;
-      }
-      out.set(
-        id,
-        groupOutcome(connection.label, 'OffsetFetch', group.errorCode, null, () =>
-          committedTopics(group.topics),
-        ),
-      );
-    }
-    return out;
-  }
-  // Before v8 a request holds one group: one per group, sent together.
-  await Promise.all(
-    groupIds.map(async (groupId) => {
+  // Before v8 a request holds one group: one per group, a bounded number out at once.
+  let next = 0;
+  const worker = async () => {
+    while (next < groupIds.length) {
+      const groupId = groupIds[next++] as string;
       const { response } = await connection.send(
         OffsetFetch,
         (v) => ({ groupId, topics: null, ...(v >= 7 && { requireStable: false }) }),
@@ -98,8 +97,47 @@ export async function fetchCommitted(
           committedTopics(response.topics ?? []),
         ),
       );
-    }),
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(SINGLE_GROUP_CONCURRENCY, groupIds.length) }, worker));
+  return out;
+}
+
+/** One OffsetFetch v8+ for a batch of groups; each group's error is its own. */
+async function fetchCommittedBatch(
+  connection: BrokerConnection,
+  groupIds: readonly string[],
+): Promise<Map<string, Outcome<CommittedOffsets>>> {
+  const out = new Map<string, Outcome<CommittedOffsets>>();
+  const { response } = await connection.send(
+    OffsetFetch,
+    { groups: groupIds.map((groupId) => ({ groupId, topics: null })), requireStable: false },
+    { min: 8, max: 9 },
   );
+  const byId = new Map((response.groups ?? []).map((g) => [g.groupId, g]));
+  for (const id of groupIds) {
+    const group = byId.get(id);
+    if (!group) {
+      out.set(
+        id,
+        failed(
+          new KafkaResponseError(
+            connection.label,
+            'OffsetFetch',
+            ErrorCode.UNKNOWN_SERVER_ERROR,
+            'no answer for this group',
+          ),
+        ),
+      );
+      continue;
+    }
+    out.set(
+      id,
+      groupOutcome(connection.label, 'OffsetFetch', group.errorCode, null, () =>
+        committedTopics(group.topics),
+      ),
+    );
+  }
   return out;
 }
 
@@ -150,7 +188,14 @@ function committed(
 }
 
 /** Start offsets (and lag, from v1) of share groups that share this coordinator, in one request. */
-export async function fetchShareStartOffsets(
+export function fetchShareStartOffsets(
+  connection: BrokerConnection,
+  groupIds: readonly string[],
+): Promise<Map<string, Outcome<CommittedOffsets>>> {
+  return inBatches(groupIds, (batch) => fetchShareBatch(connection, batch));
+}
+
+async function fetchShareBatch(
   connection: BrokerConnection,
   groupIds: readonly string[],
 ): Promise<Map<string, Outcome<CommittedOffsets>>> {

@@ -20,7 +20,7 @@ export function lagOf(
 }
 
 /** The partitions a group's members hold now, with who holds them: the same for every group type. */
-export function ownership(group: Group): Map<string, PartitionOwner[]> {
+export function ownership(group: Group, topic?: string): Map<string, PartitionOwner[]> {
   const owners = new Map<string, PartitionOwner[]>();
   for (const m of group.members) {
     const owner = {
@@ -30,6 +30,7 @@ export function ownership(group: Group): Map<string, PartitionOwner[]> {
       instanceId: m.instanceId,
     };
     for (const tp of m.partitions) {
+      if (topic !== undefined && tp.topic !== topic) continue;
       for (const p of tp.partitions) {
         const key = tpKey(tp.topic, p);
         owners.set(key, [...(owners.get(key) ?? []), owner]);

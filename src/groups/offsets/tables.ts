@@ -4,11 +4,12 @@
  * lag on demand (one Fetch and two ListOffsets more per partition leader).
  */
 
+import { UnsupportedApiError } from '../../broker/errors.js';
 import type { KafkaCluster } from '../../broker/transport/cluster.js';
 import type { Coordinators } from '../coordinators.js';
 import { typeHints } from '../listing.js';
 import type { Group, GroupOffsets, GroupType, PartitionOwner } from '../model.js';
-import { type Outcome, ok } from '../outcome.js';
+import { failed, type Outcome, ok } from '../outcome.js';
 import { type CommittedOffsets, fetchCommitted, fetchShareStartOffsets } from './committed.js';
 import { endOffsets, type Isolation } from './end-offsets.js';
 import { type PartitionProbe, type ProbeRequest, probeLog } from './log-probe.js';
@@ -85,28 +86,27 @@ export class OffsetTables {
   }
 
   async ofGroups(
-    groups: readonly { groupId: string; type: GroupType | null }[],
+    groups: readonly { groupId: string; type: GroupType | null; state?: string | null }[],
     {
       isolation = 'read_uncommitted',
       timeLag = false,
       described,
+      topic,
     }: {
       isolation?: Isolation;
       timeLag?: boolean;
       described?: Promise<ReadonlyMap<string, Outcome<Group>>>;
+      /** Only this topic's partitions: the rest is neither asked for nor kept. */
+      topic?: string;
     } = {},
   ): Promise<Map<string, Outcome<OffsetTable>>> {
     const hints = typeHints(groups);
     const [committed, results] = await Promise.all([
-      this.committed(groups),
-      described ??
-        this.describe.many(
-          groups.map((g) => g.groupId),
-          { hints },
-        ),
+      this.committed(groups, topic),
+      described ?? this.describeHolders(groups, hints),
     ]);
     const owners = new Map<string, Map<string, PartitionOwner[]>>();
-    for (const [groupId, r] of results) if (r.ok) owners.set(groupId, ownership(r.value));
+    for (const [groupId, r] of results) if (r.ok) owners.set(groupId, ownership(r.value, topic));
     const partitions = [
       ...[...committed.values()].flatMap((c) =>
         c.ok ? c.value.map(({ topic, partition }) => ({ topic, partition })) : [],
@@ -140,8 +140,30 @@ export class OffsetTables {
     return out;
   }
 
+  /**
+   * Describes the groups that may hold partitions: a group listed Empty has no members, so its
+   * description adds nothing to its table (a member that joined since is seen by the next read).
+   */
+  private describeHolders(
+    groups: readonly { groupId: string; state?: string | null }[],
+    hints: ReadonlyMap<string, GroupType>,
+  ): Promise<ReadonlyMap<string, Outcome<Group>>> {
+    const ids = groups.filter((g) => g.state !== 'Empty').map((g) => g.groupId);
+    return ids.length === 0 ? Promise.resolve(new Map()) : this.describe.many(ids, { hints });
+  }
+
   /** Offsets of many groups: share groups' start offsets and the others' commits, per coordinator. */
   private async committed(
+    groups: readonly { groupId: string; type: GroupType | null }[],
+    topic?: string,
+  ): Promise<Map<string, Outcome<CommittedOffsets>>> {
+    const all = await this.committedAll(groups);
+    if (topic === undefined) return all;
+    for (const [groupId, c] of all) if (c.ok) all.set(groupId, ok(c.value.filter((p) => p.topic === topic)));
+    return all;
+  }
+
+  private async committedAll(
     groups: readonly { groupId: string; type: GroupType | null }[],
   ): Promise<Map<string, Outcome<CommittedOffsets>>> {
     const share = new Set(groups.filter((g) => g.type === 'share').map((g) => g.groupId));
@@ -153,12 +175,30 @@ export class OffsetTables {
         const otherIds = ids.filter((id) => !share.has(id));
         const none = new Map<string, Outcome<CommittedOffsets>>();
         const [a, b] = await Promise.all([
-          shareIds.length > 0 ? fetchShareStartOffsets(connection, shareIds) : none,
+          shareIds.length > 0
+            ? unsupportedAsFailure(shareIds, fetchShareStartOffsets(connection, shareIds))
+            : none,
           otherIds.length > 0 ? fetchCommitted(connection, otherIds) : none,
         ]);
         return new Map([...a, ...b]);
       },
     );
+  }
+}
+
+/**
+ * A coordinator without the RPC (DescribeShareGroupOffsets before Kafka 4.1) fails those groups
+ * only; the other groups of the same coordinator keep their answers.
+ */
+async function unsupportedAsFailure<T>(
+  ids: readonly string[],
+  answer: Promise<Map<string, Outcome<T>>>,
+): Promise<Map<string, Outcome<T>>> {
+  try {
+    return await answer;
+  } catch (error) {
+    if (!(error instanceof UnsupportedApiError)) throw error;
+    return new Map(ids.map((id) => [id, failed(error)]));
   }
 }
 

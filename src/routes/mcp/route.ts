@@ -74,7 +74,7 @@ const mcp = createRoute({
     'One JSON-RPC message per POST, answered as application/json; stateless (no Mcp-Session-Id), so GET answers 405. ' +
     'The client must accept application/json and text/event-stream (the protocol says so; 406 otherwise). ' +
     'Tools: list_consumer_groups, describe_consumer_group, describe_consumer_group_lag, describe_consumer_group_health, ' +
-    'describe_cluster, and where writes are on and granted reset_consumer_group_offsets_dry_run and ' +
+    'diagnose_consumer_group, list_topic_consumer_groups, describe_cluster_protocols, describe_cluster, and where writes are on and granted reset_consumer_group_offsets_dry_run and ' +
     'reset_consumer_group_offsets_execute. A tool call is the HTTP request of its route, with the caller’s credentials: ' +
     'the same grants (a group the caller may not see is not found), validation, rate limit and JSON; a problem becomes a ' +
     'tool error carrying the problem document. See docs/mcp.md.',

@@ -62,6 +62,27 @@ export const MCP_TOOLS: readonly ToolSpec[] = [
     lead: 'Whether a group keeps up: a verdict per partition and for the group; pass the `snapshot` of one answer as `since` to the next for rates and STALLED/REWOUND.',
   },
   {
+    name: 'diagnose_consumer_group',
+    title: 'Diagnose a group',
+    operationId: 'getGroupDiagnosis',
+    action: 'offsets',
+    lead: 'What is wrong with a group and why: findings with a code, a severity, the Kafka fields read as evidence and what to do; none for a healthy group. Pass the `snapshot` of one answer as `since` to the next for churn and members that stopped.',
+  },
+  {
+    name: 'list_topic_consumer_groups',
+    title: 'Groups reading a topic',
+    operationId: 'listTopicGroups',
+    action: 'read',
+    lead: 'Every group this principal may see that reads a topic (committed offsets on it, subscribed to it, or holding its partitions), with its state, type, members and lag on that topic.',
+  },
+  {
+    name: 'describe_cluster_protocols',
+    title: 'Groups still on the classic protocol',
+    operationId: 'getClusterProtocols',
+    action: 'read',
+    lead: "For leaving the classic group protocol: classic groups that can move to the consumer protocol, those that cannot, mixed groups and their classic members, and the cluster's group feature levels.",
+  },
+  {
     name: 'describe_cluster',
     title: 'Describe the cluster',
     operationId: 'getCluster',

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import type { Group, GroupListing } from '../groups/model.js';
+import { ok } from '../groups/outcome.js';
+import type { GroupService, ListedDetails, OffsetTable } from '../groups/service.js';
+import { DEFAULT_THRESHOLDS } from '../vocabulary.js';
+import { groupFamilies } from './metrics.js';
+import { streamedScrape } from './metrics-stream.js';
+
+const COUNT = 5_500;
+const listed: GroupListing[] = Array.from({ length: COUNT }, (_, i) => ({
+  groupId: `g${String(i).padStart(5, '0')}`,
+  type: 'classic',
+  protocolType: '',
+  state: 'Empty',
+}));
+
+const table = (lag: number): OffsetTable => ({
+  topics: [],
+  totals: { lag, maxLag: null, partitions: 0, partitionsWithoutOffset: 0, partitionsWithErrors: 0 },
+});
+const groupOf = (groupId: string) =>
+  ({
+    type: 'classic',
+    groupId,
+    state: 'Empty',
+    protocolType: '',
+    assignor: null,
+    groupEpoch: null,
+    assignmentEpoch: null,
+    coordinator: { nodeId: 1, host: '127.0.0.1', port: 9092 },
+    members: [],
+  }) as Group;
+
+/** A service whose batches are read one at a time, on demand, and counted. */
+function stub() {
+  const asked: number[] = [];
+  const service = {
+    async describeListed(batch: readonly GroupListing[]): Promise<ListedDetails> {
+      asked.push(batch.length);
+      return {
+        groups: new Map(batch.map((g) => [g.groupId, ok(groupOf(g.groupId))])),
+        offsets: new Map(batch.map((g) => [g.groupId, ok(table(Number(g.groupId.slice(1))))])),
+      };
+    },
+  } as unknown as GroupService;
+  return { service, asked };
+}
+
+const scrape = (service: GroupService, maxSeries = 1_000_000) =>
+  streamedScrape(service, {
+    listed,
+    failures: [],
+    maxSeries,
+    permissions: { allows: () => true } as never,
+    families: (readings, max, at) => groupFamilies(readings, 'group', DEFAULT_THRESHOLDS, max, at),
+  });
+
+describe('GET /metrics written as it is computed', () => {
+  it('sends the lag family before the last batch is read, and every family once, whole', async () => {
+    const { service, asked } = stub();
+    const reader = (scrape(service).body as ReadableStream<Uint8Array>).getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first.startsWith('# HELP kafka_group_lag_records')).toBe(true);
+    expect(first).toContain('kafka_group_lag_records{group="g00000",type="classic"} 0');
+    // Bounded: the first lines are out with the first batch read and two more asked for, no more.
+    expect(asked.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(3_000);
+    let text = first;
+    for (let r = await reader.read(); !r.done; r = await reader.read())
+      text += new TextDecoder().decode(r.value);
+    expect(asked).toEqual([1_000, 1_000, 1_000, 1_000, 1_000, 500]);
+    const lines = text.trimEnd().split('\n');
+    const families = lines.filter((l) => l.startsWith('# TYPE')).map((l) => l.split(' ')[2]);
+    expect(new Set(families).size).toBe(families.length);
+    // Each family's samples follow its own TYPE line, none elsewhere.
+    let current = '';
+    for (const line of lines) {
+      if (line.startsWith('# TYPE')) current = line.split(' ')[2] as string;
+      else if (!line.startsWith('#')) expect(line.startsWith(current), line).toBe(true);
+    }
+    const lag = lines.filter((l) => l.startsWith('kafka_group_lag_records{'));
+    expect(lag).toHaveLength(COUNT);
+    expect(lag.at(-1)).toBe('kafka_group_lag_records{group="g05499",type="classic"} 5499');
+    expect(lines.filter((l) => l.startsWith('kafka_group_members{'))).toHaveLength(COUNT);
+    expect(text).toContain('kafka_group_series_dropped 0\n');
+  });
+
+  it('stops at maxSeries across batches, whole groups at a time', async () => {
+    const text = await scrape(stub().service, 4 * 1_500 + 3).text();
+    // Four series a group (lag, members, state, verdict): 1,500 groups fit, the rest are dropped.
+    expect(text.split('\n').filter((l) => l.startsWith('kafka_group_lag_records{'))).toHaveLength(1_500);
+    expect(text).toContain(`kafka_group_series_dropped ${4 * 4_000}\n`);
+    expect(text).toContain('kafka_group_series_limit_reached 1\n');
+  });
+});

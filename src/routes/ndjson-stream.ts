@@ -1,0 +1,44 @@
+/**
+ * An application/x-ndjson answer made of batches that come in while it is written: each batch's
+ * lines go out as soon as they are made, and the next batch is asked for only when the client has
+ * read the last one (pull), so the server holds a batch or two, never the whole answer.
+ */
+
+import { NDJSON } from './paging.js';
+
+export interface NdjsonBatches {
+  /** Lines written first (broker failures). */
+  head: readonly string[];
+  /** Each batch's lines, each line ending in '\n'. */
+  batches: AsyncIterable<string>;
+  /** The last line, once every batch is out. */
+  end: () => unknown;
+}
+
+export function ndjsonBatches(
+  { head, batches, end }: NdjsonBatches,
+  headers: Record<string, string> = {},
+): Response {
+  const encoder = new TextEncoder();
+  const iterator = batches[Symbol.asyncIterator]();
+  let first = head.join('');
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const next = await iterator.next();
+        let text = first;
+        first = '';
+        if (!next.done) text += next.value;
+        else text += `${JSON.stringify(end())}\n`;
+        if (text.length > 0) controller.enqueue(encoder.encode(text));
+        if (next.done) controller.close();
+      },
+      async cancel() {
+        // The client left: stop asking the brokers for the batches after this one.
+        await iterator.return?.();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return new Response(body, { status: 200, headers: { 'content-type': NDJSON, ...headers } });
+}

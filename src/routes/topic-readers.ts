@@ -1,0 +1,107 @@
+/**
+ * Who reads a topic: every visible group, read in batches (one describe, one offsets RPC per
+ * coordinator, one ListOffsets per leader of the topic's partitions each), kept when it has
+ * committed offsets on the topic, subscribes to it or holds its partitions, with its lag there.
+ * A group whose description or offsets cannot be read is reported as unreadable, never dropped.
+ */
+
+import { z } from '@hono/zod-openapi';
+import { GroupNotFoundError } from '../groups/errors.js';
+import { pipelined, readsTopic } from '../groups/estate.js';
+import type { GroupListing } from '../groups/model.js';
+import type { GroupService, ListedOffsetsOptions } from '../groups/service.js';
+import { type Problem, ProblemSchema } from '../openapi/problems.js';
+import { GroupListingSchema, GroupOffsetsSchema, LagTotalsSchema } from '../openapi/schemas.js';
+import { Int32 } from '../openapi/shapes/primitives.js';
+import { batchReader } from './group-lines.js';
+
+export const TopicGroupSchema = GroupListingSchema.extend({
+  members: Int32().openapi({ description: 'Members of the group' }),
+  lag: LagTotalsSchema.openapi({ description: "The group's lag on this topic only" }),
+  partitions: GroupOffsetsSchema.shape.topics.element.shape.partitions.optional().openapi({
+    description: "With include=partitions: the topic's partitions the group has an offset on or holds",
+  }),
+}).openapi('TopicGroup', {
+  description:
+    'A group that reads the topic (committed offsets on it, a subscription, or its partitions held)',
+  example: {
+    groupId: 'demo-classic',
+    type: 'classic',
+    protocolType: 'consumer',
+    state: 'Stable',
+    members: 2,
+    lag: {
+      lag: 120,
+      maxLag: { lag: 40, topic: 'demo-events', partition: 0 },
+      partitions: 3,
+      partitionsWithoutOffset: 0,
+      partitionsWithErrors: 0,
+    },
+  },
+});
+
+export const UnreadableGroupSchema = z
+  .object({
+    groupId: z.string(),
+    type: GroupListingSchema.shape.type,
+    problem: ProblemSchema,
+  })
+  .openapi('UnreadableGroup', {
+    description:
+      'A listed group whose description or offsets could not be read: whether it reads the topic is unknown',
+  });
+
+export type TopicGroup = z.infer<typeof TopicGroupSchema>;
+export type UnreadableGroup = z.infer<typeof UnreadableGroupSchema>;
+export type TopicReading = { reader: TopicGroup } | { unreadable: UnreadableGroup };
+
+/** The readers of `topic` among `listed`, batch by batch, in the listing's order. */
+export async function* topicReaders(
+  service: GroupService,
+  listed: readonly GroupListing[],
+  topic: string,
+  options: { offsets: ListedOffsetsOptions; partitions: boolean; problem: (error: unknown) => Problem },
+): AsyncGenerator<TopicReading[]> {
+  const read = batchReader(service, { ...options.offsets, topic });
+  for await (const { batch, answer } of pipelined(listed, read)) {
+    const out: TopicReading[] = [];
+    for (const listing of batch) {
+      const group = answer instanceof Error ? undefined : answer.groups.get(listing.groupId);
+      const table = answer instanceof Error ? undefined : answer.offsets?.get(listing.groupId);
+      if (group?.ok && table?.ok) {
+        const mine = table.value.topics.find((t) => t.topic === topic);
+        if (!mine && !readsTopic(group.value, topic)) continue;
+        out.push({
+          reader: {
+            groupId: listing.groupId,
+            type: group.value.type,
+            protocolType: listing.protocolType,
+            state: group.value.state,
+            members: group.value.members.length,
+            lag: table.value.totals,
+            ...(options.partitions && { partitions: mine?.partitions ?? [] }),
+          },
+        });
+        continue;
+      }
+      const error =
+        answer instanceof Error
+          ? answer
+          : group && !group.ok
+            ? group.error
+            : table && !table.ok
+              ? table.error
+              : null;
+      // Deleted since it was listed: it reads nothing now.
+      if (error instanceof GroupNotFoundError) continue;
+      out.push({
+        unreadable: {
+          groupId: listing.groupId,
+          type: listing.type,
+          problem: options.problem(error ?? new Error('no answer for this group')),
+        },
+      });
+    }
+    yield out;
+  }
+}
