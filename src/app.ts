@@ -21,14 +21,16 @@ import { validationHook } from './openapi/validation.js';
 import { clusterRoutes } from './routes/cluster.js';
 import { type ApiClusters, clusterMirror, clustersRoutes } from './routes/clusters.js';
 import { errorResponse } from './routes/errors.js';
-import { eventRoutes } from './routes/events.js';
 import { groupRoutes } from './routes/groups.js';
 import {
+  CLUSTER_PROTOCOL_ROUTES,
+  EVENT_ROUTES,
   GROUP_CONFIG_ROUTES,
   GROUP_CONFIG_WRITE_ROUTES,
   GROUP_DIAGNOSIS_ROUTES,
   GROUP_HEALTH_ROUTES,
   LAZY_MODULES,
+  MCP_ROUTES,
   MEMBER_ROUTES,
   METRICS_ROUTES,
   OFFSET_ROUTES,
@@ -36,7 +38,6 @@ import {
   TOPIC_GROUP_ROUTES,
   WRITE_ROUTES,
 } from './routes/lazy-modules.js';
-import { mcpRoutes } from './routes/mcp/route.js';
 import { livenessRoutes, readinessRoutes } from './routes/probes.js';
 import { type TokenSigner, tokenSigner } from './tokens/signed.js';
 
@@ -110,6 +111,9 @@ export function createApp(deps: AppDeps) {
     TOPIC_GROUP_ROUTES.module((m, app, service) => m.topicGroupRoutes(app, service, logger), eagerRoutes),
   );
   mirror((app, service) => clusterRoutes(app, service));
+  mirror(
+    CLUSTER_PROTOCOL_ROUTES.module((m, app, service) => m.clusterProtocolRoutes(app, service), eagerRoutes),
+  );
   // Writes and per-group health are mirrored like the reads: each cluster's own service behind them.
   const writesOf = (service: GroupService): WriteDeps => ({
     service,
@@ -155,7 +159,7 @@ export function createApp(deps: AppDeps) {
     logger,
     ...(security.clientAddress && { clientAddress: security.clientAddress }),
   };
-  mirror((app, service) => eventRoutes(app, service, eventDeps));
+  mirror(EVENT_ROUTES.module((m, app, service) => m.eventRoutes(app, service, eventDeps), eagerRoutes));
   clustersRoutes(app, clusters, (c, alias) => permissionsOf(c).seesCluster(alias));
   // Built once, on its first need, from an app with every route module registered.
   let document: Promise<unknown> | undefined;
@@ -171,12 +175,13 @@ export function createApp(deps: AppDeps) {
     return document;
   };
   // Not mirrored: one endpoint, whose tools take a `cluster` argument when there are several.
-  mcpRoutes(app, {
+  const mcpDeps = {
     writes: security.writes ?? 'unset',
     severalClusters: clusters.list.length > 1,
     version: API_VERSION,
     document: wholeDocument,
-  });
+  } as const;
+  MCP_ROUTES.module((m, app) => m.mcpRoutes(app, mcpDeps), eagerRoutes)(app, service);
 
   app.get('/openapi.json', async (c) => c.json(await wholeDocument()));
   app.get('/docs', (c) => c.html(docsPage('/openapi.json', docsAssetsUrl)));

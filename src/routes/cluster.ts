@@ -4,7 +4,6 @@ import { requires } from '../http/route-policy.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { ClusterSchema } from '../openapi/schemas.js';
 import { strictQuery } from '../openapi/validation.js';
-import { clusterProtocolRoutes } from './cluster-protocols.js';
 
 const describeCluster = createRoute({
   method: 'get',
@@ -22,5 +21,4 @@ const describeCluster = createRoute({
 
 export function clusterRoutes(app: OpenAPIHono, service: GroupService): void {
   app.openapi(describeCluster, async (c) => c.json(await service.describeCluster(), 200));
-  clusterProtocolRoutes(app, service);
 }

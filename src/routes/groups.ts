@@ -34,7 +34,6 @@ import {
 } from './listing-query.js';
 import { encodeCursor, NDJSON, ndjsonListing } from './paging.js';
 import { GroupIdParam, TypeAssertionParam } from './params.js';
-import { topicFilteredListing } from './topic-groups.js';
 
 /** What GET /groups answers with, in its order of preference (JSON first: it wins ties). */
 const LISTING_TYPES = ['application/json', NDJSON] as const;
@@ -194,6 +193,8 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
           },
         );
       }
+      // The topic's readers are the consumers-of-a-topic route's work, loaded with its first request.
+      const { topicFilteredListing } = await import('./topic-groups.js');
       return topicFilteredListing(c, service, logger, query.topic, query, representation === NDJSON) as never;
     }
     if (representation === NDJSON) {
@@ -275,8 +276,10 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
       ...brokerFilterOf(query),
       visible: (g: GroupListing) => listedVisible(c, 'read', g.groupId, g.type),
     });
-    if (query.topic !== undefined)
+    if (query.topic !== undefined) {
+      const { topicFilteredListing } = await import('./topic-groups.js');
       return topicFilteredListing(c, service, logger, query.topic, query, true) as never;
+    }
     const offsets = lagWanted(query);
     if (!offsets) return ndjsonListing(groups, failures, query.cursor?.after) as never;
     return ndjsonWithLag(service, groups, failures, query.cursor?.after, offsets, (e) =>

@@ -1,6 +1,7 @@
 /**
  * The route modules a start does not load (routes/lazy.ts): what only writes, health, diagnosis,
- * metrics, offsets, consumers of a topic and configs requests need. Each lists its routes as the module defines them; a unit test
+ * metrics, offsets, consumers of a topic, configs, the classic-protocol census, event streams and
+ * MCP need. Each lists its routes as the module defines them; a unit test
  * (test/unit/lazy-routes.test.ts) fails when they differ.
  */
 
@@ -74,6 +75,27 @@ export const GROUP_DIAGNOSIS_ROUTES = lazyModule<typeof import('./group-diagnosi
   () => import('./group-diagnosis.js'),
 );
 
+export const CLUSTER_PROTOCOL_ROUTES = lazyModule<typeof import('./cluster-protocols.js')>(
+  [
+    { method: 'get', path: '/cluster/protocols', policy: { action: 'read' } },
+    { method: 'get', path: '/cluster/protocols.ndjson', policy: { action: 'read' } },
+  ],
+  () => import('./cluster-protocols.js'),
+);
+
+export const EVENT_ROUTES = lazyModule<typeof import('./events.js')>(
+  [
+    { method: 'get', path: '/groups/{groupId}/events', policy: { action: 'read' } },
+    { method: 'get', path: '/groups.events', policy: { action: 'read' } },
+  ],
+  () => import('./events.js'),
+);
+
+export const MCP_ROUTES = lazyModule<typeof import('./mcp/route.js')>(
+  [{ method: 'post', path: '/mcp', policy: { action: 'read', body: 'json' } }],
+  () => import('./mcp/route.js'),
+);
+
 export const METRICS_ROUTES = lazyModule<typeof import('./metrics.js')>(
   [{ method: 'get', path: '/metrics', policy: { action: 'offsets' } }],
   () => import('./metrics.js'),
@@ -90,5 +112,8 @@ export const LAZY_MODULES: readonly { load(): Promise<unknown> }[] = [
   RESET_ROUTES,
   GROUP_HEALTH_ROUTES,
   GROUP_DIAGNOSIS_ROUTES,
+  CLUSTER_PROTOCOL_ROUTES,
+  EVENT_ROUTES,
+  MCP_ROUTES,
   METRICS_ROUTES,
 ];
