@@ -180,6 +180,7 @@ export function createApp(deps: AppDeps) {
     severalClusters: clusters.list.length > 1,
     version: API_VERSION,
     document: wholeDocument,
+    api: app,
   } as const;
   MCP_ROUTES.module((m, app) => m.mcpRoutes(app, mcpDeps), eagerRoutes)(app, service);
 

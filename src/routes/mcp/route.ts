@@ -96,6 +96,6 @@ export function mcpRoutes(app: OpenAPIHono, deps: McpDeps): void {
   app.openapi(mcp, async (c) => {
     const message = c.req.valid('json');
     const { serveMcp } = await import('./serve.js');
-    return serveMcp(app, c, deps, message);
+    return serveMcp(deps.api, c, deps, message);
   });
 }

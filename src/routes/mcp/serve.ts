@@ -37,6 +37,11 @@ export interface McpDeps {
   version: string;
   /** The whole API document (every route module registered), as /openapi.json serves it. */
   document(): Promise<unknown>;
+  /**
+   * The app whose routes answer the tool calls. The MCP route itself may be registered on a
+   * stand-in app (a route module loaded on first use, routes/lazy.ts) that has no other route.
+   */
+  api: OpenAPIHono;
 }
 
 const INSTRUCTIONS =
