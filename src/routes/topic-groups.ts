@@ -24,6 +24,7 @@ import {
 import { ndjsonBatches } from './ndjson-stream.js';
 import { encodeCursor, NDJSON } from './paging.js';
 import {
+  TOPIC_GROUP_EXAMPLE,
   type TopicGroup,
   TopicGroupSchema,
   type TopicReading,
@@ -83,22 +84,7 @@ const TopicGroupPageSchema = z
   .openapi('TopicGroupPage', {
     example: {
       topic: 'demo-events',
-      groups: [
-        {
-          groupId: 'demo-classic',
-          type: 'classic',
-          protocolType: 'consumer',
-          state: 'Stable',
-          members: 2,
-          lag: {
-            lag: 120,
-            maxLag: { lag: 40, topic: 'demo-events', partition: 0 },
-            partitions: 3,
-            partitionsWithoutOffset: 0,
-            partitionsWithErrors: 0,
-          },
-        },
-      ],
+      groups: [TOPIC_GROUP_EXAMPLE],
       unreadable: [],
       failures: [],
       nextCursor: null,
@@ -122,20 +108,7 @@ const TopicGroupLineSchema = z
     description:
       'One line of the stream: `{"failure": …}` lines first, then the readers of the topic (and `{"unreadable": …}` lines) ' +
       'in group id order as each batch is read, then `{"end": …}`',
-    example: {
-      groupId: 'demo-classic',
-      type: 'classic',
-      protocolType: 'consumer',
-      state: 'Stable',
-      members: 2,
-      lag: {
-        lag: 120,
-        maxLag: { lag: 40, topic: 'demo-events', partition: 0 },
-        partitions: 3,
-        partitionsWithoutOffset: 0,
-        partitionsWithErrors: 0,
-      },
-    },
+    example: TOPIC_GROUP_EXAMPLE,
   });
 
 const DESCRIPTION =

@@ -15,6 +15,22 @@ import { GroupListingSchema, GroupOffsetsSchema, LagTotalsSchema } from '../open
 import { Int32 } from '../openapi/shapes/primitives.js';
 import { batchReader } from './group-lines.js';
 
+/** A reader of the topic as the examples of the document show it. */
+export const TOPIC_GROUP_EXAMPLE = {
+  groupId: 'demo-classic',
+  type: 'classic',
+  protocolType: 'consumer',
+  state: 'Stable',
+  members: 2,
+  lag: {
+    lag: 120,
+    maxLag: { lag: 40, topic: 'demo-events', partition: 0 },
+    partitions: 3,
+    partitionsWithoutOffset: 0,
+    partitionsWithErrors: 0,
+  },
+} as const;
+
 export const TopicGroupSchema = GroupListingSchema.extend({
   members: Int32().openapi({ description: 'Members of the group' }),
   lag: LagTotalsSchema.openapi({ description: "The group's lag on this topic only" }),
@@ -24,20 +40,7 @@ export const TopicGroupSchema = GroupListingSchema.extend({
 }).openapi('TopicGroup', {
   description:
     'A group that reads the topic (committed offsets on it, a subscription, or its partitions held)',
-  example: {
-    groupId: 'demo-classic',
-    type: 'classic',
-    protocolType: 'consumer',
-    state: 'Stable',
-    members: 2,
-    lag: {
-      lag: 120,
-      maxLag: { lag: 40, topic: 'demo-events', partition: 0 },
-      partitions: 3,
-      partitionsWithoutOffset: 0,
-      partitionsWithErrors: 0,
-    },
-  },
+  example: TOPIC_GROUP_EXAMPLE,
 });
 
 export const UnreadableGroupSchema = z
