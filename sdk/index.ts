@@ -112,7 +112,6 @@ export type Finding = components['schemas']['Finding'];
 export type FindingCode = components['schemas']['FindingCode'];
 export type FindingSeverity = components['schemas']['FindingSeverity'];
 export type Evidence = components['schemas']['Evidence'];
-export type EvidenceValue = components['schemas']['EvidenceValue'];
 export type MembershipChurn = components['schemas']['MembershipChurn'];
 export type GroupStreamEvent = components['schemas']['GroupStreamEvent'];
 export type GroupChangeEvent = components['schemas']['GroupChangeEvent'];

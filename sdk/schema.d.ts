@@ -3782,10 +3782,12 @@ export interface components {
              * @example ConsumerGroupDescribe Members.MemberEpoch
              */
             source: string;
-            value: components["schemas"]["EvidenceValue"];
+            /**
+             * @description The value Kafka sent (or one derived from it, said in `field`): a string, a number, a boolean, null, or a list of strings or numbers
+             * @example 3
+             */
+            value?: unknown;
         };
-        /** @description The value Kafka sent (or one derived from it, said in `field`) */
-        EvidenceValue: string | number | boolean | null | (string | number)[];
         /**
          * @description Membership churn since the `since` snapshot; null without one
          * @example {

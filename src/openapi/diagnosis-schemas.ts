@@ -18,11 +18,17 @@ export const FindingCodeSchema = z.enum(FINDING_CODES).openapi('FindingCode', {
   example: 'PARTITIONS_PENDING_REVOCATION',
 });
 
-const EvidenceValueSchema = z
-  .union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.union([z.string(), z.number()]))])
-  .openapi('EvidenceValue', {
-    description: 'The value Kafka sent (or one derived from it, said in `field`)',
-  });
+/** What a piece of evidence holds: a value Kafka sent, or a list of them (partitions, member ids). */
+export type EvidenceValue = string | number | boolean | null | (string | number)[];
+
+// Any JSON value in the document: a union with a list in it is more than some generated clients
+// can express (openapi-generator's Java client does not compile one), so the shape is described.
+const EvidenceValueSchema = z.unknown().openapi({
+  description:
+    'The value Kafka sent (or one derived from it, said in `field`): a string, a number, a boolean, null, ' +
+    'or a list of strings or numbers',
+  example: 3,
+});
 
 export const EvidenceSchema = z
   .object({

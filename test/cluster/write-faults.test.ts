@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { createApp } from '../../src/app.js';
 import type { BrokerConnection } from '../../src/broker/transport/connection.js';
 import { loadConfig } from '../../src/config.js';
+import { loadedWrites } from '../../src/groups/writes/lazy.js';
 import type { GroupWrites } from '../../src/groups/writes/service.js';
 import { securityFrom } from '../../src/http/security.js';
 import { createLogger } from '../../src/logger.js';
@@ -124,8 +125,9 @@ async function coordinatorOf(groupId: string): Promise<ClusterNode> {
  * The next time a write sends `api` at a coordinator, `fault` runs first (the node hangs or dies
  * with the request on its way). Once only; undone when the test ends.
  */
-function faultAt(api: string, fault: () => Promise<void> | void): void {
-  const writes = service.groups.writes as GroupWrites;
+async function faultAt(api: string, fault: () => Promise<void> | void): Promise<void> {
+  // The writes themselves, not their lazy front: they call their own atCoordinator.
+  const writes = await loadedWrites(service.groups.writes as GroupWrites);
   const original = writes.atCoordinator;
   let fired = false;
   writes.atCoordinator = <T>(groupId: string, run: (connection: BrokerConnection) => Promise<T>) =>
@@ -193,7 +195,7 @@ describe('writes on a three-node cluster whose coordinator fails', () => {
     process.kill(fixtures.pid, 'SIGKILL');
     await fixtures.stop().catch(() => undefined);
     const node = await coordinatorOf(ids.members);
-    faultAt('LeaveGroup', () => node.pause());
+    await faultAt('LeaveGroup', () => node.pause());
     const path = `/groups/${ids.members}/members/${prefix}-0?type=classic`;
     const hung = await call('DELETE', path, '/groups/{groupId}/members/{instanceId}');
     node.resume();
@@ -211,7 +213,7 @@ describe('writes on a three-node cluster whose coordinator fails', () => {
 
   it('deletes offsets while the coordinator hangs as OffsetDelete goes out', async () => {
     const node = await coordinatorOf(ids.offsets);
-    faultAt('OffsetDelete', () => node.pause());
+    await faultAt('OffsetDelete', () => node.pause());
     const path = `/groups/${ids.offsets}/offsets?type=classic&topic=${topic}`;
     const hung = await call('DELETE', path, '/groups/{groupId}/offsets');
     node.resume();
@@ -243,7 +245,7 @@ describe('writes on a three-node cluster whose coordinator fails', () => {
     expect(before.body.sent).toBe(false);
 
     // Hung as the commit goes out: Kafka has it and does not answer.
-    faultAt('OffsetCommit', () => node.pause());
+    await faultAt('OffsetCommit', () => node.pause());
     const during = await execute();
     node.resume();
     honest(during, 'reset, coordinator hung as the commit went out');
@@ -262,7 +264,7 @@ describe('writes on a three-node cluster whose coordinator fails', () => {
     expect(plan.status, JSON.stringify(plan.body)).toBe(200);
     const execute = () => reset(ids.killed, { type: 'classic', planToken: plan.body.planToken }, true);
     const node = await coordinatorOf(ids.killed);
-    faultAt('OffsetCommit', () => node.kill());
+    await faultAt('OffsetCommit', () => node.kill());
     const first = await execute();
     honest(first, 'reset, coordinator killed as the commit went out');
     // The request met a dead node: not answered, so sent (a doubt) unless it went round to the new coordinator.

@@ -3,7 +3,7 @@
  * helpers to name partitions and members the same way in every rule.
  */
 
-import type { Evidence, Finding } from '../../openapi/diagnosis-schemas.js';
+import type { Evidence, EvidenceValue, Finding } from '../../openapi/diagnosis-schemas.js';
 import type { FindingCode, Severity } from '../../vocabulary.js';
 import type { Group, GroupMember, GroupOffsets, TopicPartitions } from '../model.js';
 import type { SnapshotBefore } from './snapshot.js';
@@ -37,7 +37,7 @@ export function finding(
 }
 
 /** One piece of evidence: the API field, Kafka's RPC and field, the value. */
-export const ev = (field: string, source: string, value: Evidence['value']): Evidence => ({
+export const ev = (field: string, source: string, value: EvidenceValue): Evidence => ({
   field,
   source,
   value,

@@ -5,13 +5,23 @@
 
 import type { GroupWrites } from './service.js';
 
+const loaders = new WeakMap<GroupWrites, () => Promise<GroupWrites>>();
+
+/**
+ * The writes behind a lazy front, loading them if need be (a fault test wraps what they send);
+ * any other writes as they are.
+ */
+export function loadedWrites(writes: GroupWrites): Promise<GroupWrites> {
+  return loaders.get(writes)?.() ?? Promise.resolve(writes);
+}
+
 export function lazyWrites(load: () => Promise<GroupWrites>): GroupWrites {
   let loaded: Promise<GroupWrites> | undefined;
   const writes = () => {
     loaded ??= load();
     return loaded;
   };
-  return {
+  const front: GroupWrites = {
     committedOffsets: async (...a) => (await writes()).committedOffsets(...a),
     deleteGroup: async (...a) => (await writes()).deleteGroup(...a),
     deleteOffsets: async (...a) => (await writes()).deleteOffsets(...a),
@@ -20,4 +30,6 @@ export function lazyWrites(load: () => Promise<GroupWrites>): GroupWrites {
     planReset: async (...a) => (await writes()).planReset(...a),
     applyReset: async (...a) => (await writes()).applyReset(...a),
   };
+  loaders.set(front, writes);
+  return front;
 }
