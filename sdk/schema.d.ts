@@ -4521,8 +4521,6 @@ export interface operations {
                 type?: ("classic" | "consumer" | "share" | "streams")[];
                 /** @description Only groups in these states: one or more of Empty, Stable, Dead, PreparingRebalance, CompletingRebalance, Assigning, Reconciling, NotReady (repeated or comma-separated, any case) */
                 state?: ("Empty" | "Stable" | "Dead" | "PreparingRebalance" | "CompletingRebalance" | "Assigning" | "Reconciling" | "NotReady")[];
-                /** @description Only groups that read this topic (committed offsets on it, a subscription, or its partitions held), as /topics/{topic}/groups; with include=lag, their lag on it */
-                topic?: string;
                 /** @description Only group ids starting with this (case-sensitive) */
                 prefix?: string;
                 /** @description Only groups of this exact protocol type ('consumer', 'connect'; empty for groups made by an offset commit) */
@@ -4535,6 +4533,8 @@ export interface operations {
                 include?: ("details" | "lag" | "timeLag")[];
                 /** @description With include=lag: read_uncommitted (default) or read_committed */
                 isolation?: "read_uncommitted" | "read_committed";
+                /** @description Only groups that read this topic (committed offsets on it, a subscription, or its partitions held), as /topics/{topic}/groups; with include=lag, their lag on it */
+                topic?: string;
             };
             header?: never;
             path?: never;
@@ -5364,8 +5364,6 @@ export interface operations {
                 type?: ("classic" | "consumer" | "share" | "streams")[];
                 /** @description Only groups in these states: one or more of Empty, Stable, Dead, PreparingRebalance, CompletingRebalance, Assigning, Reconciling, NotReady (repeated or comma-separated, any case) */
                 state?: ("Empty" | "Stable" | "Dead" | "PreparingRebalance" | "CompletingRebalance" | "Assigning" | "Reconciling" | "NotReady")[];
-                /** @description Only groups that read this topic (committed offsets on it, a subscription, or its partitions held), as /topics/{topic}/groups; with include=lag, their lag on it */
-                topic?: string;
                 /** @description Only group ids starting with this (case-sensitive) */
                 prefix?: string;
                 /** @description Only groups of this exact protocol type ('consumer', 'connect'; empty for groups made by an offset commit) */
@@ -5378,6 +5376,8 @@ export interface operations {
                 include?: ("details" | "lag" | "timeLag")[];
                 /** @description With include=lag: read_uncommitted (default) or read_committed */
                 isolation?: "read_uncommitted" | "read_committed";
+                /** @description Only groups that read this topic (committed offsets on it, a subscription, or its partitions held), as /topics/{topic}/groups; with include=lag, their lag on it */
+                topic?: string;
             };
             header?: never;
             path: {

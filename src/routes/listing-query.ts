@@ -61,16 +61,6 @@ export const ListQuery = strictQuery({
     param: { name: 'state', in: 'query', style: 'form', explode: true },
     example: ['Stable'],
   }),
-  topic: z
-    .string()
-    .regex(TOPIC_PATTERN, expect(TOPIC_RULE))
-    .optional()
-    .openapi({
-      param: { name: 'topic', in: 'query' },
-      description:
-        'Only groups that read this topic (committed offsets on it, a subscription, or its partitions held), as /topics/{topic}/groups; with include=lag, their lag on it',
-      example: 'demo-events',
-    }),
   prefix: z
     .string()
     .min(1, expect('a non-empty group id prefix'))
@@ -139,6 +129,17 @@ export const ListQuery = strictQuery({
   isolation: IsolationParam.openapi({
     description: 'With include=lag: read_uncommitted (default) or read_committed',
   }),
+  // Last: clients generated with positional parameters keep the order they had before it.
+  topic: z
+    .string()
+    .regex(TOPIC_PATTERN, expect(TOPIC_RULE))
+    .optional()
+    .openapi({
+      param: { name: 'topic', in: 'query' },
+      description:
+        'Only groups that read this topic (committed offsets on it, a subscription, or its partitions held), as /topics/{topic}/groups; with include=lag, their lag on it',
+      example: 'demo-events',
+    }),
 });
 
 /** The filters the brokers are asked with (and that are applied here in every case). */

@@ -129,7 +129,7 @@ describe('GET /groups', () => {
         name: 'typ',
         received: 'share',
         expected:
-          'one of the known parameters: type, state, topic, prefix, protocolType, limit, cursor, include, isolation',
+          'one of the known parameters: type, state, prefix, protocolType, limit, cursor, include, isolation, topic',
       }),
     ]);
   });
