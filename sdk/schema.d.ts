@@ -3525,29 +3525,32 @@ export interface components {
             productionRate: number | null;
             /** @description Seconds until lag reaches zero at the current rates; null with catchUpReason */
             catchUpSeconds: number | null;
-            catchUpReason: components["schemas"]["CatchUpReason"];
+            /** @description Why catchUpSeconds is null; null when it is not (always present) */
+            catchUpReason?: components["schemas"]["CatchUpReason"] | null;
             /** @description Seconds (lower bound) until retention deletes records at the committed offset, at the current rates; null with runwayReason */
             runwaySeconds: number | null;
-            runwayReason: components["schemas"]["RunwayReason"];
-            runwayLimit: components["schemas"]["RunwayLimit"];
+            /** @description Why runwaySeconds is null; null when it is not (always present) */
+            runwayReason?: components["schemas"]["RunwayReason"] | null;
+            /** @description The retention limit behind runwaySeconds; null without one (always present) */
+            runwayLimit?: components["schemas"]["RunwayLimit"] | null;
         };
         /**
          * @description Why catchUpSeconds is null: idle (no lag and nothing produced), no-rate-yet (no consumption rate: pass since), not-catching-up (consumption at or below production)
          * @example no-rate-yet
-         * @enum {string|null}
+         * @enum {string}
          */
-        CatchUpReason: "idle" | "no-rate-yet" | "not-catching-up" | null;
+        CatchUpReason: "idle" | "no-rate-yet" | "not-catching-up";
         /**
          * @description Why runwaySeconds is null: no-lag, catching-up (consumption at or above production), no-retention (retention.ms and retention.bytes -1, or cleanup.policy compact), no-config (the topic configs could not be read), no-time-lag (retention.ms only, and the time lag is unknown)
          * @example catching-up
-         * @enum {string|null}
+         * @enum {string}
          */
-        RunwayReason: "no-lag" | "catching-up" | "no-retention" | "no-config" | "no-time-lag" | null;
+        RunwayReason: "no-lag" | "catching-up" | "no-retention" | "no-config" | "no-time-lag";
         /**
          * @description The retention limit that deletes first
-         * @enum {string|null}
+         * @enum {string}
          */
-        RunwayLimit: "retention.ms" | "retention.bytes" | null;
+        RunwayLimit: "retention.ms" | "retention.bytes";
         HealthForecast: {
             /**
              * @description since: rates over the interval since the snapshot; window: production rate only, over the production window (no consumption rate without since)
@@ -3565,7 +3568,8 @@ export interface components {
             productionRate: number | null;
             /** @description Seconds until the group’s lag reaches zero: lag / (consumption - production); null with catchUpReason */
             catchUpSeconds: number | null;
-            catchUpReason: components["schemas"]["CatchUpReason"];
+            /** @description Why catchUpSeconds is null; null when it is not (always present) */
+            catchUpReason?: components["schemas"]["CatchUpReason"] | null;
             skew: components["schemas"]["LagSkew"];
             retention: components["schemas"]["RetentionRunway"];
         };
@@ -3591,8 +3595,10 @@ export interface components {
         RetentionRunway: {
             /** @description The smallest partition runway: seconds before retention deletes records not yet consumed */
             runwaySeconds: number | null;
-            runwayReason: components["schemas"]["RunwayReason"];
-            limit: components["schemas"]["RunwayLimit"];
+            /** @description Why runwaySeconds is null; null when it is not (always present) */
+            runwayReason?: components["schemas"]["RunwayReason"] | null;
+            /** @description The retention limit behind runwaySeconds; null without one (always present) */
+            limit?: components["schemas"]["RunwayLimit"] | null;
             /** @description The partition the runway (or its reason) is of */
             topic: string | null;
             /** Format: int32 */
@@ -3697,7 +3703,8 @@ export interface components {
             stuckAfterSeconds: number;
             /** @description Worst first; empty when nothing is wrong */
             findings: components["schemas"]["Finding"][];
-            since: components["schemas"]["MembershipChurn"];
+            /** @description Membership churn since the `since` snapshot; null without one (always present) */
+            since?: components["schemas"]["MembershipChurn"] | null;
             /**
              * @description A signed snapshot of this reading (members, epochs, offsets): pass it back as `since` for churn, flapping and the rules that need two readings. null when the group is too large for a token
              * @example eyJwIjoiZGlhZ25vc2lzLXNuYXBzaG90IiwidCI6MTc2NDU0MjQwMDAwMCwiZCI6eyJnIjoiZGVtby1jb25zdW1lciJ9fQ.c2lnbmF0dXJl
@@ -3789,7 +3796,6 @@ export interface components {
             value?: unknown;
         };
         /**
-         * @description Membership churn since the `since` snapshot; null without one
          * @example {
          *       "issuedAt": "2026-12-01T17:58:00.000Z",
          *       "intervalMs": 120000,
@@ -3829,7 +3835,7 @@ export interface components {
             epochBumpsPerMinute: number | null;
             /** @description Client ids (or group.instance.id) that left and came back under a new member id (flapping) */
             rejoined: string[];
-        } | null;
+        };
         /**
          * @description One server-sent event: `event:` names the shape of `data` (one JSON line). `id:` is a signed snapshot of what the caller has seen; sent back as `Last-Event-ID` it resumes the stream with the changes since, not a replay. Lines starting with `:` are heartbeats. `poll-failed` carries the problem of a poll that failed (the stream polls again); `end` closes the stream at its maximum lifetime with `retry:`.
          * @example {

@@ -2,6 +2,7 @@
 
 import { z } from '@hono/zod-openapi';
 import { FINDING_CODES, SEVERITIES } from '../vocabulary.js';
+import { nullableRef } from './shapes/primitives.js';
 
 const Int64 = () => z.number().int().openapi({ format: 'int64' });
 const Int32 = () => z.number().int().openapi({ format: 'int32' });
@@ -127,9 +128,7 @@ export const GroupDiagnosisSchema = z
     checkedAt: z.string().openapi({ description: 'When the group was read (ISO 8601)' }),
     stuckAfterSeconds: Int32().openapi({ description: 'The threshold the since rules used' }),
     findings: z.array(FindingSchema).openapi({ description: 'Worst first; empty when nothing is wrong' }),
-    since: ChurnSchema.nullable().openapi({
-      description: 'Membership churn since the `since` snapshot; null without one',
-    }),
+    since: nullableRef(ChurnSchema, 'Membership churn since the `since` snapshot; null without one'),
     snapshot: z
       .string()
       .nullable()

@@ -10,6 +10,7 @@ import {
 } from '../vocabulary.js';
 import { KafkaErrorSchema } from './problems.js';
 import { TIME_LAG_REASONS, TimeLagBoundsSchema } from './shapes/offsets.js';
+import { nullableRef } from './shapes/primitives.js';
 
 const Int64 = () => z.number().int().openapi({ format: 'int64' });
 const Int32 = () => z.number().int().openapi({ format: 'int32' });
@@ -189,13 +190,13 @@ export const PartitionHealthSchema = z
     catchUpSeconds: z.number().nullable().openapi({
       description: 'Seconds until lag reaches zero at the current rates; null with catchUpReason',
     }),
-    catchUpReason: CatchUpReasonSchema.nullable(),
+    catchUpReason: nullableRef(CatchUpReasonSchema, 'Why catchUpSeconds is null; null when it is not'),
     runwaySeconds: z.number().nullable().openapi({
       description:
         'Seconds (lower bound) until retention deletes records at the committed offset, at the current rates; null with runwayReason',
     }),
-    runwayReason: RunwayReasonSchema.nullable(),
-    runwayLimit: RunwayLimitSchema.nullable(),
+    runwayReason: nullableRef(RunwayReasonSchema, 'Why runwaySeconds is null; null when it is not'),
+    runwayLimit: nullableRef(RunwayLimitSchema, 'The retention limit behind runwaySeconds; null without one'),
   })
   .openapi('PartitionHealth');
 
@@ -215,7 +216,7 @@ const ForecastSchema = z
       description:
         'Seconds until the group’s lag reaches zero: lag / (consumption - production); null with catchUpReason',
     }),
-    catchUpReason: CatchUpReasonSchema.nullable(),
+    catchUpReason: nullableRef(CatchUpReasonSchema, 'Why catchUpSeconds is null; null when it is not'),
     skew: z
       .object({
         maxLag: Int64().nullable().openapi({ description: 'The largest partition lag' }),
@@ -240,8 +241,8 @@ const ForecastSchema = z
           description:
             'The smallest partition runway: seconds before retention deletes records not yet consumed',
         }),
-        runwayReason: RunwayReasonSchema.nullable(),
-        limit: RunwayLimitSchema.nullable(),
+        runwayReason: nullableRef(RunwayReasonSchema, 'Why runwaySeconds is null; null when it is not'),
+        limit: nullableRef(RunwayLimitSchema, 'The retention limit behind runwaySeconds; null without one'),
         topic: z
           .string()
           .nullable()
