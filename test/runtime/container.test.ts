@@ -15,7 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildNode } from '../../scripts/build.js';
-import { HOLD_MS, HoldingRelay } from '../support/holding-relay.js';
+import { HOLD_MS, HoldingRelay, settleAfterDrop } from '../support/holding-relay.js';
 import { startServerProcess } from '../support/server-process.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -129,6 +129,7 @@ describe.skipIf(!canSwitchUser)('dist/node alone, as an unprivileged user withou
   it('stand-in: SIGTERM with a request in flight → it is answered, then exit 0 within the grace period', async () => {
     const held = relay.arm();
     relay.dropConnections();
+    await settleAfterDrop();
     const pending = fetch(`${base}/cluster`);
     await held;
     const exited = once(server, 'exit');

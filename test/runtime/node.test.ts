@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildNode } from '../../scripts/build.js';
-import { HOLD_MS, HoldingRelay } from '../support/holding-relay.js';
+import { HOLD_MS, HoldingRelay, settleAfterDrop } from '../support/holding-relay.js';
 import { startServerProcess } from '../support/server-process.js';
 
 let outdir: string;
@@ -54,6 +54,7 @@ describe('the Node server bundle', () => {
     // A new socket, so the held answer is the first of a request (ApiVersions on the relay).
     const held = relay.arm();
     relay.dropConnections();
+    await settleAfterDrop();
     const started = Date.now();
     const pending = fetch(`${base}/readyz`);
     await held;

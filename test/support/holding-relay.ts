@@ -7,6 +7,16 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 
 export const HOLD_MS = 1_000;
 
+/**
+ * Waits after `dropConnections` until the server can no longer send on the dropped socket unaware:
+ * a request that races the close fails as a dropped connection, and the server rightly passes it to
+ * another broker (the real one, not through the relay), so nothing would be held. After the server's
+ * idle-retry window (1 s), even a close it has not yet seen is retried on a new socket here.
+ */
+export function settleAfterDrop(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 1_100));
+}
+
 /** Relays to `target`; once armed, holds the next answer chunk for HOLD_MS and says when it has one. */
 export class HoldingRelay {
   private armed: (() => void) | undefined;
