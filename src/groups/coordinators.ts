@@ -5,6 +5,7 @@
  * group ends with an outcome of its own: a value or a final error.
  */
 
+import QuickLRU from 'quick-lru';
 import { currentDeadline } from '../broker/deadline.js';
 import {
   BrokerTimeoutError,
@@ -80,10 +81,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * before ask one or two FindCoordinator, not sixty-four.
  */
 export class Coordinators {
-  // Bounded so a scan over many group ids cannot grow it without limit; Map keeps insertion order.
-  private readonly cache = new Map<string, BrokerRef>();
-  private readonly inflight = new Map<string, Promise<Map<string, Outcome<BrokerRef>>>>();
   private static readonly CACHE_SIZE = 10_000;
+  // Bounded so a scan over many group ids cannot grow it without limit, and without a delete per
+  // insert (see the type cache in service.ts): it holds between CACHE_SIZE and twice that.
+  private readonly cache = new QuickLRU<string, BrokerRef>({ maxSize: Coordinators.CACHE_SIZE });
+  private readonly inflight = new Map<string, Promise<Map<string, Outcome<BrokerRef>>>>();
   /** One object per coordinator, shared by the cache entries of all its groups. */
   private readonly refs = new Map<string, BrokerRef>();
   private readonly windowMs: number;
@@ -354,10 +356,6 @@ export class Coordinators {
   }
 
   private remember(groupId: string, coordinator: BrokerRef): void {
-    if (this.cache.size >= Coordinators.CACHE_SIZE && !this.cache.has(groupId)) {
-      const oldest = this.cache.keys().next().value;
-      if (oldest !== undefined) this.cache.delete(oldest);
-    }
     this.cache.set(groupId, coordinator);
   }
 }

@@ -5,6 +5,7 @@
  * (offsets/tables.ts) and the writes (writes/); this class puts them behind one interface.
  */
 
+import QuickLRU from 'quick-lru';
 import { KafkaResponseError } from '../broker/errors.js';
 import { ErrorCode } from '../broker/protocol/errors.js';
 import type { ClusterInfo, KafkaCluster, Readiness } from '../broker/transport/cluster.js';
@@ -151,13 +152,16 @@ export interface GroupServiceOptions {
   coalesce?: CoalesceOptions | false;
 }
 
-/** How many group types to remember, so a warm describe asks one RPC instead of four. */
+/** How many group types to remember (up to twice this), so a warm describe asks one RPC instead of four. */
 const TYPE_CACHE_SIZE = 10_000;
 
 export class KafkaGroupService implements GroupService {
   private readonly coordinators: Coordinators;
   private readonly describers: Record<GroupType, GroupDescriber>;
-  private readonly knownTypes = new Map<string, GroupType>();
+  // Bounded without deleting one entry per insert: a Map trimmed from its front rescans the holes
+  // left at its start on every insert, which at estate scale (100,000 groups through a 10,000
+  // cache) cost seconds per request.
+  private readonly knownTypes = new QuickLRU<string, GroupType>({ maxSize: TYPE_CACHE_SIZE });
   private readonly listing: ClusterListing;
   /** Loaded on the first offsets read (lag, health, metrics): a describe needs none of it. */
   private tablesLoaded: Promise<OffsetTables> | undefined;
@@ -365,10 +369,6 @@ export class KafkaGroupService implements GroupService {
   }
 
   private rememberType(groupId: string, type: GroupType): void {
-    if (this.knownTypes.size >= TYPE_CACHE_SIZE && !this.knownTypes.has(groupId)) {
-      const oldest = this.knownTypes.keys().next().value;
-      if (oldest !== undefined) this.knownTypes.delete(oldest);
-    }
     this.knownTypes.set(groupId, type);
   }
 }
