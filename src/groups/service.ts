@@ -79,10 +79,12 @@ export interface GroupService {
   /**
    * Listed groups described, their listed types as hints (no RPC spent finding a type); with
    * `offsets`, their offsets tables too, from the same describe (lag needs the members' partitions).
+   * With `skipEmpty`, groups listed Empty are not described (no members: their listing says what a
+   * describe would); streams groups are, for their topology. Those groups are absent from `groups`.
    */
   describeListed(
-    listed: readonly { groupId: string; type: GroupType | null }[],
-    options?: { offsets?: ListedOffsetsOptions },
+    listed: readonly ListedGroup[],
+    options?: { offsets?: ListedOffsetsOptions; skipEmpty?: boolean },
   ): Promise<ListedDetails>;
   /** Whether the topic exists (Metadata); undefined where the service cannot tell. */
   topicExists?(topic: string): Promise<boolean>;
@@ -137,6 +139,18 @@ export interface ListedOffsetsOptions {
   isolation?: Isolation;
   timeLag?: boolean;
   topic?: string;
+}
+
+/** What `describeListed` needs of a listed group. */
+export interface ListedGroup {
+  groupId: string;
+  type: GroupType | null;
+  state?: string | null;
+}
+
+/** A group its listing shows Empty, of a known type other than streams (whose topology counts). */
+export function listedWithoutMembers(g: ListedGroup): boolean {
+  return g.state === 'Empty' && g.type !== null && g.type !== 'streams';
 }
 
 /** What `describeListed` answers: each group's describe, and its offsets table when asked. */
@@ -321,12 +335,13 @@ export class KafkaGroupService implements GroupService {
   }
 
   async describeListed(
-    listed: readonly { groupId: string; type: GroupType | null }[],
-    options: { offsets?: ListedOffsetsOptions } = {},
+    listed: readonly ListedGroup[],
+    options: { offsets?: ListedOffsetsOptions; skipEmpty?: boolean } = {},
   ): Promise<ListedDetails> {
+    const holders = options.skipEmpty ? listed.filter((g) => !listedWithoutMembers(g)) : listed;
     const described = this.describeGroups(
-      listed.map((g) => g.groupId),
-      { hints: typeHints(listed) },
+      holders.map((g) => g.groupId),
+      { hints: typeHints(holders) },
     );
     const wanted = options.offsets;
     const [groups, offsets] = await Promise.all([

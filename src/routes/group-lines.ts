@@ -52,10 +52,10 @@ export const ListingLineSchema = z
   });
 
 /** Reads the details of one batch; a batch that fails whole fails each of its groups. */
-export function batchReader(service: GroupService, offsets: ListedOffsetsOptions) {
+export function batchReader(service: GroupService, offsets: ListedOffsetsOptions, skipEmpty = false) {
   return async (batch: readonly GroupListing[]): Promise<ListedDetails | Error> => {
     try {
-      return await service.describeListed(batch, { offsets });
+      return await service.describeListed(batch, { offsets, skipEmpty });
     } catch (error) {
       return error instanceof Error ? error : new Error(String(error));
     }

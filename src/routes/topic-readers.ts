@@ -8,8 +8,8 @@
 import { z } from '@hono/zod-openapi';
 import { GroupNotFoundError } from '../groups/errors.js';
 import { pipelined, readsTopic } from '../groups/estate.js';
-import type { GroupListing } from '../groups/model.js';
-import type { GroupService, ListedOffsetsOptions } from '../groups/service.js';
+import type { GroupListing, GroupType } from '../groups/model.js';
+import { type GroupService, type ListedOffsetsOptions, listedWithoutMembers } from '../groups/service.js';
 import { type Problem, ProblemSchema } from '../openapi/problems.js';
 import { GroupListingSchema, GroupOffsetsSchema, LagTotalsSchema } from '../openapi/schemas.js';
 import { Int32 } from '../openapi/shapes/primitives.js';
@@ -65,22 +65,24 @@ export async function* topicReaders(
   topic: string,
   options: { offsets: ListedOffsetsOptions; partitions: boolean; problem: (error: unknown) => Problem },
 ): AsyncGenerator<TopicReading[]> {
-  const read = batchReader(service, { ...options.offsets, topic });
+  // Groups listed Empty are not described: with no members, only their offsets can make them readers.
+  const read = batchReader(service, { ...options.offsets, topic }, true);
   for await (const { batch, answer } of pipelined(listed, read)) {
     const out: TopicReading[] = [];
     for (const listing of batch) {
       const group = answer instanceof Error ? undefined : answer.groups.get(listing.groupId);
       const table = answer instanceof Error ? undefined : answer.offsets?.get(listing.groupId);
-      if (group?.ok && table?.ok) {
+      const memberless = !group && listedWithoutMembers(listing);
+      if ((group?.ok || memberless) && table?.ok) {
         const mine = table.value.topics.find((t) => t.topic === topic);
-        if (!mine && !readsTopic(group.value, topic)) continue;
+        if (!mine && !(group?.ok && readsTopic(group.value, topic))) continue;
         out.push({
           reader: {
             groupId: listing.groupId,
-            type: group.value.type,
+            type: group?.ok ? group.value.type : (listing.type as GroupType),
             protocolType: listing.protocolType,
-            state: group.value.state,
-            members: group.value.members.length,
+            state: group?.ok ? group.value.state : listing.state,
+            members: group?.ok ? group.value.members.length : 0,
             lag: table.value.totals,
             ...(options.partitions && { partitions: mine?.partitions ?? [] }),
           },
