@@ -85,6 +85,16 @@ export interface GroupService {
   ): Promise<ListedDetails>;
   /** Whether the topic exists (Metadata); undefined where the service cannot tell. */
   topicExists?(topic: string): Promise<boolean>;
+  /**
+   * What forecasts read beside the offsets, at `at` (ms): the first offset of each partition at or
+   * after the production window's start (one ListOffsets per leader), and the topics' retention
+   * (one DescribeConfigs).
+   */
+  forecastReads?(
+    partitions: readonly { topic: string; partition: number }[],
+    topics: readonly string[],
+    at: number,
+  ): Promise<ForecastReading>;
   /** One group as described and its offsets with time lag, read at `at` (ms): what a verdict needs. */
   groupHealth(groupId: string, options?: HealthOptions): Promise<HealthReading>;
   describeCluster(): Promise<ClusterInfo>;
@@ -129,6 +139,12 @@ export interface HealthReading {
   retention?: ReadonlyMap<string, Retention>;
   /** The first offset at or after the window's start (-1: no record that new; null: unreadable). */
   window?: { ms: number; startOffsets: ReadonlyMap<string, number | null> };
+}
+
+/** The production window's start offsets and the topics' retention (see HealthReading). */
+export interface ForecastReading {
+  window: { ms: number; startOffsets: ReadonlyMap<string, number | null> };
+  retention: ReadonlyMap<string, Retention>;
 }
 
 /** The offsets `describeListed` reads: with `topic`, only that topic's partitions. */
@@ -276,33 +292,40 @@ export class KafkaGroupService implements GroupService {
   }
 
   async groupHealth(groupId: string, { window, ...options }: HealthOptions = {}): Promise<HealthReading> {
-    // The forecast's reads load with the first health answer, like the offsets tables.
-    const [reading, { PRODUCTION_WINDOW_MS }, { logOffsets }, { topicRetention }] = await Promise.all([
-      this.tables().then((tables) => tables.withGroup(groupId, { ...options, timeLag: true })),
+    const reading = await this.tables().then((tables) =>
+      tables.withGroup(groupId, { ...options, timeLag: true }),
+    );
+    const topics = reading.offsets.topics;
+    const partitions = window
+      ? topics.flatMap((t) => t.partitions.map((p) => ({ topic: t.topic, partition: p.partition })))
+      : [];
+    const reads = await this.forecastReads(
+      partitions,
+      topics.map((t) => t.topic),
+      reading.at,
+    );
+    return { ...reading, retention: reads.retention, ...(window && { window: reads.window }) };
+  }
+
+  async forecastReads(
+    partitions: readonly { topic: string; partition: number }[],
+    topics: readonly string[],
+    at: number,
+  ): Promise<ForecastReading> {
+    // The forecast's reads load with the first health answer or forecast scrape, like the offsets tables.
+    const [{ PRODUCTION_WINDOW_MS }, { logOffsets }, { topicRetention }] = await Promise.all([
       import('./health/forecast.js'),
       import('./offsets/end-offsets.js'),
       import('./offsets/topic-retention.js'),
     ]);
-    const topics = reading.offsets.topics;
-    const partitions = topics.flatMap((t) =>
-      t.partitions.map((p) => ({ topic: t.topic, partition: p.partition })),
-    );
-    const windowStart = reading.at - PRODUCTION_WINDOW_MS;
     const [starts, retention] = await Promise.all([
-      window
-        ? logOffsets(this.cluster, partitions, { kind: 'timestamp', timestamp: windowStart })
-        : undefined,
-      topicRetention(
-        this.cluster,
-        topics.map((t) => t.topic),
-      ),
+      partitions.length > 0
+        ? logOffsets(this.cluster, partitions, { kind: 'timestamp', timestamp: at - PRODUCTION_WINDOW_MS })
+        : new Map(),
+      topicRetention(this.cluster, topics),
     ]);
-    const windowOffsets = starts && new Map([...starts].map(([key, r]) => [key, r.ok ? r.value : null]));
-    return {
-      ...reading,
-      retention,
-      ...(windowOffsets && { window: { ms: PRODUCTION_WINDOW_MS, startOffsets: windowOffsets } }),
-    };
+    const startOffsets = new Map([...starts].map(([key, r]) => [key, r.ok ? r.value : null]));
+    return { window: { ms: PRODUCTION_WINDOW_MS, startOffsets }, retention };
   }
 
   async offsetsOfGroups(
