@@ -109,7 +109,7 @@ function partitioned() {
   });
   const withTopics: OffsetTable = {
     topics: [{ topic: 't', lag: 10, partitions: [partition(0), partition(1)] }],
-    totals: { lag: 10, maxLag: 5, partitions: 2, partitionsWithoutOffset: 0, partitionsWithErrors: 0 },
+    totals: { lag: 10, maxLag: null, partitions: 2, partitionsWithoutOffset: 0, partitionsWithErrors: 0 },
   } as OffsetTable;
   const forecastAsks: number[] = [];
   const service = {
