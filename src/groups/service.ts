@@ -152,12 +152,16 @@ export interface ListedOffsetsOptions {
   isolation?: Isolation;
   timeLag?: boolean;
   topic?: string;
+  /** With timeLag: each group's bytes per record at its offsets, in `ListedDetails.bytesPerRecord`. */
+  bytesPerRecord?: boolean;
 }
 
 /** What `describeListed` answers: each group's describe, and its offsets table when asked. */
 export interface ListedDetails {
   groups: Map<string, Outcome<Group>>;
   offsets?: Map<string, Outcome<OffsetTable>>;
+  /** Per group, bytes per record keyed `${partition}:${topic}`, when asked for. */
+  bytesPerRecord?: Map<string, ReadonlyMap<string, number>>;
 }
 
 export interface GroupServiceOptions {
@@ -348,6 +352,9 @@ export class KafkaGroupService implements GroupService {
       { hints: typeHints(listed) },
     );
     const wanted = options.offsets;
+    const bytesPerRecord = wanted?.bytesPerRecord
+      ? new Map<string, ReadonlyMap<string, number>>()
+      : undefined;
     const [groups, offsets] = await Promise.all([
       described,
       wanted
@@ -356,12 +363,13 @@ export class KafkaGroupService implements GroupService {
               ...(wanted.isolation && { isolation: wanted.isolation }),
               ...(wanted.timeLag && { timeLag: true }),
               ...(wanted.topic !== undefined && { topic: wanted.topic }),
+              ...(bytesPerRecord && { bytesPerRecord }),
               described,
             }),
           )
         : undefined,
     ]);
-    return { groups, ...(offsets && { offsets }) };
+    return { groups, ...(offsets && { offsets }), ...(bytesPerRecord && { bytesPerRecord }) };
   }
 
   async topicExists(topic: string): Promise<boolean> {

@@ -18,6 +18,8 @@ export type Granularity = (typeof GRANULARITIES)[number];
 export interface ForecastReads {
   window?: { ms: number; startOffsets: ReadonlyMap<string, number | null> } | undefined;
   retention?: ReadonlyMap<string, Retention> | undefined;
+  /** Bytes per record at the group's offsets, keyed `${partition}:${topic}` (the retention.bytes clock). */
+  bytesPerRecord?: ReadonlyMap<string, number> | undefined;
 }
 
 /** One group as /metrics read it; `forecast` when the scrape asked for forecasts. */
@@ -71,7 +73,7 @@ function familiesOf(granularity: Granularity, forecast: boolean) {
     ),
     runway: gauge(
       'kafka_group_retention_runway_seconds',
-      `Lower bound of the seconds until retention deletes records not yet consumed (${at}; retention.ms, consumption counted as 0).`,
+      `Lower bound of the seconds until retention deletes records not yet consumed (${at}; the sooner of the retention.ms and retention.bytes clocks, consumption counted as 0).`,
     ),
   };
   return { f, forecasts, all: [...Object.values(f), ...(forecast ? Object.values(forecasts) : [])] };
@@ -132,7 +134,11 @@ export function groupFamilies(
         group,
         offsets: { ...groupHeader(listing, group), ...table },
         at,
-        ...(forecast && { window: reads?.window, retention: reads?.retention }),
+        ...(forecast && {
+          window: reads?.window,
+          retention: reads?.retention,
+          bytesPerRecord: reads?.bytesPerRecord,
+        }),
       },
       thresholds,
     );

@@ -66,7 +66,7 @@ interface BatchAnswer {
  * retention of topics no earlier batch asked for (kept in `retention`, bounded by the topics).
  */
 function forecastReader(service: GroupService, forecast: boolean, retention: Map<string, Retention>) {
-  const read = batchReader(service, { timeLag: true });
+  const read = batchReader(service, { timeLag: true, ...(forecast && { bytesPerRecord: true }) });
   const asked = new Set<string>();
   return async (batch: readonly GroupListing[]): Promise<BatchAnswer> => {
     const details = await read(batch);
@@ -121,7 +121,14 @@ async function* scrapeText(
         listing,
         group: group.value,
         table: table.value,
-        ...(scrape.forecast && { forecast: { window: answer.window, retention } }),
+        ...(scrape.forecast && {
+          forecast: {
+            window: answer.window,
+            retention,
+            bytesPerRecord:
+              details instanceof Error ? undefined : details.bytesPerRecord?.get(listing.groupId),
+          },
+        }),
       });
     }
     const made = scrape.families(readings, seriesLeft, Date.now());
