@@ -5,6 +5,10 @@
  * the held samples' bytes and the size of the text they became.
  *
  *   npx tsx bench/metrics-memory.ts 100000 [group|topic|partition] [forecast]
+ *
+ * With `node --expose-gc --import tsx`, also the live heap (after a full collection) once the
+ * listing is made and once every batch is read: what the scrape keeps, apart from garbage not yet
+ * collected (which RSS counts).
  */
 
 import type { GroupListing } from '../src/groups/model.js';
@@ -66,6 +70,13 @@ const service = {
   },
 } as unknown as GroupService;
 
+const gc = (globalThis as { gc?: () => void }).gc;
+const liveHeap = () => {
+  gc?.();
+  return process.memoryUsage().heapUsed;
+};
+const heapAtStart = liveHeap();
+let heapAfterReading = 0;
 let peak = process.memoryUsage().rss;
 const sample = setInterval(() => {
   peak = Math.max(peak, process.memoryUsage().rss);
@@ -99,6 +110,7 @@ for (let r = await reader.read(); !r.done; r = await reader.read()) {
     writing = true;
     heldBytes = probe.held?.bytes() ?? 0;
     heldSamples = probe.held?.samples() ?? 0;
+    heapAfterReading = liveHeap();
   }
   if (writing && !piece.startsWith('# HELP kafka_group_offsets_errors')) heldText += piece.length;
   bytes += r.value.byteLength;
@@ -109,5 +121,8 @@ const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 console.log(
   `${count} groups, ${granularity}${forecast ? ', forecast' : ''}: ${(performance.now() - started).toFixed(0)} ms, ` +
     `answer ${mb(bytes)}; held ${heldSamples} samples in ${mb(heldBytes)} (as text ${mb(heldText)}); ` +
-    `RSS ${mb(startRss)} at start, peak ${mb(peak)}`,
+    `RSS ${mb(startRss)} at start, peak ${mb(peak)}` +
+    (gc
+      ? `; live heap ${mb(heapAtStart)} with the listing, ${mb(heapAfterReading)} once every batch is read`
+      : ''),
 );
