@@ -728,7 +728,7 @@ export interface paths {
         };
         /**
          * Lag, time lag, members, state and verdict of every visible group, in the Prometheus text format
-         * @description Prometheus text format 0.0.4. One listing, one describe and one OffsetFetch per coordinator, and per partition leader one ListOffsets for the end offsets, one Fetch and two ListOffsets for the time lag (as include=lag). Only groups the caller may read offsets of are exported; `allow` and `deny` narrow them by id. Series stop at `maxSeries`, whole groups at a time, and kafka_group_series_limit_reached says so. Verdicts use the thresholds given here (defaults as /groups/{groupId}/health); STALLED and REWOUND need a snapshot and do not appear here.
+         * @description Prometheus text format 0.0.4. One listing, one describe and one OffsetFetch per coordinator, and per partition leader one ListOffsets for the end offsets, one Fetch and two ListOffsets for the time lag (as include=lag). Only groups the caller may read offsets of are exported; `allow` and `deny` narrow them by id. Series stop at `maxSeries`, whole groups at a time, and kafka_group_series_limit_reached says so. Verdicts use the thresholds given here (defaults as /groups/{groupId}/health); STALLED and REWOUND need a snapshot and do not appear here. Written as it is read, a batch of groups at a time; with forecast=true also the production rate, catch-up and retention runway where they can be said from one reading.
          */
         get: operations["getMetrics"];
         put?: never;
@@ -748,7 +748,7 @@ export interface paths {
         };
         /**
          * Lag, time lag, members, state and verdict of every visible group, in the Prometheus text format (one cluster)
-         * @description Prometheus text format 0.0.4. One listing, one describe and one OffsetFetch per coordinator, and per partition leader one ListOffsets for the end offsets, one Fetch and two ListOffsets for the time lag (as include=lag). Only groups the caller may read offsets of are exported; `allow` and `deny` narrow them by id. Series stop at `maxSeries`, whole groups at a time, and kafka_group_series_limit_reached says so. Verdicts use the thresholds given here (defaults as /groups/{groupId}/health); STALLED and REWOUND need a snapshot and do not appear here.
+         * @description Prometheus text format 0.0.4. One listing, one describe and one OffsetFetch per coordinator, and per partition leader one ListOffsets for the end offsets, one Fetch and two ListOffsets for the time lag (as include=lag). Only groups the caller may read offsets of are exported; `allow` and `deny` narrow them by id. Series stop at `maxSeries`, whole groups at a time, and kafka_group_series_limit_reached says so. Verdicts use the thresholds given here (defaults as /groups/{groupId}/health); STALLED and REWOUND need a snapshot and do not appear here. Written as it is read, a batch of groups at a time; with forecast=true also the production rate, catch-up and retention runway where they can be said from one reading.
          */
         get: operations["getMetricsInCluster"];
         put?: never;
@@ -11261,6 +11261,8 @@ export interface operations {
                 maxTimeLagSeconds?: number;
                 /** @description A partition with nothing to consume whose newest record is older than this is IDLE (default 3600) */
                 idleAfterSeconds?: number;
+                /** @description true: add the production rate (records appended over the 5 minutes before, ListOffsets by timestamp), catch-up and retention runway series, as /groups/{groupId}/health computes them without since; costs one ListOffsets per partition leader and batch and one DescribeConfigs per batch with new topics. Default false. Native names only */
+                forecast?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -11448,6 +11450,8 @@ export interface operations {
                 maxTimeLagSeconds?: number;
                 /** @description A partition with nothing to consume whose newest record is older than this is IDLE (default 3600) */
                 idleAfterSeconds?: number;
+                /** @description true: add the production rate (records appended over the 5 minutes before, ListOffsets by timestamp), catch-up and retention runway series, as /groups/{groupId}/health computes them without since; costs one ListOffsets per partition leader and batch and one DescribeConfigs per batch with new topics. Default false. Native names only */
+                forecast?: "true" | "false";
             };
             header?: never;
             path: {

@@ -88,6 +88,16 @@ export interface GroupService {
   ): Promise<ListedDetails>;
   /** Whether the topic exists (Metadata); undefined where the service cannot tell. */
   topicExists?(topic: string): Promise<boolean>;
+  /**
+   * What forecasts read beside the offsets, at `at` (ms): the first offset of each partition at or
+   * after the production window's start (one ListOffsets per leader), and the topics' retention
+   * (one DescribeConfigs).
+   */
+  forecastReads?(
+    partitions: readonly { topic: string; partition: number }[],
+    topics: readonly string[],
+    at: number,
+  ): Promise<ForecastReading>;
   /** One group as described and its offsets with time lag, read at `at` (ms): what a verdict needs. */
   groupHealth(groupId: string, options?: HealthOptions): Promise<HealthReading>;
   describeCluster(): Promise<ClusterInfo>;
@@ -134,11 +144,19 @@ export interface HealthReading {
   window?: { ms: number; startOffsets: ReadonlyMap<string, number | null> };
 }
 
+/** The production window's start offsets and the topics' retention (see HealthReading). */
+export interface ForecastReading {
+  window: { ms: number; startOffsets: ReadonlyMap<string, number | null> };
+  retention: ReadonlyMap<string, Retention>;
+}
+
 /** The offsets `describeListed` reads: with `topic`, only that topic's partitions. */
 export interface ListedOffsetsOptions {
   isolation?: Isolation;
   timeLag?: boolean;
   topic?: string;
+  /** With timeLag: each group's bytes per record at its offsets, in `ListedDetails.bytesPerRecord`. */
+  bytesPerRecord?: boolean;
 }
 
 /** What `describeListed` needs of a listed group. */
@@ -157,6 +175,8 @@ export function listedWithoutMembers(g: ListedGroup): boolean {
 export interface ListedDetails {
   groups: Map<string, Outcome<Group>>;
   offsets?: Map<string, Outcome<OffsetTable>>;
+  /** Per group, bytes per record keyed `${partition}:${topic}`, when asked for. */
+  bytesPerRecord?: Map<string, ReadonlyMap<string, number>>;
 }
 
 export interface GroupServiceOptions {
@@ -294,33 +314,40 @@ export class KafkaGroupService implements GroupService {
   }
 
   async groupHealth(groupId: string, { window, ...options }: HealthOptions = {}): Promise<HealthReading> {
-    // The forecast's reads load with the first health answer, like the offsets tables.
-    const [reading, { PRODUCTION_WINDOW_MS }, { logOffsets }, { topicRetention }] = await Promise.all([
-      this.tables().then((tables) => tables.withGroup(groupId, { ...options, timeLag: true })),
+    const reading = await this.tables().then((tables) =>
+      tables.withGroup(groupId, { ...options, timeLag: true }),
+    );
+    const topics = reading.offsets.topics;
+    const partitions = window
+      ? topics.flatMap((t) => t.partitions.map((p) => ({ topic: t.topic, partition: p.partition })))
+      : [];
+    const reads = await this.forecastReads(
+      partitions,
+      topics.map((t) => t.topic),
+      reading.at,
+    );
+    return { ...reading, retention: reads.retention, ...(window && { window: reads.window }) };
+  }
+
+  async forecastReads(
+    partitions: readonly { topic: string; partition: number }[],
+    topics: readonly string[],
+    at: number,
+  ): Promise<ForecastReading> {
+    // The forecast's reads load with the first health answer or forecast scrape, like the offsets tables.
+    const [{ PRODUCTION_WINDOW_MS }, { logOffsets }, { topicRetention }] = await Promise.all([
       import('./health/forecast.js'),
       import('./offsets/end-offsets.js'),
       import('./offsets/topic-retention.js'),
     ]);
-    const topics = reading.offsets.topics;
-    const partitions = topics.flatMap((t) =>
-      t.partitions.map((p) => ({ topic: t.topic, partition: p.partition })),
-    );
-    const windowStart = reading.at - PRODUCTION_WINDOW_MS;
     const [starts, retention] = await Promise.all([
-      window
-        ? logOffsets(this.cluster, partitions, { kind: 'timestamp', timestamp: windowStart })
-        : undefined,
-      topicRetention(
-        this.cluster,
-        topics.map((t) => t.topic),
-      ),
+      partitions.length > 0
+        ? logOffsets(this.cluster, partitions, { kind: 'timestamp', timestamp: at - PRODUCTION_WINDOW_MS })
+        : new Map(),
+      topicRetention(this.cluster, topics),
     ]);
-    const windowOffsets = starts && new Map([...starts].map(([key, r]) => [key, r.ok ? r.value : null]));
-    return {
-      ...reading,
-      retention,
-      ...(windowOffsets && { window: { ms: PRODUCTION_WINDOW_MS, startOffsets: windowOffsets } }),
-    };
+    const startOffsets = new Map([...starts].map(([key, r]) => [key, r.ok ? r.value : null]));
+    return { window: { ms: PRODUCTION_WINDOW_MS, startOffsets }, retention };
   }
 
   async offsetsOfGroups(
@@ -344,6 +371,9 @@ export class KafkaGroupService implements GroupService {
       { hints: typeHints(holders) },
     );
     const wanted = options.offsets;
+    const bytesPerRecord = wanted?.bytesPerRecord
+      ? new Map<string, ReadonlyMap<string, number>>()
+      : undefined;
     const [groups, offsets] = await Promise.all([
       described,
       wanted
@@ -352,12 +382,13 @@ export class KafkaGroupService implements GroupService {
               ...(wanted.isolation && { isolation: wanted.isolation }),
               ...(wanted.timeLag && { timeLag: true }),
               ...(wanted.topic !== undefined && { topic: wanted.topic }),
+              ...(bytesPerRecord && { bytesPerRecord }),
               described,
             }),
           )
         : undefined,
     ]);
-    return { groups, ...(offsets && { offsets }) };
+    return { groups, ...(offsets && { offsets }), ...(bytesPerRecord && { bytesPerRecord }) };
   }
 
   async topicExists(topic: string): Promise<boolean> {

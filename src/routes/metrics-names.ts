@@ -34,17 +34,19 @@ const gauge = (name: string, help: string): MetricFamily => ({ name, help, type:
 
 /**
  * The families of these readings under `names`, whole groups until `maxSeries` group series, as the
- * native families; the partitions' end and start offsets (shared by the groups) are not counted.
+ * native families; the partitions' end and start offsets (shared by the groups) are not counted, and
+ * are written once per scrape: `seen` holds the partitions written by earlier batches.
  */
 export function compatibleFamilies(
   readings: readonly GroupReading[],
   names: CompatibleNames,
   cluster: string,
   maxSeries: number,
+  seen: Set<string> = new Set(),
 ): { families: MetricFamily[]; dropped: number } {
   return names === 'kafka-lag-exporter'
-    ? lagExporter(readings, cluster, maxSeries)
-    : kafkaExporter(readings, maxSeries);
+    ? lagExporter(readings, cluster, maxSeries, seen)
+    : kafkaExporter(readings, maxSeries, seen);
 }
 
 /** Adds each group's rows while they fit; partition rows once per topic-partition. */
@@ -53,10 +55,10 @@ function collect(
   maxSeries: number,
   groupRows: (r: GroupReading) => Row[],
   partitionRows: (r: GroupReading) => [string, Row[]][],
+  seen: Set<string>,
 ): number {
   let series = 0;
   let dropped = 0;
-  const seen = new Set<string>();
   for (const reading of readings) {
     const rows = groupRows(reading);
     if (series + rows.length > maxSeries) {
@@ -74,7 +76,12 @@ function collect(
   return dropped;
 }
 
-function lagExporter(readings: readonly GroupReading[], cluster: string, maxSeries: number) {
+function lagExporter(
+  readings: readonly GroupReading[],
+  cluster: string,
+  maxSeries: number,
+  seen: Set<string>,
+) {
   const f = {
     offset: gauge('kafka_consumergroup_group_offset', 'Committed offset of the group on the partition.'),
     lag: gauge('kafka_consumergroup_group_lag', 'Records not yet consumed on the partition.'),
@@ -141,11 +148,12 @@ function lagExporter(readings: readonly GroupReading[], cluster: string, maxSeri
           return [`${t.topic}\u0000${p.partition}`, rows];
         }),
       ),
+    seen,
   );
   return { families: Object.values(f), dropped };
 }
 
-function kafkaExporter(readings: readonly GroupReading[], maxSeries: number) {
+function kafkaExporter(readings: readonly GroupReading[], maxSeries: number, seen: Set<string>) {
   const f = {
     offset: gauge(
       'kafka_consumergroup_current_offset',
@@ -195,6 +203,7 @@ function kafkaExporter(readings: readonly GroupReading[], maxSeries: number) {
           return [`${t.topic}\u0000${p.partition}`, rows];
         }),
       ),
+    seen,
   );
   return { families: Object.values(f), dropped };
 }

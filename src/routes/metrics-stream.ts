@@ -1,14 +1,18 @@
 /**
- * GET /metrics at group granularity, written while it is computed: the groups are read in batches
- * (one describe, one OffsetFetch per coordinator, one ListOffsets, Fetch and two ListOffsets per
- * partition leader each) and the lag family's samples go out as each batch completes. The format
- * wants every family's samples together, so the other families' lines wait, as text, until the lag
- * family is done: the Kafka answers are held one batch at a time, never for the whole estate.
+ * GET /metrics written while it is computed: the groups are read in batches (one describe, one
+ * OffsetFetch per coordinator, one ListOffsets, Fetch and two ListOffsets per partition leader each;
+ * with forecasts one ListOffsets by timestamp per leader and one DescribeConfigs for topics not yet
+ * seen) and every family of a batch is made at once. The format wants each family's samples
+ * together, so the first family's lines go out as each batch completes and the others are held as
+ * numbers (HeldFamilies, about 24 bytes a sample, not text) and written family by family at the
+ * end, a chunk at a time. Reading the estate once per family instead would hold nothing, but would
+ * cost every Kafka read once per family (eleven times with forecasts).
  */
 
 import { pipelined } from '../groups/estate.js';
-import type { BrokerFailure, Group, GroupListing } from '../groups/model.js';
-import type { GroupService, OffsetTable } from '../groups/service.js';
+import type { Retention } from '../groups/health/forecast.js';
+import type { BrokerFailure, GroupListing } from '../groups/model.js';
+import type { GroupService, ListedDetails } from '../groups/service.js';
 import type { permissionsOf } from '../http/middleware.js';
 import {
   exposition,
@@ -17,13 +21,11 @@ import {
   PROMETHEUS_CONTENT_TYPE,
   sampleLines,
 } from '../http/prometheus.js';
+import { HeldFamilies } from '../http/prometheus-held.js';
 import { batchReader } from './group-lines.js';
+import type { ForecastReads, GroupReading } from './metrics-families.js';
 
-export interface GroupReading {
-  listing: GroupListing;
-  group: Group;
-  table: OffsetTable;
-}
+export type { GroupReading } from './metrics-families.js';
 
 /** The families of some groups' readings, until `maxSeries` series (a group whole or not at all). */
 export type FamiliesOf = (
@@ -38,6 +40,13 @@ export interface StreamedScrape {
   families: FamiliesOf;
   maxSeries: number;
   permissions: ReturnType<typeof permissionsOf>;
+  /** Read what forecasts need with each batch (the production window's offsets, retention). */
+  forecast?: boolean;
+}
+
+/** Held samples, for a test to see that memory follows the samples, not their text. */
+export interface ScrapeProbe {
+  held?: HeldFamilies;
 }
 
 const gauge = (name: string, help: string, value: number): MetricFamily => ({
@@ -47,45 +56,92 @@ const gauge = (name: string, help: string, value: number): MetricFamily => ({
   samples: [{ labels: {}, value }],
 });
 
-async function* scrapeText(service: GroupService, scrape: StreamedScrape): AsyncGenerator<string> {
-  const read = batchReader(service, { timeLag: true });
+interface BatchAnswer {
+  details: ListedDetails | Error;
+  window?: ForecastReads['window'];
+}
+
+/**
+ * Reads a batch; with forecasts, then the window's start offsets of its partitions and the
+ * retention of topics no earlier batch asked for (kept in `retention`, bounded by the topics).
+ */
+function forecastReader(service: GroupService, forecast: boolean, retention: Map<string, Retention>) {
+  const read = batchReader(service, { timeLag: true, ...(forecast && { bytesPerRecord: true }) });
+  const asked = new Set<string>();
+  return async (batch: readonly GroupListing[]): Promise<BatchAnswer> => {
+    const details = await read(batch);
+    if (!forecast || details instanceof Error || !service.forecastReads) return { details };
+    const partitions = new Map<string, { topic: string; partition: number }>();
+    for (const table of details.offsets?.values() ?? []) {
+      if (!table.ok) continue;
+      for (const t of table.value.topics)
+        for (const p of t.partitions)
+          partitions.set(`${p.partition}:${t.topic}`, { topic: t.topic, partition: p.partition });
+    }
+    const topics = [...new Set([...partitions.values()].map((p) => p.topic))].filter((t) => !asked.has(t));
+    for (const t of topics) asked.add(t);
+    try {
+      const reads = await service.forecastReads([...partitions.values()], topics, Date.now());
+      for (const [topic, r] of reads.retention) retention.set(topic, r);
+      return { details, window: reads.window };
+    } catch {
+      // Forecasts are series more, never a failed scrape: this batch's groups go without them.
+      return { details };
+    }
+  };
+}
+
+async function* scrapeText(
+  service: GroupService,
+  scrape: StreamedScrape,
+  probe: ScrapeProbe,
+): AsyncGenerator<string> {
+  const retention = new Map<string, Retention>();
+  const read = forecastReader(service, scrape.forecast === true, retention);
   let errors = 0;
   let dropped = 0;
   let seriesLeft = scrape.maxSeries;
-  /** The families after the first, their lines so far, one piece per batch. */
-  let rest: { family: MetricFamily; pieces: string[] }[] | undefined;
-  const start = (families: MetricFamily[]) => {
-    rest = families.slice(1).map((family) => ({ family, pieces: [] }));
-    return familyHeader(families[0] as MetricFamily);
-  };
+  const [first, ...others] = scrape.families([], 0, Date.now()).families as [MetricFamily, ...MetricFamily[]];
+  const held = new HeldFamilies(others);
+  probe.held = held;
+  let head = familyHeader(first);
   for await (const { batch, answer } of pipelined(scrape.listed, read)) {
+    const { details } = answer;
     const readings: GroupReading[] = [];
     for (const listing of batch) {
-      const group = answer instanceof Error ? undefined : answer.groups.get(listing.groupId);
-      const table = answer instanceof Error ? undefined : answer.offsets?.get(listing.groupId);
+      const group = details instanceof Error ? undefined : details.groups.get(listing.groupId);
+      const table = details instanceof Error ? undefined : details.offsets?.get(listing.groupId);
       if (!group?.ok || !table?.ok) {
         errors++;
         continue;
       }
       // A listing without a type (old brokers) is checked again once the type is known.
       if (!scrape.permissions.allows('offsets', listing.groupId, group.value.type)) continue;
-      readings.push({ listing, group: group.value, table: table.value });
+      readings.push({
+        listing,
+        group: group.value,
+        table: table.value,
+        ...(scrape.forecast && {
+          forecast: {
+            window: answer.window,
+            retention,
+            bytesPerRecord:
+              details instanceof Error ? undefined : details.bytesPerRecord?.get(listing.groupId),
+          },
+        }),
+      });
     }
     const made = scrape.families(readings, seriesLeft, Date.now());
     dropped += made.dropped;
-    let text = rest ? '' : start(made.families);
-    text += sampleLines(made.families[0] as MetricFamily);
     made.families.forEach((family, i) => {
       seriesLeft -= family.samples.length;
-      if (i > 0) rest?.[i - 1]?.pieces.push(sampleLines(family));
+      if (i > 0) held.add(i - 1, family);
     });
-    yield text;
+    yield head + sampleLines(made.families[0] as MetricFamily);
+    head = '';
   }
-  if (!rest) yield start(scrape.families([], 0, Date.now()).families);
-  for (const { family, pieces } of rest ?? []) {
-    yield familyHeader(family) + pieces.join('');
-    pieces.length = 0;
-  }
+  if (head) yield head;
+  yield* held.write();
   yield exposition([
     gauge(
       'kafka_group_offsets_errors',
@@ -107,9 +163,13 @@ async function* scrapeText(service: GroupService, scrape: StreamedScrape): Async
 }
 
 /** The scrape as a streamed text/plain answer: pulled by the client, a batch at a time. */
-export function streamedScrape(service: GroupService, scrape: StreamedScrape): Response {
+export function streamedScrape(
+  service: GroupService,
+  scrape: StreamedScrape,
+  probe: ScrapeProbe = {},
+): Response {
   const encoder = new TextEncoder();
-  const text = scrapeText(service, scrape);
+  const text = scrapeText(service, scrape, probe);
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {

@@ -64,11 +64,7 @@ export class OffsetTables {
       const probes = await probeLog(this.cluster, probeRequests([table]), isolation);
       at = Date.now();
       table = withTimeLag(table, probes, at);
-      bytesPerRecord = new Map();
-      for (const [key, probe] of probes) {
-        const b = probe.batch;
-        if (b && b.records > 0 && !b.isControl) bytesPerRecord.set(key, b.bytes / b.records);
-      }
+      bytesPerRecord = bytesPerRecordOf(probes);
     }
     return {
       group,
@@ -92,12 +88,15 @@ export class OffsetTables {
       timeLag = false,
       described,
       topic,
+      bytesPerRecord,
     }: {
       isolation?: Isolation;
       timeLag?: boolean;
       described?: Promise<ReadonlyMap<string, Outcome<Group>>>;
       /** Only this topic's partitions: the rest is neither asked for nor kept. */
       topic?: string;
+      /** With timeLag, filled with each group's bytes per record at its offsets (forecasts read it). */
+      bytesPerRecord?: Map<string, ReadonlyMap<string, number>>;
     } = {},
   ): Promise<Map<string, Outcome<OffsetTable>>> {
     const hints = typeHints(groups);
@@ -135,7 +134,13 @@ export class OffsetTables {
     const at = Date.now();
     const out = new Map<string, Outcome<OffsetTable>>();
     for (const [groupId, t] of tables) {
-      out.set(groupId, t.ok ? ok(withTimeLag(t.value, probesFor(t.value, probesByOffset), at)) : t);
+      if (!t.ok) {
+        out.set(groupId, t);
+        continue;
+      }
+      const probes = probesFor(t.value, probesByOffset);
+      out.set(groupId, ok(withTimeLag(t.value, probes, at)));
+      bytesPerRecord?.set(groupId, bytesPerRecordOf(probes));
     }
     return out;
   }
@@ -200,6 +205,16 @@ async function unsupportedAsFailure<T>(
     if (!(error instanceof UnsupportedApiError)) throw error;
     return new Map(ids.map((id) => [id, failed(error)]));
   }
+}
+
+/** Average bytes per record of the batch each probe read (the retention.bytes runway needs it). */
+function bytesPerRecordOf(probes: ReadonlyMap<string, PartitionProbe>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [key, probe] of probes) {
+    const b = probe.batch;
+    if (b && b.records > 0 && !b.isControl) out.set(key, b.bytes / b.records);
+  }
+  return out;
 }
 
 function fromKey(key: string): { topic: string; partition: number } {
