@@ -128,7 +128,7 @@ export function groupDiagnosisRoutes(app: OpenAPIHono, service: GroupService, to
             })
           ).snapshot;
     const reading = await readVisible(c, 'offsets', groupId, async () => {
-      const r = await service.groupHealth(groupId, { ...(type && { expected: type }) });
+      const r = await service.groupReading(groupId, { ...(type && { expected: type }) });
       return { type: r.group.type, ...r };
     });
     // A group deleted and made again under the same id with another type: nothing to compare.
