@@ -16,7 +16,7 @@ import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { expect, strictQuery } from '../openapi/validation.js';
 import { bindCluster } from '../tokens/cluster-binding.js';
 import type { TokenSigner } from '../tokens/signed.js';
-import { GroupIdParam, TypeAssertionParam } from './params.js';
+import { GroupIdParam, sinceParam, TypeAssertionParam } from './params.js';
 
 /** The purpose diagnosis snapshots are signed for: a lag snapshot or a reset plan is refused. */
 export const DIAGNOSIS_PURPOSE = 'diagnosis-snapshot';
@@ -55,14 +55,10 @@ const groupDiagnosis = createRoute({
           description: `How long a condition must last across two readings (since) before it is reported as stuck (default ${DEFAULT_STUCK_AFTER_SECONDS})`,
           example: 30,
         }),
-      since: z
-        .string()
-        .optional()
-        .openapi({
-          param: { name: 'since', in: 'query' },
-          description: 'The `snapshot` of an earlier diagnosis of this group (at most 24 h old)',
-          example: 'eyJwIjoiZGlhZ25vc2lzLXNuYXBzaG90In0.c2lnbmF0dXJl',
-        }),
+      since: sinceParam(
+        'an earlier diagnosis of this group',
+        'eyJwIjoiZGlhZ25vc2lzLXNuYXBzaG90In0.c2lnbmF0dXJl',
+      ),
     }),
   },
   responses: {

@@ -17,7 +17,7 @@ import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { expect, strictQuery } from '../openapi/validation.js';
 import { bindCluster } from '../tokens/cluster-binding.js';
 import type { TokenSigner } from '../tokens/signed.js';
-import { GroupIdParam, IsolationParam, TypeAssertionParam } from './params.js';
+import { GroupIdParam, IsolationParam, sinceParam, TypeAssertionParam } from './params.js';
 
 /** The purpose lag snapshots are signed for: a token of another purpose is refused. */
 export const SNAPSHOT_PURPOSE = 'lag-snapshot';
@@ -104,14 +104,7 @@ const groupHealth = createRoute({
       isolation: IsolationParam,
       type: TypeAssertionParam,
       ...ThresholdParams,
-      since: z
-        .string()
-        .optional()
-        .openapi({
-          param: { name: 'since', in: 'query' },
-          description: 'The `snapshot` of an earlier answer for this group (at most 24 h old)',
-          example: 'eyJwIjoibGFnLXNuYXBzaG90In0.c2lnbmF0dXJl',
-        }),
+      since: sinceParam('an earlier answer for this group', 'eyJwIjoibGFnLXNuYXBzaG90In0.c2lnbmF0dXJl'),
     }),
   },
   responses: {
