@@ -37,6 +37,7 @@ const service: GroupService = {
   describeListed: neverCalled,
   offsetsOfGroups: neverCalled,
   groupHealth: neverCalled,
+  groupReading: neverCalled,
   describeCluster: neverCalled,
   ping: neverCalled,
   close: neverCalled,

@@ -100,6 +100,12 @@ export interface GroupService {
   ): Promise<ForecastReading>;
   /** One group as described and its offsets with time lag, read at `at` (ms): what a verdict needs. */
   groupHealth(groupId: string, options?: HealthOptions): Promise<HealthReading>;
+  /**
+   * One group as described and its committed and end offsets, read at `at` (ms): what diagnosis
+   * reads. No time lag, production window or retention: one describe, one offsets RPC at the
+   * coordinator, one ListOffsets per leader.
+   */
+  groupReading(groupId: string, options?: Omit<OffsetsOptions, 'timeLag'>): Promise<GroupReading>;
   describeCluster(): Promise<ClusterInfo>;
   /**
    * A streams group's topology description (StreamsGroupDescribe v1, Kafka 4.4+), asked of its
@@ -131,11 +137,15 @@ export interface HealthOptions extends OffsetsOptions {
   window?: boolean;
 }
 
-/** One group as described, its offsets with time lag read at `at` (ms), and what forecasts need. */
-export interface HealthReading {
+/** One group as described and its offsets, read at `at` (ms). */
+export interface GroupReading {
   group: Group;
   offsets: GroupOffsets;
   at: number;
+}
+
+/** One group as described, its offsets with time lag read at `at` (ms), and what forecasts need. */
+export interface HealthReading extends GroupReading {
   /** Average bytes per record of the batch at each committed offset, keyed `${partition}:${topic}`. */
   bytesPerRecord?: ReadonlyMap<string, number>;
   /** Each topic's retention; a topic missing could not be read. */
@@ -311,6 +321,11 @@ export class KafkaGroupService implements GroupService {
 
   async groupOffsets(groupId: string, options: OffsetsOptions = {}): Promise<GroupOffsets> {
     return (await (await this.tables()).withGroup(groupId, options)).offsets;
+  }
+
+  async groupReading(groupId: string, options: Omit<OffsetsOptions, 'timeLag'> = {}): Promise<GroupReading> {
+    const { group, offsets, at } = await (await this.tables()).withGroup(groupId, options);
+    return { group, offsets, at };
   }
 
   async groupHealth(groupId: string, { window, ...options }: HealthOptions = {}): Promise<HealthReading> {

@@ -9,15 +9,14 @@ import {
 import type { GroupService } from '../groups/service.js';
 import { tokenClusterOf } from '../http/middleware.js';
 import { requires } from '../http/route-policy.js';
-import { RouteProblem } from '../http/route-problem.js';
+import { SNAPSHOT_MAX_AGE_MS, SNAPSHOT_MAX_CHARS, snapshotSince } from '../http/since-token.js';
 import { readVisible } from '../http/visibility.js';
 import { GroupDiagnosisSchema } from '../openapi/diagnosis-schemas.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { expect, strictQuery } from '../openapi/validation.js';
-import { bindCluster, clusterMismatch } from '../tokens/cluster-binding.js';
+import { bindCluster } from '../tokens/cluster-binding.js';
 import type { TokenSigner } from '../tokens/signed.js';
-import { SNAPSHOT_MAX_AGE_MS, SNAPSHOT_MAX_CHARS } from './group-health.js';
-import { GroupIdParam, TypeAssertionParam } from './params.js';
+import { GroupIdParam, sinceParam, TypeAssertionParam } from './params.js';
 
 /** The purpose diagnosis snapshots are signed for: a lag snapshot or a reset plan is refused. */
 export const DIAGNOSIS_PURPOSE = 'diagnosis-snapshot';
@@ -56,14 +55,10 @@ const groupDiagnosis = createRoute({
           description: `How long a condition must last across two readings (since) before it is reported as stuck (default ${DEFAULT_STUCK_AFTER_SECONDS})`,
           example: 30,
         }),
-      since: z
-        .string()
-        .optional()
-        .openapi({
-          param: { name: 'since', in: 'query' },
-          description: 'The `snapshot` of an earlier diagnosis of this group (at most 24 h old)',
-          example: 'eyJwIjoiZGlhZ25vc2lzLXNuYXBzaG90In0.c2lnbmF0dXJl',
-        }),
+      since: sinceParam(
+        'an earlier diagnosis of this group',
+        'eyJwIjoiZGlhZ25vc2lzLXNuYXBzaG90In0.c2lnbmF0dXJl',
+      ),
     }),
   },
   responses: {
@@ -78,20 +73,6 @@ const groupDiagnosis = createRoute({
     ),
   },
 });
-
-function refuseSince(token: string, why: string): never {
-  throw new RouteProblem('invalid-input', `since: ${why}`, {
-    errors: [
-      {
-        in: 'query',
-        name: 'since',
-        expected: `the snapshot of an earlier diagnosis of this group from this deployment, at most ${SNAPSHOT_MAX_AGE_MS / 3_600_000} h old`,
-        received: `a token of ${token.length} characters`,
-        message: why,
-      },
-    ],
-  });
-}
 
 /** The group configs a rule reads; none when they cannot be read (the rule then stays silent). */
 async function configsOf(
@@ -127,22 +108,23 @@ export function groupDiagnosisRoutes(app: OpenAPIHono, service: GroupService, to
     const { groupId } = c.req.valid('param');
     const { type, since, stuckAfterSeconds } = c.req.valid('query');
     const cluster = await tokenClusterOf(c, service);
-    let before: SnapshotBefore | undefined;
-    if (since !== undefined) {
-      const verified = await tokens.verify(DIAGNOSIS_PURPOSE, since, {
-        maxAgeMs: SNAPSHOT_MAX_AGE_MS,
-        maxChars: SNAPSHOT_MAX_CHARS,
-      });
-      if (!verified.ok) refuseSince(since, verified.message);
-      const elsewhere = clusterMismatch(verified.data, cluster);
-      if (elsewhere) refuseSince(since, elsewhere);
-      const snapshot = readSnapshot(verified.data, verified.issuedAt);
-      if (!snapshot) refuseSince(since, 'not a diagnosis snapshot this API can read');
-      if (snapshot.groupId !== groupId) refuseSince(since, 'the snapshot is of another group');
-      before = snapshot;
-    }
+    let before: SnapshotBefore | undefined =
+      since === undefined
+        ? undefined
+        : (
+            await snapshotSince(tokens, since, async () => cluster, {
+              purpose: DIAGNOSIS_PURPOSE,
+              of: 'an earlier diagnosis of this group',
+              read: (data, issuedAt) => {
+                const snapshot = readSnapshot(data, issuedAt);
+                if (!snapshot) return { refused: 'not a diagnosis snapshot this API can read' };
+                if (snapshot.groupId !== groupId) return { refused: 'the snapshot is of another group' };
+                return snapshot;
+              },
+            })
+          ).snapshot;
     const reading = await readVisible(c, 'offsets', groupId, async () => {
-      const r = await service.groupHealth(groupId, { ...(type && { expected: type }) });
+      const r = await service.groupReading(groupId, { ...(type && { expected: type }) });
       return { type: r.group.type, ...r };
     });
     // A group deleted and made again under the same id with another type: nothing to compare.

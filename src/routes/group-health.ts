@@ -10,21 +10,18 @@ import { DEFAULT_THRESHOLDS, type Thresholds } from '../groups/health/verdicts.j
 import type { GroupService } from '../groups/service.js';
 import { tokenClusterOf } from '../http/middleware.js';
 import { requires } from '../http/route-policy.js';
-import { RouteProblem } from '../http/route-problem.js';
+import { SNAPSHOT_MAX_AGE_MS, snapshotSince } from '../http/since-token.js';
 import { readVisible } from '../http/visibility.js';
 import { GroupHealthSchema } from '../openapi/health-schemas.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { expect, strictQuery } from '../openapi/validation.js';
-import { bindCluster, clusterMismatch } from '../tokens/cluster-binding.js';
+import { bindCluster } from '../tokens/cluster-binding.js';
 import type { TokenSigner } from '../tokens/signed.js';
-import { GroupIdParam, IsolationParam, TypeAssertionParam } from './params.js';
+import { GroupIdParam, IsolationParam, sinceParam, TypeAssertionParam } from './params.js';
 
 /** The purpose lag snapshots are signed for: a token of another purpose is refused. */
 export const SNAPSHOT_PURPOSE = 'lag-snapshot';
-/** How old a snapshot may be when handed back. */
-export const SNAPSHOT_MAX_AGE_MS = 24 * 60 * 60 * 1000;
-/** How long a `since` token may be: about 2000 partitions' worth, within the URI limit. */
-export const SNAPSHOT_MAX_CHARS = 120_000;
+export { SNAPSHOT_MAX_AGE_MS, SNAPSHOT_MAX_CHARS } from '../http/since-token.js';
 
 const SECONDS_RULE = 'a whole number of seconds from 0 to 31536000';
 const LAG_RULE = 'a whole number of records from 0 to 9007199254740991';
@@ -107,14 +104,7 @@ const groupHealth = createRoute({
       isolation: IsolationParam,
       type: TypeAssertionParam,
       ...ThresholdParams,
-      since: z
-        .string()
-        .optional()
-        .openapi({
-          param: { name: 'since', in: 'query' },
-          description: 'The `snapshot` of an earlier answer for this group (at most 24 h old)',
-          example: 'eyJwIjoibGFnLXNuYXBzaG90In0.c2lnbmF0dXJl',
-        }),
+      since: sinceParam('an earlier answer for this group', 'eyJwIjoibGFnLXNuYXBzaG90In0.c2lnbmF0dXJl'),
     }),
   },
   responses: {
@@ -130,42 +120,26 @@ const groupHealth = createRoute({
   },
 });
 
-/** A refused `since`: 400 naming why, never echoing the token. */
-function refuseSince(token: string, why: string): never {
-  throw new RouteProblem('invalid-input', `since: ${why}`, {
-    errors: [
-      {
-        in: 'query',
-        name: 'since',
-        expected: `the snapshot of an earlier answer for this group from this deployment, at most ${SNAPSHOT_MAX_AGE_MS / 3_600_000} h old`,
-        received: `a token of ${token.length} characters`,
-        message: why,
-      },
-    ],
-  });
-}
-
 export function groupHealthRoutes(app: OpenAPIHono, service: GroupService, tokens: TokenSigner): void {
   app.openapi(groupHealth, async (c) => {
     const { groupId } = c.req.valid('param');
     const { isolation, type, since, ...query } = c.req.valid('query');
     const thresholds = thresholdsOf(query);
-    let before: { snapshot: ProgressData; issuedAt: number } | undefined;
-    if (since !== undefined) {
-      const verified = await tokens.verify(SNAPSHOT_PURPOSE, since, {
-        maxAgeMs: SNAPSHOT_MAX_AGE_MS,
-        maxChars: SNAPSHOT_MAX_CHARS,
-      });
-      if (!verified.ok) refuseSince(since, verified.message);
-      const elsewhere = clusterMismatch(verified.data, await tokenClusterOf(c, service));
-      if (elsewhere) refuseSince(since, elsewhere);
-      const snapshot = readProgress(verified.data);
-      if (!snapshot) refuseSince(since, 'not a lag snapshot this API can read');
-      if (snapshot.g !== groupId) refuseSince(since, 'the snapshot is of another group');
-      const asked = isolation === 'read_committed' ? 'c' : 'u';
-      if (snapshot.i !== asked) refuseSince(since, 'the snapshot was taken with another isolation');
-      before = { snapshot, issuedAt: verified.issuedAt };
-    }
+    const asked = isolation === 'read_committed' ? 'c' : 'u';
+    const before =
+      since === undefined
+        ? undefined
+        : await snapshotSince(tokens, since, () => tokenClusterOf(c, service), {
+            purpose: SNAPSHOT_PURPOSE,
+            of: 'an earlier answer for this group',
+            read: (data): ProgressData | { refused: string } => {
+              const snapshot = readProgress(data);
+              if (!snapshot) return { refused: 'not a lag snapshot this API can read' };
+              if (snapshot.g !== groupId) return { refused: 'the snapshot is of another group' };
+              if (snapshot.i !== asked) return { refused: 'the snapshot was taken with another isolation' };
+              return snapshot;
+            },
+          });
     const reading = await readVisible(c, 'offsets', groupId, async () => {
       const r = await service.groupHealth(groupId, {
         window: before === undefined,

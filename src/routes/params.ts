@@ -37,3 +37,14 @@ export const TypeAssertionParam = z
     description: 'The type the group must have; another type answers 409',
     example: 'consumer',
   });
+
+/** `?since=`: a snapshot an earlier answer signed (see http/since-token.ts); `of` names that answer. */
+export const sinceParam = (of: string, example: string) =>
+  z
+    .string()
+    .optional()
+    .openapi({
+      param: { name: 'since', in: 'query' },
+      description: `The \`snapshot\` of ${of} (at most 24 h old)`,
+      example,
+    });

@@ -51,7 +51,7 @@ export async function spawnJavaClient(
 }
 
 /**
- * Runs one of the Java programs (Offsets.java, AdminOps.java, CommitOffset.java, ProduceAt.java) to
+ * Runs one of the Java programs (Offsets.java, AdminOps.java, CommitOffset.java, ProducerRig.java --once) to
  * its end; its standard output, or an error carrying its log file and the end of its standard error.
  */
 export async function runJavaClient(

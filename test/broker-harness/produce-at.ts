@@ -1,6 +1,6 @@
 /**
  * Creates a topic and fills each partition with records of known timestamps, with Kafka's own Admin
- * client and producer (test/broker-harness/ProduceAt.java): for resets by time.
+ * client and producer (test/broker-harness/ProducerRig.java, run --once): for resets by time.
  */
 
 import { runJavaClient } from './java-client.js';
@@ -15,8 +15,9 @@ export async function produceAt(options: {
 }): Promise<void> {
   const args = ['--bootstrap', options.bootstrap, '--topic', options.topic, String(options.partitions)];
   for (const b of options.batches) args.push('--batch', String(b.timestamp), String(b.count));
+  args.push('--once');
   const { stdout, failure } = await runJavaClient(
-    'ProduceAt.java',
+    'ProducerRig.java',
     args,
     'produce-at',
     `ProduceAt ${options.topic}`,

@@ -1,5 +1,5 @@
 /**
- * Records produced and consumed at known rates by Kafka's own clients (RateRig.java): a topic with
+ * Records produced and consumed at known rates by Kafka's own clients (ProducerRig.java): a topic with
  * a backlog, a producer at a set pace, and consumers that each read and commit at their own.
  */
 
@@ -31,7 +31,7 @@ export async function startRateRig(options: RateRigOptions, readyTimeoutMs = 120
   if (options.retentionBytes !== undefined) args.push('--retention-bytes', String(options.retentionBytes));
   args.push('--backlog', String(options.backlog), '--produce', String(options.produce));
   for (const c of options.consumers) args.push('--consumer', c.groupId, String(c.perSecond), c.protocol);
-  const { child, logFile } = await spawnJavaClient('RateRig.java', args, {
+  const { child, logFile } = await spawnJavaClient('ProducerRig.java', args, {
     logPrefix: 'rate-rig',
     stdin: 'pipe',
   });

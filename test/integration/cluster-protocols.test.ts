@@ -11,16 +11,12 @@
 
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
 import type { ProtocolGroup } from '../../src/groups/protocols.js';
-import { securityFrom } from '../../src/http/security.js';
-import { createService, type Service } from '../../src/service.js';
-import { tokenSigner } from '../../src/tokens/signed.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 import { javaAdminFeatures } from '../broker-harness/group-admin.js';
 import { type RunningRig, startRateRig } from '../broker-harness/rate-rig.js';
 import { joinRawClassicMember, type RawMember } from '../broker-harness/raw-classic-member.js';
+import { type BrokerApps, brokerApps } from '../support/broker-apps.js';
 import { kafkaAtLeast } from '../support/kafka-version.js';
 import { OpenApiChecker } from '../support/openapi.js';
 
@@ -38,24 +34,13 @@ const MIXED = kafkaAtLeast(4, 0);
 const KEY = 'protocols-reader-key-0123456789';
 const hashOf = (key: string) => createHash('sha256').update(key).digest('hex');
 
-const services: Service[] = [];
+const apps = brokerApps();
 let fixtures: RunningFixtures | undefined;
 let rig: RunningRig | undefined;
 let connect: RawMember | undefined;
-let app: ReturnType<typeof createApp>;
-let narrow: ReturnType<typeof createApp>;
+let app: ReturnType<BrokerApps['app']>;
+let narrow: ReturnType<BrokerApps['app']>;
 let checker: OpenApiChecker;
-
-function appFrom(env: Record<string, string>) {
-  const config = loadConfig({ KAFKA_BROKERS: bootstrap, RATE_LIMIT_PER_MINUTE: '0', ...env });
-  const service = createService(config);
-  services.push(service);
-  return createApp({
-    service: service.groups,
-    security: securityFrom(config),
-    tokens: tokenSigner(config.tokenKeys),
-  });
-}
 
 interface Protocols {
   features: { groupVersion: number | null; shareVersion: number | null; streamsVersion: number | null };
@@ -99,8 +84,8 @@ beforeAll(async () => {
       ],
     });
   }
-  app = appFrom({ AUTH: 'none' });
-  narrow = appFrom({
+  app = apps.app({ AUTH: 'none' });
+  narrow = apps.app({
     AUTH_API_KEYS: `reader:${hashOf(KEY)}`,
     AUTH_GRANTS: JSON.stringify({
       reader: { groups: [`${ids.classic}`, `${ids.connect}`], actions: ['read'] },
@@ -113,7 +98,7 @@ afterAll(async () => {
   await connect?.leave();
   await rig?.stop();
   await fixtures?.stop();
-  await Promise.all(services.map((s) => s.close()));
+  await apps.close();
 });
 
 describe('GET /cluster/protocols (real broker)', () => {

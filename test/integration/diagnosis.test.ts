@@ -6,7 +6,8 @@
  * streams group configured for more standbys than its one instance can hold.
  */
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { BrokerConnection } from '../../src/broker/transport/connection.js';
 import type { GroupDiagnosis } from '../../src/openapi/diagnosis-schemas.js';
 import { startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 import { javaAdminSetGroupConfig } from '../broker-harness/group-admin.js';
@@ -113,6 +114,49 @@ describe('healthy groups', () => {
         '/groups/{groupId}/diagnosis',
       );
       expect(altered.status).toBe(400);
+    } finally {
+      await fx.stop();
+    }
+  }, 180_000);
+});
+
+/** The connection's own RPCs (versions, leaders, the cluster id, coordinators): cached, not the group's. */
+const CONNECTION_RPCS = new Set(['ApiVersions', 'Metadata', 'FindCoordinator']);
+
+/** The RPCs about the group sent through every broker connection while `work` runs, by API name. */
+async function rpcsOf(work: () => Promise<unknown>): Promise<Record<string, number>> {
+  // A spy calls the real send: the requests still reach the broker.
+  const spy = vi.spyOn(BrokerConnection.prototype, 'send');
+  try {
+    await work();
+    const counts: Record<string, number> = {};
+    for (const [api] of spy.mock.calls)
+      if (!CONNECTION_RPCS.has(api.name)) counts[api.name] = (counts[api.name] ?? 0) + 1;
+    return counts;
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+describe('what a diagnosis reads', () => {
+  it('sends the describe, the committed and the end offsets, none of the health probes', async () => {
+    const groupId = `${run}-reads`;
+    const topics = [{ name: `${run}-reads-in`, partitions: 3, records: 6 }];
+    const fx = await startFixtures({
+      bootstrap: t.bootstrap,
+      groups: [{ type: 'empty', groupId, topics, commit: 1 }],
+    });
+    try {
+      // Warm: the coordinator, the group's type and the leaders are known, as for any later call.
+      await diagnosis(groupId);
+      const diagnosed = await rpcsOf(() => diagnosis(groupId));
+      expect(diagnosed).toEqual({ DescribeGroups: 1, OffsetFetch: 1, ListOffsets: 1 });
+      // /health reads the same group with its time-lag probe, window and retention on top.
+      const health = await rpcsOf(() =>
+        t.get(`/groups/${encodeURIComponent(groupId)}/health`, '/groups/{groupId}/health'),
+      );
+      expect(health).toMatchObject({ DescribeGroups: 1, OffsetFetch: 1, Fetch: 1, DescribeConfigs: 1 });
+      expect(health.ListOffsets).toBeGreaterThan(1);
     } finally {
       await fx.stop();
     }

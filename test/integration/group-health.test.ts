@@ -10,13 +10,8 @@
 import { createHash } from 'node:crypto';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
 import type { GroupOffsets } from '../../src/groups/model.js';
-import { securityFrom } from '../../src/http/security.js';
 import type { GroupHealth } from '../../src/openapi/health-schemas.js';
-import { createService, type Service } from '../../src/service.js';
-import { tokenSigner } from '../../src/tokens/signed.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 import {
   javaAdminAlterOffsets,
@@ -24,6 +19,7 @@ import {
   javaAdminOffsets,
   javaProduce,
 } from '../broker-harness/java-admin.js';
+import { type BrokerApps, brokerApps } from '../support/broker-apps.js';
 import { OpenApiChecker } from '../support/openapi.js';
 
 const bootstrap = inject('kafkaBrokers');
@@ -36,22 +32,16 @@ const topics = {
   single: `${run}-single`,
   idle: `${run}-idle`,
 };
-const ids = {
-  live: `${run}-live`,
-  stopped: `${run}-stopped`,
-  loss: `${run}-loss`,
-  rewind: `${run}-rewind`,
-  single: `${run}-single`,
-  idle: `${run}-idle`,
-};
+/** Each group is named after the one topic it reads. */
+const ids = topics;
 const RECORDS = 10;
 const KEY_A = `${'a'.repeat(20)}-deployment-key-one`;
 const KEY_B = `${'b'.repeat(20)}-deployment-key-two`;
 
-const services: Service[] = [];
+const apps = brokerApps();
 let fixtures: RunningFixtures;
-let app: ReturnType<typeof createApp>;
-let other: ReturnType<typeof createApp>;
+let app: ReturnType<BrokerApps['app']>;
+let other: ReturnType<BrokerApps['app']>;
 let checker: OpenApiChecker;
 /** Wall-clock bounds of when the fixture's records were written. */
 let producedFrom = 0;
@@ -59,21 +49,9 @@ let producedTo = 0;
 let singleFrom = 0;
 let singleTo = 0;
 
-function appWith(keys: string[], env: Record<string, string> = { AUTH: 'none' }) {
-  const config = loadConfig({
-    KAFKA_BROKERS: bootstrap,
-    RATE_LIMIT_PER_MINUTE: '0',
-    TOKEN_SIGNING_KEYS: keys.join(','),
-    ...env,
-  });
-  const service = createService(config);
-  services.push(service);
-  return createApp({
-    service: service.groups,
-    security: securityFrom(config),
-    tokens: tokenSigner(config.tokenKeys),
-  });
-}
+/** An app signing with `keys`, open unless `env` says otherwise. */
+const appWith = (keys: string[], env: Record<string, string> = { AUTH: 'none' }) =>
+  apps.app({ TOKEN_SIGNING_KEYS: keys.join(','), ...env });
 
 async function get<T>(path: string, template: string, target = app): Promise<{ status: number; body: T }> {
   const res = await target.request(path);
@@ -122,7 +100,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await fixtures?.stop();
-  await Promise.all(services.map((s) => s.close()));
+  await apps.close();
 });
 
 describe('time lag', () => {
@@ -392,7 +370,7 @@ describe('access control', () => {
   const READER_KEY = 'reader-key-0123456789abcdef01234567';
   const hashOf = (key: string) => createHash('sha256').update(key).digest('hex');
   const as = (key: string) => ({ headers: { authorization: `Bearer ${key}` } });
-  let guarded: ReturnType<typeof createApp>;
+  let guarded: ReturnType<BrokerApps['app']>;
 
   beforeAll(() => {
     guarded = appWith([KEY_A], {

@@ -7,15 +7,12 @@
  */
 
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import type { LambdaEvent } from 'hono/aws-lambda';
-import { Miniflare } from 'miniflare';
+import type { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildWorker } from '../../scripts/build.js';
 import { __lambdaInternals, handler } from '../../src/runtime/lambda.js';
-import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
+import { uniqueName } from '../broker-harness/fixtures.js';
+import { type RunningWorker, startWorker } from '../support/workerd.js';
 
 const run = uniqueName('rthostile');
 const demoGroup = `demo-${randomBytes(4).toString('hex')}`;
@@ -37,9 +34,8 @@ const ENV: Record<string, string> = {
   LOG_LEVEL: 'silent',
 };
 
-let fixtures: RunningFixtures;
+let workerd: RunningWorker;
 let mf: Miniflare;
-let outdir: string;
 
 interface Answer {
   status: number;
@@ -109,35 +105,20 @@ async function worker(pathAndQuery: string, ask: Ask): Promise<Answer> {
 beforeAll(async () => {
   Object.assign(process.env, { KAFKA_BROKERS: inject('kafkaBrokers'), ...ENV });
   await __lambdaInternals.reset();
-  process.env.CLOUDFLARE_CF_FETCH_ENABLED = 'false';
-  process.env.WRANGLER_SEND_METRICS = 'false';
-  outdir = await mkdtemp(join(tmpdir(), 'kgr-hostile-'));
-  const [, fx] = await Promise.all([
-    buildWorker(outdir),
-    startFixtures({
-      bootstrap: inject('kafkaBrokers'),
+  workerd = await startWorker(
+    'hostile',
+    {
       topics: [{ name: `${run}-events`, partitions: 1, records: 2 }],
       groups: [{ type: 'classic', groupId: demoGroup, topics: [`${run}-events`] }],
-    }),
-  ]);
-  fixtures = fx;
-  const scriptPath = join(outdir, 'index.js');
-  mf = new Miniflare({
-    modules: true,
-    scriptPath,
-    modulesRoot: dirname(scriptPath),
-    compatibilityDate: '2026-04-01',
-    compatibilityFlags: ['nodejs_compat'],
-    bindings: { KAFKA_BROKERS: inject('kafkaBrokers'), ...ENV },
-  });
-  await mf.ready;
+    },
+    ENV,
+  );
+  mf = workerd.mf;
 });
 
 afterAll(async () => {
-  await mf?.dispose();
+  await workerd?.close();
   await __lambdaInternals.reset();
-  await fixtures?.stop();
-  if (outdir) await rm(outdir, { recursive: true, force: true });
 });
 
 for (const [name, send] of [

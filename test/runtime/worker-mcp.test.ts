@@ -6,24 +6,20 @@
  */
 
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Miniflare } from 'miniflare';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildWorker } from '../../scripts/build.js';
-import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
+import type { Miniflare } from 'miniflare';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uniqueName } from '../broker-harness/fixtures.js';
+import { type RunningWorker, startWorker } from '../support/workerd.js';
 
 const run = uniqueName('wmcp');
 const topic = `${run}-in`;
 const groupId = `${run}-classic`;
 const hidden = `hidden-${run}`;
 const KEY = 'worker-mcp-key-0123456789abcdef0123';
-let fixtures: RunningFixtures;
+let worker: RunningWorker;
 let mf: Miniflare;
-let outdir: string;
 let client: Client;
 
 /** Miniflare's fetch, as the SDK's transport calls fetch. */
@@ -31,36 +27,22 @@ const dispatch = async (url: string | URL, init?: RequestInit): Promise<Response
   (await mf.dispatchFetch(String(url), init as never)) as unknown as Response;
 
 beforeAll(async () => {
-  process.env.CLOUDFLARE_CF_FETCH_ENABLED = 'false';
-  process.env.WRANGLER_SEND_METRICS = 'false';
-  outdir = await mkdtemp(join(tmpdir(), 'kgr-worker-mcp-'));
-  const [, fx] = await Promise.all([
-    buildWorker(outdir),
-    startFixtures({
-      bootstrap: inject('kafkaBrokers'),
+  worker = await startWorker(
+    'worker-mcp',
+    {
       topics: [{ name: topic, partitions: 2, records: 6 }],
       groups: [
         { type: 'empty', groupId, topics: [topic], commit: 2 },
         { type: 'empty', groupId: hidden, topics: [topic], commit: 2 },
       ],
-    }),
-  ]);
-  fixtures = fx;
-  const scriptPath = join(outdir, 'index.js');
-  mf = new Miniflare({
-    modules: true,
-    scriptPath,
-    modulesRoot: dirname(scriptPath),
-    compatibilityDate: '2026-04-01',
-    compatibilityFlags: ['nodejs_compat'],
-    bindings: {
-      KAFKA_BROKERS: inject('kafkaBrokers'),
+    },
+    {
       LOG_LEVEL: 'warn',
       AUTH_API_KEYS: `agent:${createHash('sha256').update(KEY).digest('hex')}`,
       AUTH_GRANTS: JSON.stringify({ agent: { groups: `${run}-*`, actions: ['read', 'offsets'] } }),
     },
-  });
-  await mf.ready;
+  );
+  mf = worker.mf;
   client = new Client({ name: 'kafka-groups-rest-test', version: '1.0.0' });
   await client.connect(
     new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), {
@@ -72,9 +54,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await client?.close();
-  await mf?.dispose();
-  await fixtures?.stop();
-  if (outdir) await rm(outdir, { recursive: true, force: true });
+  await worker?.close();
 });
 
 describe('POST /mcp in workerd', () => {

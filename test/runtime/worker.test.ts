@@ -5,21 +5,16 @@
  * request must open its own and close them all before answering, within the cap of 5.
  */
 
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { Miniflare } from 'miniflare';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildWorker } from '../../scripts/build.js';
-import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
+import { readFile } from 'node:fs/promises';
+import type { Miniflare } from 'miniflare';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uniqueName } from '../broker-harness/fixtures.js';
+import { type RunningWorker, startWorker } from '../support/workerd.js';
 
 const run = uniqueName('worker');
 const groupId = `${run}-classic`;
-let fixtures: RunningFixtures;
+let worker: RunningWorker;
 let mf: Miniflare;
-let outdir: string;
-let bundleBytes = 0;
-let bundleGzipBytes = 0;
 
 interface Connections {
   opened: number;
@@ -41,29 +36,13 @@ async function get(path: string) {
 }
 
 beforeAll(async () => {
-  process.env.CLOUDFLARE_CF_FETCH_ENABLED = 'false';
-  process.env.WRANGLER_SEND_METRICS = 'false';
-  outdir = await mkdtemp(join(tmpdir(), 'kgr-worker-'));
-  const [bundle, fx] = await Promise.all([
-    buildWorker(outdir),
-    startFixtures({
-      bootstrap: inject('kafkaBrokers'),
+  worker = await startWorker(
+    'worker',
+    {
       topics: [{ name: `${run}-events`, partitions: 2, records: 4 }],
       groups: [{ type: 'classic', groupId, topics: [`${run}-events`] }],
-    }),
-  ]);
-  fixtures = fx;
-  bundleBytes = bundle.bytes;
-  bundleGzipBytes = bundle.gzipBytes;
-  const scriptPath = join(outdir, 'index.js');
-  mf = new Miniflare({
-    modules: true,
-    scriptPath,
-    modulesRoot: dirname(scriptPath),
-    compatibilityDate: '2026-04-01',
-    compatibilityFlags: ['nodejs_compat'],
-    bindings: {
-      KAFKA_BROKERS: inject('kafkaBrokers'),
+    },
+    {
       LOG_LEVEL: 'warn',
       AUTH: 'none',
       // Event streams short enough to read whole: a poll every 300 ms, the end after 2 s.
@@ -71,14 +50,12 @@ beforeAll(async () => {
       EVENTS_POLL_INTERVAL_MS: '300',
       EVENTS_MAX_LIFETIME_MS: '2000',
     },
-  });
-  await mf.ready;
+  );
+  mf = worker.mf;
 });
 
 afterAll(async () => {
-  await mf?.dispose();
-  await fixtures?.stop();
-  if (outdir) await rm(outdir, { recursive: true, force: true });
+  await worker?.close();
 });
 
 describe('the Worker in workerd', () => {
@@ -88,9 +65,10 @@ describe('the Worker in workerd', () => {
   // aliases leave both out). 944 KiB before the MCP SDK, event streams and diagnosis came in;
   // 1,110 KiB (1.14 MB) with them.
   it('is bundled under 1.15 MB raw and under 1 MB gzipped (a third of the free plan limit)', () => {
-    expect(bundleBytes).toBeGreaterThan(100_000);
-    expect(bundleBytes).toBeLessThanOrEqual(1_150_000);
-    expect(bundleGzipBytes).toBeLessThan(1_000_000);
+    const { bytes, gzipBytes } = worker.bundle;
+    expect(bytes).toBeGreaterThan(100_000);
+    expect(bytes).toBeLessThanOrEqual(1_150_000);
+    expect(gzipBytes).toBeLessThan(1_000_000);
   });
 
   it('answers GET /groups twice in a row, each request opening and closing its own sockets', async () => {
@@ -166,18 +144,7 @@ describe('the Worker in workerd', () => {
   });
 
   it('refuses TLS options the runtime cannot honour with a 500 naming them', async () => {
-    await mf.setOptions({
-      modules: true,
-      scriptPath: join(outdir, 'index.js'),
-      modulesRoot: outdir,
-      compatibilityDate: '2026-04-01',
-      compatibilityFlags: ['nodejs_compat'],
-      bindings: {
-        KAFKA_BROKERS: inject('kafkaBrokers'),
-        AUTH: 'none',
-        KAFKA_SSL_CA: '-----BEGIN CERTIFICATE-----',
-      },
-    });
+    await worker.rebind({ AUTH: 'none', KAFKA_SSL_CA: '-----BEGIN CERTIFICATE-----' });
     const res = await mf.dispatchFetch('http://localhost/groups');
     expect(res.status).toBe(500);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
@@ -188,23 +155,15 @@ describe('the Worker in workerd', () => {
   });
 
   it("refuses Amazon MSK IAM with a 500 naming it (AWS's signer is not in the bundle), any cluster", async () => {
-    const bundle = await readFile(join(outdir, 'index.js'), 'utf8');
+    const bundle = await readFile(worker.scriptPath, 'utf8');
     expect(bundle).not.toContain('aws-msk-iam-sasl-signer-js');
     expect(bundle).not.toContain('kafka-cluster:Connect');
-    await mf.setOptions({
-      modules: true,
-      scriptPath: join(outdir, 'index.js'),
-      modulesRoot: outdir,
-      compatibilityDate: '2026-04-01',
-      compatibilityFlags: ['nodejs_compat'],
-      bindings: {
-        KAFKA_BROKERS: inject('kafkaBrokers'),
-        AUTH: 'none',
-        KAFKA_CLUSTERS: 'eu-west',
-        KAFKA_CLUSTER_EU_WEST_BROKERS: 'b-1.example.com:9098',
-        KAFKA_CLUSTER_EU_WEST_SASL_MECHANISM: 'aws-msk-iam',
-        KAFKA_CLUSTER_EU_WEST_SASL_AWS_REGION: 'eu-west-1',
-      },
+    await worker.rebind({
+      AUTH: 'none',
+      KAFKA_CLUSTERS: 'eu-west',
+      KAFKA_CLUSTER_EU_WEST_BROKERS: 'b-1.example.com:9098',
+      KAFKA_CLUSTER_EU_WEST_SASL_MECHANISM: 'aws-msk-iam',
+      KAFKA_CLUSTER_EU_WEST_SASL_AWS_REGION: 'eu-west-1',
     });
     const res = await mf.dispatchFetch('http://localhost/groups');
     expect(res.status).toBe(500);

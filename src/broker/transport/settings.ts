@@ -6,19 +6,23 @@
 
 export type SaslMechanism = 'plain' | 'scram-sha-256' | 'scram-sha-512' | 'oauthbearer' | 'aws-msk-iam';
 
+/** An OAuth client of a token endpoint (OIDC client credentials grant). */
+export interface ClientCredentials {
+  tokenUrl: string;
+  clientId: string;
+  /** Secret. */
+  clientSecret: string;
+  scope?: string;
+  /** Some issuers (Auth0 and the like) need the API named this way. */
+  audience?: string;
+  /** client_secret_basic (default, as Kafka's Java client) or client_secret_post. */
+  clientAuth: 'basic' | 'post';
+}
+
 /** SASL: a user and password, an OAuth client (OIDC client credentials), or Amazon MSK IAM. */
 export type SaslSettings =
   | { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string }
-  | {
-      mechanism: 'oauthbearer';
-      tokenUrl: string;
-      clientId: string;
-      /** Secret. */
-      clientSecret: string;
-      scope?: string;
-      audience?: string;
-      clientAuth: 'basic' | 'post';
-    }
+  | ({ mechanism: 'oauthbearer' } & ClientCredentials)
   | { mechanism: 'aws-msk-iam'; region: string };
 
 export interface ClusterSettings {

@@ -70,6 +70,33 @@ function groupOutcome<T>(
 }
 
 /**
+ * Each asked group's outcome from a batched answer (OffsetFetch v8+, DescribeShareGroupOffsets).
+ * Kafka answers every group it is asked about; one left out fails alone, the others stand.
+ */
+function outcomesByGroup<G extends { groupId: string }>(
+  broker: string,
+  api: string,
+  groupIds: readonly string[],
+  answered: readonly G[],
+  outcome: (group: G) => Outcome<CommittedOffsets>,
+): Map<string, Outcome<CommittedOffsets>> {
+  const byId = new Map(answered.map((g) => [g.groupId, g]));
+  const out = new Map<string, Outcome<CommittedOffsets>>();
+  for (const id of groupIds) {
+    const group = byId.get(id);
+    out.set(
+      id,
+      group
+        ? outcome(group)
+        : failed(
+            new KafkaResponseError(broker, api, ErrorCode.UNKNOWN_SERVER_ERROR, 'no answer for this group'),
+          ),
+    );
+  }
+  return out;
+}
+
+/**
  * Committed offsets of groups that share this coordinator. v10 names topics by id only, so the
  * request stays at v9 at most: names are what the rest of the answer is keyed by.
  */
@@ -108,37 +135,16 @@ async function fetchCommittedBatch(
   connection: BrokerConnection,
   groupIds: readonly string[],
 ): Promise<Map<string, Outcome<CommittedOffsets>>> {
-  const out = new Map<string, Outcome<CommittedOffsets>>();
   const { response } = await connection.send(
     OffsetFetch,
     { groups: groupIds.map((groupId) => ({ groupId, topics: null })), requireStable: false },
     { min: 8, max: 9 },
   );
-  const byId = new Map((response.groups ?? []).map((g) => [g.groupId, g]));
-  for (const id of groupIds) {
-    const group = byId.get(id);
-    if (!group) {
-      out.set(
-        id,
-        failed(
-          new KafkaResponseError(
-            connection.label,
-            'OffsetFetch',
-            ErrorCode.UNKNOWN_SERVER_ERROR,
-            'no answer for this group',
-          ),
-        ),
-      );
-      continue;
-    }
-    out.set(
-      id,
-      groupOutcome(connection.label, 'OffsetFetch', group.errorCode, null, () =>
-        committedTopics(group.topics),
-      ),
-    );
-  }
-  return out;
+  return outcomesByGroup(connection.label, OffsetFetch.name, groupIds, response.groups ?? [], (group) =>
+    groupOutcome(connection.label, OffsetFetch.name, group.errorCode, null, () =>
+      committedTopics(group.topics),
+    ),
+  );
 }
 
 /** The committed offsets of an OffsetFetch answer, whichever layout (v1-7 or v8+) it came in. */
@@ -202,26 +208,12 @@ async function fetchShareBatch(
   const { response } = await connection.send(DescribeShareGroupOffsets, {
     groups: groupIds.map((groupId) => ({ groupId, topics: null })),
   });
-  const byId = new Map(response.groups.map((g) => [g.groupId, g]));
-  const out = new Map<string, Outcome<CommittedOffsets>>();
-  for (const id of groupIds) {
-    const group = byId.get(id);
-    if (!group) {
-      out.set(
-        id,
-        failed(
-          new KafkaResponseError(
-            connection.label,
-            DescribeShareGroupOffsets.name,
-            ErrorCode.UNKNOWN_SERVER_ERROR,
-            'no answer for this group',
-          ),
-        ),
-      );
-      continue;
-    }
-    out.set(
-      id,
+  return outcomesByGroup(
+    connection.label,
+    DescribeShareGroupOffsets.name,
+    groupIds,
+    response.groups,
+    (group) =>
       groupOutcome(
         connection.label,
         DescribeShareGroupOffsets.name,
@@ -240,7 +232,5 @@ async function fetchShareBatch(
             })),
           ),
       ),
-    );
-  }
-  return out;
+  );
 }

@@ -8,18 +8,8 @@
  */
 
 import { BrokerUnavailableError } from '../../errors.js';
+import type { ClientCredentials } from '../settings.js';
 import { type IssuedToken, jwtExpiry, refreshingToken, type TokenSource } from './token.js';
-
-export interface ClientCredentials {
-  tokenUrl: string;
-  clientId: string;
-  clientSecret: string;
-  scope?: string;
-  /** Some issuers (Auth0 and the like) need the API named this way. */
-  audience?: string;
-  /** client_secret_basic (default, as Kafka's Java client) or client_secret_post. */
-  clientAuth: 'basic' | 'post';
-}
 
 /** A token's life when the endpoint names none and the token is not a JWT with `exp`. */
 const ASSUMED_LIFETIME_MS = 5 * 60_000;

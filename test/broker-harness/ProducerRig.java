@@ -1,14 +1,18 @@
 /*
- * RateRig: records produced and consumed at known rates, with Kafka's own Admin client, producer and
- * consumers. Test-only: rates and forecasts need a group whose pace is known.
+ * ProducerRig: records of known times, or produced and consumed at known rates, with Kafka's own
+ * Admin client, producer and consumers. Test-only: resets by time need records whose times are
+ * known; rates and forecasts need a group whose pace is known.
  *
- *   java -cp 'CLIENTS_LIB/*' test/broker-harness/RateRig.java --bootstrap HOST:PORT --topic TOPIC PARTITIONS \
- *        [--retention-ms MS] [--retention-bytes BYTES] --backlog N --produce PER_SECOND [--consumer GROUP PER_SECOND PROTOCOL ...]
+ *   java -cp 'CLIENTS_LIB/*' test/broker-harness/ProducerRig.java --bootstrap HOST:PORT --topic TOPIC PARTITIONS \
+ *        [--retention-ms MS] [--retention-bytes BYTES] [--batch TIMESTAMP_MS COUNT ...] [--backlog N]
+ *        (--once | [--produce PER_SECOND] [--consumer GROUP PER_SECOND PROTOCOL ...])
  *
- * Creates the topic (with retention.ms and retention.bytes when given), appends N records to every partition, then
- * produces PER_SECOND records a second (spread over the partitions) while each consumer
- * (group.protocol PROTOCOL) reads one record at a time at its own pace and commits each. Prints
- * READY once every consumer has committed, and runs until its standard input closes.
+ * Creates the topic (with retention.ms and retention.bytes when given). Each --batch, in the order
+ * given, appends COUNT records with record time TIMESTAMP_MS to every partition; --backlog appends N
+ * records of the current time. With --once it prints DONE once every record is acknowledged and
+ * exits. Otherwise it produces PER_SECOND records a second (spread over the partitions) while each
+ * consumer (group.protocol PROTOCOL) reads one record at a time at its own pace and commits each;
+ * it prints READY once every consumer has committed, and runs until its standard input closes. "ERROR ..." on standard error and exit 1 on a failure.
  */
 
 import java.time.Duration;
@@ -16,6 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.kafka.clients.admin.Admin;
@@ -28,11 +34,12 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
-public class RateRig {
+public class ProducerRig {
   static final AtomicBoolean stopping = new AtomicBoolean(false);
 
   public static void main(String[] argv) {
@@ -53,8 +60,10 @@ public class RateRig {
     int partitions = 1;
     Long retentionMs = null;
     Long retentionBytes = null;
-    int backlog = 0;
+    // {record time or null for the current time, records per partition}, appended in order.
+    List<Long[]> batches = new java.util.ArrayList<>();
     double produce = 0;
+    boolean once = false;
     List<String[]> consumers = new java.util.ArrayList<>();
     for (int i = 0; i < argv.length; i++) {
       switch (argv[i]) {
@@ -65,12 +74,16 @@ public class RateRig {
         }
         case "--retention-ms" -> retentionMs = Long.parseLong(argv[++i]);
         case "--retention-bytes" -> retentionBytes = Long.parseLong(argv[++i]);
-        case "--backlog" -> backlog = Integer.parseInt(argv[++i]);
+        case "--batch" -> batches.add(new Long[] {Long.parseLong(argv[++i]), Long.parseLong(argv[++i])});
+        case "--backlog" -> batches.add(new Long[] {null, Long.parseLong(argv[++i])});
+        case "--once" -> once = true;
         case "--produce" -> produce = Double.parseDouble(argv[++i]);
         case "--consumer" -> consumers.add(new String[] {argv[++i], argv[++i], argv[++i]});
         default -> throw new IllegalArgumentException("unknown argument " + argv[i]);
       }
     }
+    if (bootstrap == null || topic == null)
+      throw new IllegalArgumentException("--bootstrap and --topic are required");
     Properties common = new Properties();
     common.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     try (Admin admin = Admin.create(common)) {
@@ -79,18 +92,35 @@ public class RateRig {
       if (retentionMs != null) configs.put("retention.ms", String.valueOf(retentionMs));
       if (retentionBytes != null) configs.put("retention.bytes", String.valueOf(retentionBytes));
       t.configs(configs);
-      admin.createTopics(List.of(t)).all().get();
+      admin.createTopics(List.of(t)).all().get(60, TimeUnit.SECONDS);
     }
     Properties pp = new Properties();
     pp.putAll(common);
     pp.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
     pp.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
     pp.put(ProducerConfig.LINGER_MS_CONFIG, "0");
+    // acks=all keeps the producer idempotent (the default), so each partition's records land in
+    // the order sent, batch after batch.
+    pp.put(ProducerConfig.ACKS_CONFIG, "all");
     KafkaProducer<String, String> producer = new KafkaProducer<>(pp);
-    for (int p = 0; p < partitions; p++) {
-      for (int n = 0; n < backlog; n++) producer.send(new ProducerRecord<>(topic, p, null, "backlog-" + n));
+    for (Long[] batch : batches) {
+      List<Future<RecordMetadata>> sent = new java.util.ArrayList<>();
+      for (int p = 0; p < partitions; p++) {
+        for (int n = 0; n < batch[1]; n++) {
+          boolean backlog = batch[0] == null;
+          String key = backlog ? null : "key-" + n;
+          String value = backlog ? "backlog-" + n : "at-" + batch[0];
+          sent.add(producer.send(new ProducerRecord<>(topic, p, batch[0], key, value)));
+        }
+      }
+      for (Future<RecordMetadata> f : sent) f.get(60, TimeUnit.SECONDS);
     }
-    producer.flush();
+    if (once) {
+      producer.close(Duration.ofSeconds(5));
+      System.out.println("DONE");
+      System.out.flush();
+      return;
+    }
 
     final String name = topic;
     CountDownLatch committed = new CountDownLatch(consumers.size());
