@@ -6,11 +6,14 @@
  * family is done: the Kafka answers are held one batch at a time, never for the whole estate.
  */
 
+import type { Deadline } from '../broker/deadline.js';
 import { pipelined } from '../groups/estate.js';
 import type { BrokerFailure, Group, GroupListing } from '../groups/model.js';
 import type { GroupService, OffsetTable } from '../groups/service.js';
 import type { permissionsOf } from '../http/middleware.js';
+import { problemFor } from '../http/problem-rows.js';
 import {
+  escapeLabelValue,
   exposition,
   familyHeader,
   type MetricFamily,
@@ -38,6 +41,19 @@ export interface StreamedScrape {
   families: FamiliesOf;
   maxSeries: number;
   permissions: ReturnType<typeof permissionsOf>;
+  /**
+   * Bounds the reads (the stream's deadline, aborted when the client leaves): a group whose
+   * brokers did not answer in time, or whose batch came after it, is counted in
+   * kafka_group_offsets_errors and named in a comment line.
+   */
+  deadline?: Deadline;
+}
+
+/** A comment naming a group that could not be read and why (parsers skip it; people and logs read it). */
+function unreadLine(listing: GroupListing, error: unknown): string {
+  const { slug, detail } = problemFor(error, '/metrics');
+  const label = (v: string) => `"${escapeLabelValue(v)}"`;
+  return `# not read: group=${label(listing.groupId)} type=${label(listing.type ?? '')} problem=${label(slug)} detail=${label(detail)}\n`;
 }
 
 const gauge = (name: string, help: string, value: number): MetricFamily => ({
@@ -58,13 +74,24 @@ async function* scrapeText(service: GroupService, scrape: StreamedScrape): Async
     rest = families.slice(1).map((family) => ({ family, pieces: [] }));
     return familyHeader(families[0] as MetricFamily);
   };
-  for await (const { batch, answer } of pipelined(scrape.listed, read)) {
+  const deadline = scrape.deadline;
+  for await (const { batch, answer } of pipelined(scrape.listed, read, deadline ? { deadline } : {})) {
     const readings: GroupReading[] = [];
+    let unread = '';
     for (const listing of batch) {
       const group = answer instanceof Error ? undefined : answer.groups.get(listing.groupId);
       const table = answer instanceof Error ? undefined : answer.offsets?.get(listing.groupId);
       if (!group?.ok || !table?.ok) {
         errors++;
+        const cause =
+          answer instanceof Error
+            ? answer
+            : group && !group.ok
+              ? group.error
+              : table?.ok
+                ? null
+                : table?.error;
+        unread += unreadLine(listing, cause ?? new Error('no answer for this group'));
         continue;
       }
       // A listing without a type (old brokers) is checked again once the type is known.
@@ -74,7 +101,7 @@ async function* scrapeText(service: GroupService, scrape: StreamedScrape): Async
     const made = scrape.families(readings, seriesLeft, Date.now());
     dropped += made.dropped;
     let text = rest ? '' : start(made.families);
-    text += sampleLines(made.families[0] as MetricFamily);
+    text += sampleLines(made.families[0] as MetricFamily) + unread;
     made.families.forEach((family, i) => {
       seriesLeft -= family.samples.length;
       if (i > 0) rest?.[i - 1]?.pieces.push(sampleLines(family));
@@ -118,6 +145,8 @@ export function streamedScrape(service: GroupService, scrape: StreamedScrape): R
         else controller.enqueue(encoder.encode(next.value));
       },
       async cancel() {
+        // The client left: the broker calls in flight are abandoned, and no batch after them is read.
+        scrape.deadline?.abort();
         await text.return(undefined);
       },
     },

@@ -4,7 +4,7 @@ import { healthOf } from '../groups/health/assess.js';
 import type { Thresholds } from '../groups/health/verdicts.js';
 import type { Group, GroupListing } from '../groups/model.js';
 import type { GroupService } from '../groups/service.js';
-import { permissionsOf } from '../http/middleware.js';
+import { permissionsOf, streamDeadlineOf } from '../http/middleware.js';
 import { exposition, type Labels, type MetricFamily, PROMETHEUS_CONTENT_TYPE } from '../http/prometheus.js';
 import { requires } from '../http/route-policy.js';
 import { listedVisible } from '../http/visibility.js';
@@ -287,6 +287,7 @@ export function metricsRoutes(
         failures,
         maxSeries,
         permissions: permissionsOf(c),
+        deadline: streamDeadlineOf(c),
         families: (readings, max, at) => groupFamilies(readings, 'group', thresholds, max, at),
       }) as never;
     }

@@ -1,9 +1,12 @@
 /**
  * An application/x-ndjson answer made of batches that come in while it is written: each batch's
  * lines go out as soon as they are made, and the next batch is asked for only when the client has
- * read the last one (pull), so the server holds a batch or two, never the whole answer.
+ * read the last one (pull), so the server holds a batch or two, never the whole answer. The reads
+ * run under the stream's own deadline, which a client that leaves aborts: nothing goes on reading
+ * the estate for nobody.
  */
 
+import type { Deadline } from '../broker/deadline.js';
 import { NDJSON } from './paging.js';
 
 export interface NdjsonBatches {
@@ -13,10 +16,12 @@ export interface NdjsonBatches {
   batches: AsyncIterable<string>;
   /** The last line, once every batch is out. */
   end: () => unknown;
+  /** The deadline the batches are read under: aborted when the client leaves. */
+  deadline?: Deadline;
 }
 
 export function ndjsonBatches(
-  { head, batches, end }: NdjsonBatches,
+  { head, batches, end, deadline }: NdjsonBatches,
   headers: Record<string, string> = {},
 ): Response {
   const encoder = new TextEncoder();
@@ -34,7 +39,8 @@ export function ndjsonBatches(
         if (next.done) controller.close();
       },
       async cancel() {
-        // The client left: stop asking the brokers for the batches after this one.
+        // The client left: the broker calls in flight are abandoned, and no batch after them is read.
+        deadline?.abort();
         await iterator.return?.();
       },
     },
