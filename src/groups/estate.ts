@@ -25,8 +25,8 @@ export interface PipelineOptions {
   inFlight?: number;
   /**
    * Bounds the reads: each batch is read in its scope (every broker call under it takes its budget
-   * from what is left), and a batch whose turn comes when only the deadline's reserve is left (or
-   * after it was aborted) is not read: its answer is an UnreadError.
+   * from what is left), and a batch whose turn comes when its calls would get no more than the
+   * deadline's reserve (or after it was aborted) is not read: its answer is an UnreadError.
    */
   deadline?: Deadline;
 }
@@ -44,7 +44,9 @@ export async function* pipelined<T, R>(
   let next = 0;
   const readOne = (batch: readonly T[]): Promise<R | UnreadError> => {
     if (!deadline) return read(batch);
-    if (deadline.budgetMs(Number.POSITIVE_INFINITY) <= 0) return Promise.resolve(new UnreadError(deadline));
+    // Its calls would get no more than the reserve: not worth a turn, and the answer needs that time.
+    if (deadline.budgetMs(Number.POSITIVE_INFINITY) <= deadline.reserveMs())
+      return Promise.resolve(new UnreadError(deadline));
     return runWithDeadline(deadline, () => read(batch));
   };
   const start = () => {
