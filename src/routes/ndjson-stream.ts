@@ -30,13 +30,18 @@ export function ndjsonBatches(
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        const next = await iterator.next();
-        let text = first;
-        first = '';
-        if (!next.done) text += next.value;
-        else text += `${JSON.stringify(end())}\n`;
-        if (text.length > 0) controller.enqueue(encoder.encode(text));
-        if (next.done) controller.close();
+        // A pull that enqueues nothing is not called again: batches without lines (a topic's
+        // batch in which no group reads it) are skipped until one has some, or the end.
+        for (;;) {
+          const next = await iterator.next();
+          let text = first;
+          first = '';
+          if (!next.done) text += next.value;
+          else text += `${JSON.stringify(end())}\n`;
+          if (text.length > 0) controller.enqueue(encoder.encode(text));
+          if (next.done) controller.close();
+          if (next.done || text.length > 0) return;
+        }
       },
       async cancel() {
         // The client left: the broker calls in flight are abandoned, and no batch after them is read.
