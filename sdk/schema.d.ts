@@ -1922,7 +1922,7 @@ export interface components {
             };
         };
         /**
-         * @description With `Accept: application/x-ndjson` every line is one JSON object: first a `{"failure": …}` line per broker whose ListGroups failed, then one group per line sorted by group id, then `{"end": {"groups": n, "failures": m}}`. With include=lag each group line carries its lag totals (or `lagError`), written as each batch of 1000 groups is read.
+         * @description With `Accept: application/x-ndjson` every line is one JSON object: first a `{"failure": …}` line per broker whose ListGroups failed, then one group per line sorted by group id, then `{"end": {"groups": n, "failures": m}}`. With include=lag each group line carries its lag totals (or `lagError`), written as each batch of 1000 groups is read under the stream's deadline (STREAM_TIMEOUT_MS): a group whose coordinator does not answer in time has a `broker-timeout` `lagError` naming the broker, and the groups left when the deadline passes each a `request-timeout` one; every listed group is in the stream once.
          * @example {
          *       "groupId": "demo-classic",
          *       "type": "classic",
@@ -1949,6 +1949,11 @@ export interface components {
                  * @description With include=lag: group lines with `lagError`
                  */
                 lagErrors?: number;
+                /**
+                 * Format: int32
+                 * @description Group lines not read because the stream's deadline (STREAM_TIMEOUT_MS) passed first, each with a `request-timeout` `lagError` (counted in `lagErrors` too); absent when none
+                 */
+                unread?: number;
             };
         };
         /** @description A group as listed; with include=lag (or timeLag) also `lag` (its totals) or `lagError` (why not) */

@@ -62,6 +62,11 @@ export type WritesSetting = 'enabled' | 'disabled' | 'unset';
 export interface HttpLimits {
   maxBodyBytes: number;
   requestTimeoutMs: number;
+  /**
+   * The deadline of a streamed answer (NDJSON with lag, the readers of a topic, /metrics) from the
+   * request's arrival; never shorter than `requestTimeoutMs`. Undefined: `requestTimeoutMs`.
+   */
+  streamTimeoutMs?: number;
   /** Token bucket per principal (per client address when open); undefined: no rate limit. */
   rateLimit?: { perMinute: number; burst: number };
   /**
@@ -125,6 +130,7 @@ function limits(env: Env): HttpLimits {
   return {
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 4 * 1024 * 1024, 1024, 64 * 1024 * 1024),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 900_000),
+    streamTimeoutMs: integer(env, 'STREAM_TIMEOUT_MS', 120_000, 1_000, 3_600_000),
     ...(perMinute > 0 && { rateLimit: { perMinute, burst } }),
     ...(openPerMinute > 0 && { openRateLimit: { perMinute: openPerMinute, burst: openBurst } }),
     corsOrigins: corsOrigins(env),

@@ -79,3 +79,31 @@ describe('abandonAfter', () => {
     await expect(bounded('b:1', 'Metadata', undefined, Promise.resolve(7))).resolves.toBe(7);
   });
 });
+
+describe('a deadline that asks each broker once (oncePerBroker, for streams)', () => {
+  it('does not send a call to a broker that did not answer under it; others are still asked', async () => {
+    const deadline = Deadline.after(60_000, Date.now, { oncePerBroker: true });
+    const timeout = new BrokerTimeoutError('b:1', 'OffsetFetch', 50);
+    await expect(bounded('b:1', 'OffsetFetch', { deadline }, () => Promise.reject(timeout))).rejects.toBe(
+      timeout,
+    );
+    let sent = 0;
+    const call = () => {
+      sent++;
+      return Promise.resolve(7);
+    };
+    const error = await bounded('b:1', 'ListOffsets', { deadline }, call).catch((e: unknown) => e);
+    expect(sent).toBe(0);
+    expect(error).toBeInstanceOf(BrokerTimeoutError);
+    expect((error as BrokerTimeoutError).broker).toBe('b:1');
+    expect((error as Error).message).toContain('OffsetFetch within 50 ms');
+    await expect(bounded('b:2', 'ListOffsets', { deadline }, call)).resolves.toBe(7);
+    expect(sent).toBe(1);
+    // A request's deadline asks again.
+    const request = Deadline.after(60_000);
+    await expect(
+      bounded('b:1', 'OffsetFetch', { deadline: request }, () => Promise.reject(timeout)),
+    ).rejects.toBe(timeout);
+    await expect(bounded('b:1', 'ListOffsets', { deadline: request }, call)).resolves.toBe(7);
+  });
+});

@@ -25,11 +25,28 @@ export class DeadlineExceededError extends Error {
   override readonly name = 'DeadlineExceededError';
 }
 
+export interface DeadlineOptions {
+  /**
+   * A broker that did not answer one call under this deadline (its Kafka request timeout, or
+   * abandoned at the deadline) is not asked again under it: later calls to it fail at once with
+   * that first timeout. For answers made of many batches (the streams), which all ask the same
+   * brokers: a broker hung mid-stream costs one Kafka request timeout, not one per batch. Kafka
+   * moving its groups and partitions elsewhere is still seen: those calls go to other brokers.
+   */
+  oncePerBroker?: boolean;
+}
+
 export class Deadline {
   /** Aborts when the deadline passes (or the request is given up early, see `abort`). */
   readonly signal: AbortSignal;
   private readonly controller = new AbortController();
   private timer: ReturnType<typeof setTimeout> | undefined;
+
+  /**
+   * With `oncePerBroker`: the first timeout of each broker that did not answer under this deadline;
+   * later calls to it under the same deadline are not sent (see `DeadlineOptions`).
+   */
+  private readonly unanswered: Map<string, BrokerTimeoutError> | undefined;
 
   private constructor(
     /** Epoch ms. */
@@ -37,7 +54,9 @@ export class Deadline {
     /** The whole budget, ms. */
     readonly totalMs: number,
     private readonly now: () => number,
+    options: DeadlineOptions,
   ) {
+    this.unanswered = options.oncePerBroker ? new Map() : undefined;
     this.signal = this.controller.signal;
     const ms = expiresAt - now();
     if (ms <= 0) this.abort();
@@ -49,8 +68,25 @@ export class Deadline {
   }
 
   /** A deadline `ms` from now. */
-  static after(ms: number, now: () => number = Date.now): Deadline {
-    return new Deadline(now() + ms, ms, now);
+  static after(ms: number, now: () => number = Date.now, options: DeadlineOptions = {}): Deadline {
+    return new Deadline(now() + ms, ms, now, options);
+  }
+
+  /** Why a call to `broker` is not sent under this deadline (it did not answer one), if so. */
+  notAnswering(broker: string, apiName: string): BrokerTimeoutError | undefined {
+    const first = this.unanswered?.get(broker);
+    if (!first) return undefined;
+    return new BrokerTimeoutError(
+      broker,
+      first.api,
+      first.timeoutMs,
+      `earlier in this answer, so ${apiName} was not sent to it`,
+    );
+  }
+
+  /** `broker` did not answer a call under this deadline. */
+  noteUnanswered(broker: string, error: BrokerTimeoutError): void {
+    if (this.unanswered && !this.unanswered.has(broker)) this.unanswered.set(broker, error);
   }
 
   /** Ms left, 0 once passed or aborted. */
@@ -138,20 +174,31 @@ export function abandonAfter<T>(
 /**
  * One broker call under the deadline (the explicit one, else the request's): abandoned with a
  * BrokerTimeoutError once only the deadline's reserve is left; it then ends on its own timeout.
+ * Given as a function, the call is not even started when the deadline knows the broker for one
+ * that does not answer (`oncePerBroker`).
  */
 export function bounded<T>(
   broker: string,
   apiName: string,
   options: CallOptions | undefined,
-  call: Promise<T>,
+  call: Promise<T> | (() => Promise<T>),
 ): Promise<T> {
   const deadline = options?.deadline ?? currentDeadline();
-  if (!deadline) return call;
+  const silent = deadline?.notAnswering(broker, apiName);
+  if (silent) {
+    if (typeof call !== 'function') call.catch(() => undefined);
+    return Promise.reject(silent);
+  }
+  const started = typeof call === 'function' ? call() : call;
+  if (!deadline) return started;
   const budget = deadline.budgetMs(Number.POSITIVE_INFINITY);
-  return abandonAfter(
-    call,
-    budget,
-    deadline.signal,
-    () => new BrokerTimeoutError(broker, apiName, budget, 'abandoned at the request deadline'),
-  );
+  const noted = started.catch((error: unknown) => {
+    if (error instanceof BrokerTimeoutError) deadline.noteUnanswered(broker, error);
+    throw error;
+  });
+  return abandonAfter(noted, budget, deadline.signal, () => {
+    const late = new BrokerTimeoutError(broker, apiName, budget, 'abandoned at the request deadline');
+    deadline.noteUnanswered(broker, late);
+    return late;
+  });
 }

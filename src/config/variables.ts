@@ -201,6 +201,12 @@ export const ENV_VARIABLES = {
     meaning:
       'deadline of one request, in ms (100 to 900000): every broker call under it gets a budget below what is left and is abandoned past it; the answer says what could not be read (504 only when nothing useful could)',
   },
+  STREAM_TIMEOUT_MS: {
+    section: 'Request limits',
+    default: '`120000`',
+    meaning:
+      'deadline of a streamed answer (`/groups.ndjson` with `include=lag` or `timeLag`, `/topics/{topic}/groups.ndjson`, `/metrics`), in ms from its arrival (1000 to 3600000; never shorter than `REQUEST_TIMEOUT_MS`): its lines are written while the groups are read, batch by batch, each under what is left; a broker that does not answer is named in the groups it holds and not asked again in that answer, and the groups not read when the deadline passes are each named with a `request-timeout` problem, so the stream ends on time with every group in it. On Lambda keep it below the function timeout (see [Streams under a deadline](operations.md#streams-under-a-deadline))',
+  },
   RATE_LIMIT_PER_MINUTE: {
     section: 'Request limits',
     default: '`600`',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { pipelined } from './estate.js';
+import { currentDeadline, Deadline } from '../broker/deadline.js';
+import { pipelined, UnreadError } from './estate.js';
 import { batchesOf } from './offsets/committed.js';
 
 describe('estate batches', () => {
@@ -47,5 +48,35 @@ describe('estate batches', () => {
     };
     await expect(run()).rejects.toThrow('broker gone');
     expect(out).toEqual([1]);
+  });
+
+  it('reads each batch under the deadline, and hands on unread the batches whose turn comes after it', async () => {
+    const deadline = Deadline.after(300);
+    const seen: (Deadline | undefined)[] = [];
+    const out: { batch: readonly number[]; unread: boolean }[] = [];
+    for await (const { batch, answer } of pipelined(
+      [1, 2, 3, 4, 5, 6],
+      async (batch) => {
+        seen.push(currentDeadline());
+        // The second batch outlasts the deadline.
+        await new Promise((r) => setTimeout(r, batch[0] === 3 ? 400 : 1));
+        return batch;
+      },
+      { size: 2, inFlight: 1, deadline },
+    ))
+      out.push({ batch, unread: answer instanceof UnreadError });
+    expect(seen).toEqual([deadline, deadline]);
+    expect(out).toEqual([
+      { batch: [1, 2], unread: false },
+      { batch: [3, 4], unread: false },
+      { batch: [5, 6], unread: true },
+    ]);
+    // A batch whose turn comes after it (or after an abort: the client left) is not read.
+    const left = Deadline.after(60_000);
+    left.abort();
+    let reads = 0;
+    for await (const { answer } of pipelined([1, 2], async (b) => ++reads && b, { size: 1, deadline: left }))
+      expect(answer).toBeInstanceOf(UnreadError);
+    expect(reads).toBe(0);
   });
 });

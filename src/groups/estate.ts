@@ -1,15 +1,35 @@
 /**
  * Reading the whole estate (every listed group's description and lag) in bounded batches: a
  * batch's answers are handed on as soon as they are in, and at most `inFlight` batches are held,
- * so memory follows the batch size, not the number of groups.
+ * so memory follows the batch size, not the number of groups. Under a deadline, every batch is read
+ * under what is left of it, and the batches whose turn comes after it are handed on unread.
  */
 
+import { type Deadline, DeadlineExceededError, runWithDeadline } from '../broker/deadline.js';
 import type { Group } from './model.js';
 
 /** Groups read per batch: one describe, one offsets RPC per coordinator, one ListOffsets per leader. */
 export const ESTATE_BATCH_GROUPS = 1_000;
 /** Batches out at once: the next batch is on the wire while the last one is written out. */
 export const ESTATE_BATCHES_IN_FLIGHT = 2;
+
+/** A batch not read: the deadline of the answer passed (or the client left) before its turn. */
+export class UnreadError extends DeadlineExceededError {
+  constructor(deadline: Deadline) {
+    super(`not read: the ${deadline.totalMs} ms deadline of this answer passed before its turn`);
+  }
+}
+
+export interface PipelineOptions {
+  size?: number;
+  inFlight?: number;
+  /**
+   * Bounds the reads: each batch is read in its scope (every broker call under it takes its budget
+   * from what is left), and a batch whose turn comes when its calls would get no more than the
+   * deadline's reserve (or after it was aborted) is not read: its answer is an UnreadError.
+   */
+  deadline?: Deadline;
+}
 
 /**
  * `read` over `items` cut into batches of `size`, at most `inFlight` batches at once, answers
@@ -18,15 +38,22 @@ export const ESTATE_BATCHES_IN_FLIGHT = 2;
 export async function* pipelined<T, R>(
   items: readonly T[],
   read: (batch: readonly T[]) => Promise<R>,
-  { size = ESTATE_BATCH_GROUPS, inFlight = ESTATE_BATCHES_IN_FLIGHT } = {},
-): AsyncGenerator<{ batch: readonly T[]; answer: R }> {
-  const queue: { batch: readonly T[]; answer: Promise<R> }[] = [];
+  { size = ESTATE_BATCH_GROUPS, inFlight = ESTATE_BATCHES_IN_FLIGHT, deadline }: PipelineOptions = {},
+): AsyncGenerator<{ batch: readonly T[]; answer: R | UnreadError }> {
+  const queue: { batch: readonly T[]; answer: Promise<R | UnreadError> }[] = [];
   let next = 0;
+  const readOne = (batch: readonly T[]): Promise<R | UnreadError> => {
+    if (!deadline) return read(batch);
+    // Its calls would get no more than the reserve: not worth a turn, and the answer needs that time.
+    if (deadline.budgetMs(Number.POSITIVE_INFINITY) <= deadline.reserveMs())
+      return Promise.resolve(new UnreadError(deadline));
+    return runWithDeadline(deadline, () => read(batch));
+  };
   const start = () => {
     while (queue.length < inFlight && next < items.length) {
       const batch = items.slice(next, next + size);
       next += batch.length;
-      const answer = read(batch);
+      const answer = readOne(batch);
       // Rejections are taken up when this batch's turn comes; until then they are not unhandled.
       answer.catch(() => undefined);
       queue.push({ batch, answer });
@@ -34,7 +61,7 @@ export async function* pipelined<T, R>(
   };
   start();
   while (queue.length > 0) {
-    const head = queue.shift() as { batch: readonly T[]; answer: Promise<R> };
+    const head = queue.shift() as { batch: readonly T[]; answer: Promise<R | UnreadError> };
     const answer = await head.answer;
     start();
     yield { batch: head.batch, answer };

@@ -27,6 +27,8 @@ declare module 'hono' {
     clusterAlias: string;
     /** The request's deadline (REQUEST_TIMEOUT_MS from its arrival), for what a route passes down itself. */
     deadline: Deadline;
+    /** The deadline of a streamed answer to this request (STREAM_TIMEOUT_MS from its arrival), made on demand. */
+    streamDeadline: () => Deadline;
   }
 }
 
@@ -73,10 +75,14 @@ export function isAnonymous(c: Context): boolean {
  * answers with what it could read before the deadline. Should the route still be busy at the
  * deadline, the answer is a 504 and the calls under it are abandoned.
  */
-function deadline(ms: number): MiddlewareHandler {
+function deadline(ms: number, streamMs = ms): MiddlewareHandler {
   return async (c, next) => {
+    const arrivedAt = Date.now();
     const requestDeadline = Deadline.after(ms);
     c.set('deadline', requestDeadline);
+    c.set('streamDeadline', () =>
+      Deadline.after(Math.max(ms, streamMs) - (Date.now() - arrivedAt), Date.now, { oncePerBroker: true }),
+    );
     let timer: ReturnType<typeof setTimeout> | undefined;
     const expired = new Promise<'expired'>((resolve) => {
       timer = setTimeout(() => resolve('expired'), ms);
@@ -99,6 +105,15 @@ function deadline(ms: number): MiddlewareHandler {
       clearTimeout(timer);
     }
   };
+}
+
+/**
+ * The deadline of the streamed answer a route is about to send: its reads come after the route
+ * has answered (batch by batch, as the client reads), outside the request's deadline, so they run
+ * under this one. Without the deadline middleware (a route run on its own), the request's time.
+ */
+export function streamDeadlineOf(c: Context, fallbackMs = 30_000): Deadline {
+  return c.get('streamDeadline')?.() ?? Deadline.after(fallbackMs, Date.now, { oncePerBroker: true });
 }
 
 /** The clusters behind the app: the aliases `/clusters/{alias}` takes and the one the short routes serve. */
@@ -284,7 +299,7 @@ export function installGuards(
       }),
     );
   }
-  app.use('*', deadline(security.limits.requestTimeoutMs));
+  app.use('*', deadline(security.limits.requestTimeoutMs, security.limits.streamTimeoutMs));
   // The generated document gets the scheme and the guards' problems on its way out, once.
   let document: string | undefined;
   app.use('/openapi.json', async (c, next) => {

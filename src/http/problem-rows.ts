@@ -7,6 +7,7 @@
  */
 
 import { HTTPException } from 'hono/http-exception';
+import { DeadlineExceededError } from '../broker/deadline.js';
 import {
   BrokerResponseError,
   BrokerTimeoutError,
@@ -129,6 +130,8 @@ export const PROBLEM_ROWS: readonly ProblemRow[] = [
     slug: 'broker-timeout',
     extensions: (e) => ({ broker: e.broker }),
   }),
+  // In a stream's lines: a group not read because the stream's deadline passed before its turn.
+  row({ error: DeadlineExceededError, slug: 'request-timeout' }),
   row({
     error: BrokerResponseError,
     slug: 'broker-response-unreadable',

@@ -46,7 +46,8 @@ export const PROBLEM_WHEN: Readonly<Record<ProblemSlug, string>> = {
   'event-streams-unsupported':
     "an event stream asked of a runtime invocation that buffers its answer (Lambda's `handler`, buffered invoke mode): use `streamHandler` with a function URL in `RESPONSE_STREAM` mode (see [Events](events.md))",
   'headers-too-large': 'request line and headers above 256 KiB (Node server)',
-  'request-timeout': 'the request did not complete within `REQUEST_TIMEOUT_MS`',
+  'request-timeout':
+    "the request did not complete within `REQUEST_TIMEOUT_MS`; in a stream's lines, a group not read before the stream's deadline (`STREAM_TIMEOUT_MS`) passed",
   'auth-unavailable':
     "a JWT cannot be checked because the issuer's key set (`AUTH_JWKS_URL`) cannot be read (with `Retry-After`); API keys keep working",
   'writes-disabled':

@@ -5,7 +5,8 @@
  */
 
 import { z } from '@hono/zod-openapi';
-import { ESTATE_BATCH_GROUPS, pipelined } from '../groups/estate.js';
+import type { Deadline } from '../broker/deadline.js';
+import { ESTATE_BATCH_GROUPS, pipelined, UnreadError } from '../groups/estate.js';
 import type { BrokerFailure, GroupListing } from '../groups/model.js';
 import type { Outcome } from '../groups/outcome.js';
 import type { GroupService, ListedDetails, ListedOffsetsOptions, OffsetTable } from '../groups/service.js';
@@ -38,6 +39,11 @@ export const ListingLineSchema = z
             .int()
             .optional()
             .openapi({ format: 'int32', description: 'With include=lag: group lines with `lagError`' }),
+          unread: z.number().int().optional().openapi({
+            format: 'int32',
+            description:
+              "Group lines not read because the stream's deadline (STREAM_TIMEOUT_MS) passed first, each with a `request-timeout` `lagError` (counted in `lagErrors` too); absent when none",
+          }),
         }),
       })
       .openapi({ description: 'The last line: a stream without it was cut short' }),
@@ -47,7 +53,9 @@ export const ListingLineSchema = z
       'With `Accept: application/x-ndjson` every line is one JSON object: first a `{"failure": …}` line per broker ' +
       'whose ListGroups failed, then one group per line sorted by group id, then `{"end": {"groups": n, "failures": m}}`. ' +
       'With include=lag each group line carries its lag totals (or `lagError`), written as each batch of ' +
-      `${ESTATE_BATCH_GROUPS} groups is read.`,
+      `${ESTATE_BATCH_GROUPS} groups is read under the stream's deadline (STREAM_TIMEOUT_MS): a group whose coordinator ` +
+      'does not answer in time has a `broker-timeout` `lagError` naming the broker, and the groups left when the deadline ' +
+      'passes each a `request-timeout` one; every listed group is in the stream once.',
     example: { groupId: 'demo-classic', type: 'classic', protocolType: 'consumer', state: 'Stable' },
   });
 
@@ -84,13 +92,17 @@ export function ndjsonWithLag(
   offsets: ListedOffsetsOptions,
   problem: (error: unknown) => Problem,
   headers: Record<string, string> = {},
+  deadline?: Deadline,
 ): Response {
   let groups = 0;
   let lagErrors = 0;
+  let unread = 0;
   async function* lines(): AsyncGenerator<string> {
     const rest = sorted.slice(startAfter(sorted, after));
     // Only the tables: groups listed Empty are not described (they hold nothing).
-    for await (const { batch, answer } of pipelined(rest, lagReader(service, offsets))) {
+    const reads = pipelined(rest, lagReader(service, offsets), deadline ? { deadline } : {});
+    for await (const { batch, answer } of reads) {
+      if (answer instanceof UnreadError) unread += batch.length;
       let text = '';
       for (const listing of batch) {
         const table = answer instanceof Error ? undefined : answer.get(listing.groupId);
@@ -111,7 +123,8 @@ export function ndjsonWithLag(
     {
       head: failures.map((failure) => `${JSON.stringify({ failure })}\n`),
       batches: lines(),
-      end: () => ({ end: { groups, failures: failures.length, lagErrors } }),
+      end: () => ({ end: { groups, failures: failures.length, lagErrors, ...(unread > 0 && { unread }) } }),
+      ...(deadline && { deadline }),
     },
     headers,
   );

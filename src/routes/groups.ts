@@ -3,6 +3,7 @@ import { cutPage, ListingSnapshots, snapshotKey } from '../groups/held-listings.
 import type { GroupListing } from '../groups/model.js';
 import type { GroupService } from '../groups/service.js';
 import { nextLink } from '../http/links.js';
+import { streamDeadlineOf } from '../http/middleware.js';
 import { negotiate, notAcceptable } from '../http/negotiation.js';
 import { requires } from '../http/route-policy.js';
 import { RouteProblem } from '../http/route-problem.js';
@@ -220,8 +221,15 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
       const { groups, failures } = await service.listGroups(filter);
       const offsets = lagWanted(query);
       const streamed = offsets
-        ? ndjsonWithLag(service, groups, failures, query.cursor?.after, offsets, (e) =>
-            problemOf(e, logger, c.req.path),
+        ? ndjsonWithLag(
+            service,
+            groups,
+            failures,
+            query.cursor?.after,
+            offsets,
+            (e) => problemOf(e, logger, c.req.path),
+            {},
+            streamDeadlineOf(c),
           )
         : ndjsonListing(groups, failures, query.cursor?.after);
       streamed.headers.set('vary', 'accept');
@@ -282,8 +290,15 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
     }
     const offsets = lagWanted(query);
     if (!offsets) return ndjsonListing(groups, failures, query.cursor?.after) as never;
-    return ndjsonWithLag(service, groups, failures, query.cursor?.after, offsets, (e) =>
-      problemOf(e, logger, c.req.path),
+    return ndjsonWithLag(
+      service,
+      groups,
+      failures,
+      query.cursor?.after,
+      offsets,
+      (e) => problemOf(e, logger, c.req.path),
+      {},
+      streamDeadlineOf(c),
     ) as never;
   });
 

@@ -9,12 +9,15 @@
  * cost every Kafka read once per family (eleven times with forecasts).
  */
 
-import { pipelined } from '../groups/estate.js';
+import type { Deadline } from '../broker/deadline.js';
+import { pipelined, UnreadError } from '../groups/estate.js';
 import type { Retention } from '../groups/health/forecast.js';
 import type { BrokerFailure, GroupListing } from '../groups/model.js';
 import type { GroupService, ListedDetails } from '../groups/service.js';
 import type { permissionsOf } from '../http/middleware.js';
+import { problemFor } from '../http/problem-rows.js';
 import {
+  escapeLabelValue,
   exposition,
   familyHeader,
   type MetricFamily,
@@ -42,11 +45,24 @@ export interface StreamedScrape {
   permissions: ReturnType<typeof permissionsOf>;
   /** Read what forecasts need with each batch (the production window's offsets, retention). */
   forecast?: boolean;
+  /**
+   * Bounds the reads (the stream's deadline, aborted when the client leaves): a group whose
+   * brokers did not answer in time, or whose batch came after it, is counted in
+   * kafka_group_offsets_errors and named in a comment line.
+   */
+  deadline?: Deadline;
 }
 
 /** Held samples, for a test to see that memory follows the samples, not their text. */
 export interface ScrapeProbe {
   held?: HeldFamilies;
+}
+
+/** A comment naming a group that could not be read and why (parsers skip it; people and logs read it). */
+function unreadLine(listing: GroupListing, error: unknown): string {
+  const { slug, detail } = problemFor(error, '/metrics');
+  const label = (v: string) => `"${escapeLabelValue(v)}"`;
+  return `# not read: group=${label(listing.groupId)} type=${label(listing.type ?? '')} problem=${label(slug)} detail=${label(detail)}\n`;
 }
 
 const gauge = (name: string, help: string, value: number): MetricFamily => ({
@@ -105,14 +121,27 @@ async function* scrapeText(
   const held = new HeldFamilies(others);
   probe.held = held;
   let head = familyHeader(first);
-  for await (const { batch, answer } of pipelined(scrape.listed, read)) {
-    const { details } = answer;
+  const deadline = scrape.deadline;
+  for await (const { batch, answer } of pipelined(scrape.listed, read, deadline ? { deadline } : {})) {
+    // A batch the deadline left unread is an error for each of its groups, named like the others.
+    const details = answer instanceof UnreadError ? answer : answer.details;
+    const window = answer instanceof UnreadError ? undefined : answer.window;
     const readings: GroupReading[] = [];
+    let unread = '';
     for (const listing of batch) {
       const group = details instanceof Error ? undefined : details.groups.get(listing.groupId);
       const table = details instanceof Error ? undefined : details.offsets?.get(listing.groupId);
       if (!group?.ok || !table?.ok) {
         errors++;
+        const cause =
+          details instanceof Error
+            ? details
+            : group && !group.ok
+              ? group.error
+              : table?.ok
+                ? null
+                : table?.error;
+        unread += unreadLine(listing, cause ?? new Error('no answer for this group'));
         continue;
       }
       // A listing without a type (old brokers) is checked again once the type is known.
@@ -123,7 +152,7 @@ async function* scrapeText(
         table: table.value,
         ...(scrape.forecast && {
           forecast: {
-            window: answer.window,
+            window,
             retention,
             bytesPerRecord:
               details instanceof Error ? undefined : details.bytesPerRecord?.get(listing.groupId),
@@ -137,7 +166,7 @@ async function* scrapeText(
       seriesLeft -= family.samples.length;
       if (i > 0) held.add(i - 1, family);
     });
-    yield head + sampleLines(made.families[0] as MetricFamily);
+    yield head + sampleLines(made.families[0] as MetricFamily) + unread;
     head = '';
   }
   if (head) yield head;
@@ -178,6 +207,8 @@ export function streamedScrape(
         else controller.enqueue(encoder.encode(next.value));
       },
       async cancel() {
+        // The client left: the broker calls in flight are abandoned, and no batch after them is read.
+        scrape.deadline?.abort();
         await text.return(undefined);
       },
     },

@@ -3,7 +3,7 @@ import type { MetricsNames } from '../config.js';
 import { PRODUCTION_WINDOW_MS } from '../groups/health/forecast.js';
 import type { GroupListing } from '../groups/model.js';
 import type { GroupService } from '../groups/service.js';
-import { permissionsOf } from '../http/middleware.js';
+import { permissionsOf, streamDeadlineOf } from '../http/middleware.js';
 import { requires } from '../http/route-policy.js';
 import { listedVisible } from '../http/visibility.js';
 import { patternParam } from '../openapi/pattern.js';
@@ -172,6 +172,7 @@ export function metricsRoutes(
       maxSeries,
       forecast,
       permissions: permissionsOf(c),
+      deadline: streamDeadlineOf(c),
       families: (readings, max, at) =>
         naming.names === 'native'
           ? groupFamilies(readings, granularity, thresholds, max, at, forecast)

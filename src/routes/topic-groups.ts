@@ -1,9 +1,11 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import type { Deadline } from '../broker/deadline.js';
 import { compareIds } from '../groups/listing.js';
 import type { BrokerFailure, GroupListing } from '../groups/model.js';
 import type { GroupService } from '../groups/service.js';
 import { nextLink } from '../http/links.js';
+import { streamDeadlineOf } from '../http/middleware.js';
 import { negotiate, notAcceptable } from '../http/negotiation.js';
 import { requires } from '../http/route-policy.js';
 import { RouteProblem } from '../http/route-problem.js';
@@ -198,9 +200,12 @@ export function topicGroupRoutes(app: OpenAPIHono, service: GroupService, logger
     c: Parameters<Parameters<typeof app.openapi>[1]>[0],
     topic: string,
     query: TopicQuery,
+    streamed: boolean,
   ) => {
     const visible = (g: GroupListing) => listedVisible(c, 'read', g.groupId, g.type);
     const listing = await listingFor(service, topic, query, visible);
+    // A page is read while the route runs (the request's deadline); a stream after it, under its own.
+    const deadline = streamed ? streamDeadlineOf(c) : c.get('deadline');
     const readings = topicReaders(service, listing.groups, topic, {
       offsets: {
         timeLag: query.include?.includes('timeLag') ?? false,
@@ -208,11 +213,16 @@ export function topicGroupRoutes(app: OpenAPIHono, service: GroupService, logger
       },
       partitions: query.include?.includes('partitions') ?? false,
       problem: (e) => problemOf(e, logger, c.req.path),
+      ...(deadline && { deadline }),
     });
-    return { failures: listing.failures, readings };
+    return { failures: listing.failures, readings, deadline };
   };
 
-  const stream = (failures: readonly BrokerFailure[], readings: AsyncIterable<TopicReading[]>) => {
+  const stream = (
+    failures: readonly BrokerFailure[],
+    readings: AsyncIterable<TopicReading[]>,
+    deadline: Deadline | undefined,
+  ) => {
     let groups = 0;
     let unreadable = 0;
     async function* lines(): AsyncGenerator<string> {
@@ -230,6 +240,7 @@ export function topicGroupRoutes(app: OpenAPIHono, service: GroupService, logger
       head: failures.map((failure) => `${JSON.stringify({ failure })}\n`),
       batches: lines(),
       end: () => ({ end: { groups, unreadable, failures: failures.length } }),
+      ...(deadline && { deadline }),
     });
   };
 
@@ -252,9 +263,9 @@ export function topicGroupRoutes(app: OpenAPIHono, service: GroupService, logger
           })),
       });
     }
-    const { failures, readings } = await read(c, topic, query);
+    const { failures, readings, deadline } = await read(c, topic, query, representation === NDJSON);
     if (representation === NDJSON) {
-      const res = stream(failures, readings);
+      const res = stream(failures, readings, deadline);
       res.headers.set('vary', 'accept');
       return res as never;
     }
@@ -276,8 +287,8 @@ export function topicGroupRoutes(app: OpenAPIHono, service: GroupService, logger
 
   app.openapi(streamTopicGroups, async (c) => {
     const { topic } = c.req.valid('param');
-    const { failures, readings } = await read(c, topic, c.req.valid('query'));
-    return stream(failures, readings) as never;
+    const { failures, readings, deadline } = await read(c, topic, c.req.valid('query'), true);
+    return stream(failures, readings, deadline) as never;
   });
 }
 
@@ -297,6 +308,7 @@ export async function topicFilteredListing(
   const visible = (g: GroupListing) => listedVisible(c, 'read', g.groupId, g.type);
   const problem = (e: unknown) => problemOf(e, logger, c.req.path);
   const listing = await listingFor(service, topic, query, visible);
+  const deadline = ndjson ? streamDeadlineOf(c) : c.get('deadline');
   const readings = topicReaders(service, listing.groups, topic, {
     offsets: {
       timeLag: query.include?.includes('timeLag') ?? false,
@@ -304,6 +316,7 @@ export async function topicFilteredListing(
     },
     partitions: false,
     problem,
+    ...(deadline && { deadline }),
   });
   const entry = (r: TopicReading) => {
     if ('unreadable' in r) {
@@ -332,6 +345,7 @@ export async function topicFilteredListing(
         head: listing.failures.map((failure) => `${JSON.stringify({ failure })}\n`),
         batches: lines(),
         end: () => ({ end: { groups, failures: listing.failures.length, ...(wantLag && { lagErrors }) } }),
+        ...(deadline && { deadline }),
       },
       { vary: 'accept' },
     );

@@ -6,6 +6,7 @@
  */
 
 import { z } from '@hono/zod-openapi';
+import type { Deadline } from '../broker/deadline.js';
 import { GroupNotFoundError } from '../groups/errors.js';
 import { pipelined, readsTopic } from '../groups/estate.js';
 import type { GroupListing, GroupType } from '../groups/model.js';
@@ -63,11 +64,18 @@ export async function* topicReaders(
   service: GroupService,
   listed: readonly GroupListing[],
   topic: string,
-  options: { offsets: ListedOffsetsOptions; partitions: boolean; problem: (error: unknown) => Problem },
+  options: {
+    offsets: ListedOffsetsOptions;
+    partitions: boolean;
+    problem: (error: unknown) => Problem;
+    /** Bounds the reads; the groups whose batch it leaves unread are `unreadable` (request-timeout). */
+    deadline?: Deadline;
+  },
 ): AsyncGenerator<TopicReading[]> {
   // Groups listed Empty are not described: with no members, only their offsets can make them readers.
   const read = batchReader(service, { ...options.offsets, topic }, true);
-  for await (const { batch, answer } of pipelined(listed, read)) {
+  const deadline = options.deadline;
+  for await (const { batch, answer } of pipelined(listed, read, deadline ? { deadline } : {})) {
     const out: TopicReading[] = [];
     for (const listing of batch) {
       const group = answer instanceof Error ? undefined : answer.groups.get(listing.groupId);

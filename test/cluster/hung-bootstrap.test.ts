@@ -5,6 +5,10 @@
  * the hung broker in `failures`; offsets and health with a per-partition error where a leader did
  * not answer; /metrics with its failures counted in-band.
  * After SIGCONT, the answers are complete again.
+ *
+ * Then, on the same cluster, a broker hangs after a streamed answer's headers are out and before its
+ * batches are read: the NDJSON lag stream and /metrics end within the stream's deadline, every group
+ * once, those the hung broker coordinates named with it.
  */
 
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -16,10 +20,12 @@ import { createLogger } from '../../src/logger.js';
 import { createService, type Service } from '../../src/service.js';
 import { type RunningCluster, startCluster } from '../broker-harness/cluster.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
+import { hungMidStream } from './hung-stream.js';
 
-/** One Kafka request's bound, and the HTTP request's deadline above it. */
+/** One Kafka request's bound, and the HTTP request's (and a stream's) deadline above it. */
 const KAFKA_REQUEST_TIMEOUT_MS = 2_000;
 const REQUEST_TIMEOUT_MS = 6_000;
+const STREAM_TIMEOUT_MS = 6_000;
 /** Scheduling slack on a shared machine, on top of the deadline. */
 const SLACK_MS = 1_000;
 const HANG_MS = 15_000;
@@ -59,6 +65,7 @@ beforeAll(async () => {
     KAFKA_REQUEST_TIMEOUT_MS: String(KAFKA_REQUEST_TIMEOUT_MS),
     KAFKA_CONNECTION_TIMEOUT_MS: '1000',
     REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+    STREAM_TIMEOUT_MS: String(STREAM_TIMEOUT_MS),
     AUTH: 'none',
     RATE_LIMIT_PER_MINUTE: '0',
   });
@@ -200,4 +207,16 @@ describe('the first bootstrap broker hangs (SIGSTOP): the healthy part still ans
     }
     process.stderr.write(`[hung-bootstrap] complete again ${Date.now() - resumedAt} ms after SIGCONT\n`);
   }, 150_000);
+});
+
+describe('a broker hangs mid-stream: the streams end within their deadline, every group once', () => {
+  it("NDJSON include=lag and /metrics name the hung broker's groups and lose none", async () => {
+    await hungMidStream({
+      cluster,
+      service: service.groups,
+      app,
+      deadlineMs: STREAM_TIMEOUT_MS,
+      slackMs: SLACK_MS,
+    });
+  }, 240_000);
 });

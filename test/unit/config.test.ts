@@ -18,6 +18,7 @@ const DEFAULTS: Config = {
   limits: {
     maxBodyBytes: 4 * 1024 * 1024,
     requestTimeoutMs: 30_000,
+    streamTimeoutMs: 120_000,
     rateLimit: { perMinute: 600, burst: 100 },
     openRateLimit: { perMinute: 6000, burst: 600 },
     corsOrigins: [],
@@ -497,6 +498,10 @@ describe('loadConfig', () => {
     REQUEST_TIMEOUT_MS: [
       ['100 (the minimum)', { REQUEST_TIMEOUT_MS: '100' }, (c) => c.limits.requestTimeoutMs, 100],
     ],
+    STREAM_TIMEOUT_MS: [
+      ['120000 by default', {}, (c) => c.limits.streamTimeoutMs, 120_000],
+      ['1000 (the minimum)', { STREAM_TIMEOUT_MS: '1000' }, (c) => c.limits.streamTimeoutMs, 1_000],
+    ],
     RATE_LIMIT_PER_MINUTE: [
       ['0 turns it off', { RATE_LIMIT_PER_MINUTE: '0' }, (c) => c.limits.rateLimit, undefined],
       [
@@ -657,6 +662,7 @@ describe('loadConfig', () => {
     ['AUTH_DOCS', { AUTH_API_KEYS: KEYS, AUTH_DOCS: 'hidden' }],
     ['MAX_BODY_BYTES', { MAX_BODY_BYTES: '10' }],
     ['REQUEST_TIMEOUT_MS', { REQUEST_TIMEOUT_MS: 'soon' }],
+    ['STREAM_TIMEOUT_MS', { STREAM_TIMEOUT_MS: '999' }],
     ['RATE_LIMIT_PER_MINUTE', { RATE_LIMIT_PER_MINUTE: '-1' }],
     ['RATE_LIMIT_BURST', { RATE_LIMIT_BURST: '0' }],
     ['RATE_LIMIT_OPEN_PER_MINUTE', { RATE_LIMIT_OPEN_PER_MINUTE: 'lots' }],

@@ -119,7 +119,7 @@ export class BrokerConnection {
    * one negotiation; a connection that dropped since is replaced and asked again.
    */
   apiVersions(options?: CallOptions): Promise<Map<number, VersionRange>> {
-    return bounded(this.label, 'ApiVersions', options, this.versionsUnbounded());
+    return bounded(this.label, 'ApiVersions', options, () => this.versionsUnbounded());
   }
 
   /** `apiVersions` without the deadline: the call a subclass observes. */
@@ -167,7 +167,7 @@ export class BrokerConnection {
     bounds?: Partial<VersionRange>,
     options?: CallOptions,
   ): Promise<{ version: number; response: Res }> {
-    return bounded(this.label, api.name, options, this.sendUnbounded(api, request, bounds));
+    return bounded(this.label, api.name, options, () => this.sendUnbounded(api, request, bounds));
   }
 
   /** `send` without the deadline: the call a subclass observes. */

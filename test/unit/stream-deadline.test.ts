@@ -1,0 +1,198 @@
+/**
+ * The streamed answers' own deadline (STREAM_TIMEOUT_MS) and their end when the client leaves,
+ * with a stand-in group service whose broker calls are stand-ins that stall. The NDJSON lag
+ * stream and /metrics: the stream ends on time with every group once, and a client that
+ * disconnects (a real socket closed, on the Node server) stops the reads.
+ */
+
+import { once } from 'node:events';
+import { request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app.js';
+import { bounded, currentDeadline } from '../../src/broker/deadline.js';
+import { loadConfig } from '../../src/config.js';
+import type { GroupListing } from '../../src/groups/model.js';
+import { ok } from '../../src/groups/outcome.js';
+import type { GroupService, OffsetTable } from '../../src/groups/service.js';
+import { securityFrom } from '../../src/http/security.js';
+
+const COUNT = 5_000;
+const listed: GroupListing[] = Array.from({ length: COUNT }, (_, i) => ({
+  groupId: `g${String(i).padStart(5, '0')}`,
+  type: 'classic',
+  protocolType: 'consumer',
+  state: 'Empty',
+}));
+const table: OffsetTable = {
+  topics: [],
+  totals: { lag: 3, maxLag: null, partitions: 1, partitionsWithoutOffset: 0, partitionsWithErrors: 0 },
+};
+const group = (groupId: string) => ({
+  type: 'classic',
+  groupId,
+  state: 'Empty',
+  protocolType: 'consumer',
+  assignor: null,
+  groupEpoch: null,
+  assignmentEpoch: null,
+  coordinator: { nodeId: 1, host: '10.0.0.9', port: 9092 },
+  members: [],
+});
+const HUNG = '10.0.0.9:9092';
+
+/**
+ * A stand-in service: the listing answers at once; batch `n` (0-based) of the estate reads answers
+ * at once when `answers(n)`, else its broker call is a stand-in that never answers (bounded by
+ * whatever deadline it runs under). Records each batch's deadline signal.
+ */
+function standIn(answers: (batch: number) => boolean) {
+  const signals: AbortSignal[] = [];
+  const read = async <T>(ids: readonly { groupId: string }[], value: (id: string) => T) => {
+    const n = signals.length;
+    const signal = currentDeadline()?.signal;
+    signals.push(signal ?? new AbortController().signal);
+    if (!answers(n)) await bounded(HUNG, 'OffsetFetch', undefined, () => new Promise<never>(() => undefined));
+    return new Map(ids.map((g) => [g.groupId, ok(value(g.groupId))]));
+  };
+  const service = new Proxy({} as GroupService, {
+    get: (_target, name) => {
+      if (name === 'then') return undefined;
+      if (name === 'listGroups') return async () => ({ groups: listed, failures: [] });
+      if (name === 'topicExists') return async () => true;
+      if (name === 'offsetsOfGroups') return (ids: GroupListing[]) => read(ids, () => table);
+      if (name === 'describeListed')
+        return async (ids: GroupListing[]) => ({
+          groups: await read(ids, group),
+          offsets: new Map(ids.map((g) => [g.groupId, ok(table)])),
+        });
+      return () => Promise.reject(new Error('stand-in service'));
+    },
+  });
+  return { service, signals };
+}
+
+function appOf(service: GroupService, streamMs = 60_000) {
+  const config = loadConfig({
+    KAFKA_BROKERS: '127.0.0.1:9',
+    AUTH: 'none',
+    RATE_LIMIT_PER_MINUTE: '0',
+    REQUEST_TIMEOUT_MS: '1000',
+    STREAM_TIMEOUT_MS: String(streamMs),
+  });
+  return createApp({ service, security: securityFrom(config) });
+}
+
+describe('a stream under its deadline (stand-in service, stand-in broker calls that stall)', () => {
+  it('NDJSON include=lag: ends at the deadline, the stalled batches named, the rest unread, every group once', async () => {
+    const { service } = standIn((n) => n === 0);
+    const app = appOf(service, 1_500);
+    const started = Date.now();
+    const res = await app.request('/groups.ndjson?include=lag');
+    expect(res.status).toBe(200);
+    const lines = (await res.text())
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const elapsed = Date.now() - started;
+    // Within the deadline; the slack is for a loaded machine.
+    expect(elapsed).toBeLessThan(5_000);
+    const groups = lines.filter((l) => 'groupId' in l) as unknown as {
+      groupId: string;
+      lag?: unknown;
+      lagError?: never;
+    }[];
+    expect(groups.map((g) => g.groupId)).toEqual(listed.map((g) => g.groupId));
+    const byType = new Map<string, number>();
+    for (const g of groups) {
+      const key = g.lag ? 'lag' : ((g.lagError as { type: string } | undefined)?.type ?? 'none');
+      byType.set(key, (byType.get(key) ?? 0) + 1);
+    }
+    // Batch 1 answered; batches 2 and 3 were in flight at the deadline, their broker named;
+    // batches 4 and 5 came after it, not read.
+    // (Which of the later batches were in flight at the deadline depends on timing; none is lost.)
+    const timedOut = byType.get('/problems/broker-timeout') ?? 0;
+    const unread = byType.get('/problems/request-timeout') ?? 0;
+    expect(byType.get('lag')).toBe(1_000);
+    expect(timedOut).toBeGreaterThanOrEqual(1_000);
+    expect(unread).toBeGreaterThanOrEqual(1_000);
+    expect(timedOut + unread).toBe(4_000);
+    const stalled = groups.find((g) =>
+      (g.lagError as { type?: string } | undefined)?.type?.endsWith('broker-timeout'),
+    );
+    expect((stalled?.lagError as { broker?: string } | undefined)?.broker).toBe(HUNG);
+    expect(lines.at(-1)).toEqual({ end: { groups: COUNT, failures: 0, lagErrors: 4_000, unread } });
+  });
+
+  it('/metrics: ends at the deadline, each group a series or a comment naming why not', async () => {
+    const { service } = standIn((n) => n === 0);
+    const app = appOf(service, 1_500);
+    const started = Date.now();
+    const res = await app.request('/metrics?maxSeries=1000000');
+    const text = await res.text();
+    expect(res.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const series = text.match(/^kafka_group_lag_records\{group="g\d+"/gm) ?? [];
+    const notRead = text.match(/^# not read: group="g\d+" type="classic" problem="[a-z-]+"/gm) ?? [];
+    expect(series).toHaveLength(1_000);
+    expect(notRead).toHaveLength(4_000);
+    expect(text).toContain(`problem="broker-timeout" detail="${HUNG} did not answer OffsetFetch`);
+    expect(text).toContain('problem="request-timeout"');
+    expect(text).toMatch(/^kafka_group_offsets_errors 4000$/m);
+  });
+
+  it('/topics/{topic}/groups.ndjson: the groups not read are each an unreadable line, none dropped', async () => {
+    const { service } = standIn((n) => n === 0);
+    const app = appOf(service, 1_500);
+    const started = Date.now();
+    const res = await app.request('/topics/orders/groups.ndjson');
+    const lines = (await res.text())
+      .trimEnd()
+      .split('\n')
+      .map(
+        (l) =>
+          JSON.parse(l) as { unreadable?: { groupId: string; problem: { type: string } }; end?: unknown },
+      );
+    expect(res.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // The first batch was read (none of its groups reads the topic); the other 4,000 say why not.
+    const unreadable = lines.flatMap((l) => (l.unreadable ? [l.unreadable] : []));
+    expect(unreadable.map((u) => u.groupId)).toEqual(listed.slice(1_000).map((g) => g.groupId));
+    const timedOut = unreadable.filter((u) => u.problem.type === '/problems/broker-timeout').length;
+    const unread = unreadable.filter((u) => u.problem.type === '/problems/request-timeout').length;
+    expect(timedOut).toBeGreaterThanOrEqual(1_000);
+    expect(unread).toBeGreaterThanOrEqual(1_000);
+    expect(timedOut + unread).toBe(4_000);
+    expect(lines.at(-1)).toEqual({ end: { groups: 0, unreadable: 4_000, failures: 0 } });
+  });
+});
+
+describe('a client that disconnects mid-stream stops the reads (stand-in service, Node server)', () => {
+  for (const path of ['/groups.ndjson?include=lag', '/metrics']) {
+    it(`${path}: the batch in flight is abandoned and no later batch is read`, async () => {
+      // The first batch answers; the next ones stall until their deadline is aborted.
+      const { service, signals } = standIn((n) => n === 0);
+      const server = serve({ fetch: appOf(service).fetch, port: 0, hostname: '127.0.0.1' });
+      await once(server, 'listening');
+      try {
+        const { port } = server.address() as AddressInfo;
+        const req = request({ host: '127.0.0.1', port, path });
+        req.end();
+        const [res] = (await once(req, 'response')) as [import('node:http').IncomingMessage];
+        expect(res.statusCode).toBe(200);
+        await once(res, 'data');
+        // Batches 2 and 3 are in flight (two at once), stalled.
+        await expect.poll(() => signals.length).toBe(3);
+        expect(signals.some((s) => s.aborted)).toBe(false);
+        req.destroy();
+        await expect.poll(() => signals.every((s) => s.aborted), { timeout: 5_000 }).toBe(true);
+        // Nothing read after the client left: no fourth batch.
+        await new Promise((r) => setTimeout(r, 200));
+        expect(signals).toHaveLength(3);
+      } finally {
+        server.close();
+      }
+    });
+  }
+});
