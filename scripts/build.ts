@@ -21,6 +21,7 @@ import { gzipSync } from 'node:zlib';
 import { build, type Metafile, type Plugin } from 'esbuild';
 import { openApiGeneratorApart } from './openapi-generator-apart.js';
 import { standIns, workerStandInProblems } from './stand-ins.js';
+import { zodJsonSchemaApart } from './zod-json-schema-apart.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // kafkajs is CommonJS and requires Node's built-ins; an ESM bundle needs a real `require` for them.
@@ -29,10 +30,11 @@ const REQUIRE_BANNER =
 
 /**
  * What the Node and Lambda bundles leave out or load apart: the stand-ins (scripts/stand-ins.ts:
- * zod's other locales and opt-ins, the MCP SDK's ajv, kafkajs's unused requests) and
- * zod-to-openapi's generator (scripts/openapi-generator-apart.ts); exported for the bundle's own test.
+ * zod's other locales and opt-ins, the MCP SDK's ajv, kafkajs's unused requests), zod-to-openapi's
+ * generator (scripts/openapi-generator-apart.ts) and zod's JSON Schema conversion
+ * (scripts/zod-json-schema-apart.ts); exported for the bundle's own test.
  */
-export const BUNDLE_PLUGINS: Plugin[] = [standIns(ROOT), openApiGeneratorApart];
+export const BUNDLE_PLUGINS: Plugin[] = [standIns(ROOT), openApiGeneratorApart, zodJsonSchemaApart];
 
 export interface Bundle {
   name: string;
