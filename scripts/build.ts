@@ -3,8 +3,10 @@
  *
  *   dist/node/server.mjs    the Node server (ESM), Swagger UI's two assets beside it in swagger-ui/
  *   dist/lambda/index.mjs   the Lambda handler (`index.handler`), minified
- *   .../chunks/*.mjs        code used only when configured (AWS's MSK IAM signer and its SDK),
- *                           loaded on first use, so a cold start neither parses nor evaluates it
+ *   .../chunks/*.mjs        code used only when configured or by a rare request (AWS's MSK IAM
+ *                           signer and its SDK, RE2, the routes other than describe and listing,
+ *                           the document's generator), loaded on first use, so a cold start
+ *                           neither parses nor evaluates it
  *   dist/worker/index.js    the Cloudflare Worker, as `wrangler deploy` bundles it (--dry-run)
  *
  * swagger-ui-dist is never inside a bundle: the Node server serves its files from disk, the Lambda
