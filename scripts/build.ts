@@ -3,8 +3,10 @@
  *
  *   dist/node/server.mjs    the Node server (ESM), Swagger UI's two assets beside it in swagger-ui/
  *   dist/lambda/index.mjs   the Lambda handler (`index.handler`), minified
- *   .../chunks/*.mjs        code used only when configured (AWS's MSK IAM signer and its SDK),
- *                           loaded on first use, so a cold start neither parses nor evaluates it
+ *   .../chunks/*.mjs        code used only when configured or by a rare request (AWS's MSK IAM
+ *                           signer and its SDK, RE2, the routes other than describe and listing,
+ *                           the document's generator), loaded on first use, so a cold start
+ *                           neither parses nor evaluates it
  *   dist/worker/index.js    the Cloudflare Worker, as `wrangler deploy` bundles it (--dry-run)
  *
  * swagger-ui-dist is never inside a bundle: the Node server serves its files from disk, the Lambda
@@ -19,7 +21,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile, type Plugin } from 'esbuild';
-import { onlyKafkajsSaslRequests } from '../src/broker/transport/kafkajs/bundle.js';
+import { openApiGeneratorApart } from './openapi-generator-apart.js';
+import { standIns, workerStandInProblems } from './stand-ins.js';
+import { zodJsonSchemaApart } from './zod-json-schema-apart.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // kafkajs is CommonJS and requires Node's built-ins; an ESM bundle needs a real `require` for them.
@@ -27,58 +31,12 @@ const REQUIRE_BANNER =
   "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);";
 
 /**
- * zod re-exports every locale it has (`z.locales`, some 260 KB minified, a third of the Lambda
- * bundle); this project speaks English only and never picks a locale, so the bundles keep `en`.
+ * What the Node and Lambda bundles leave out or load apart: the stand-ins (scripts/stand-ins.ts:
+ * zod's other locales and opt-ins, the MCP SDK's ajv, kafkajs's unused requests), zod-to-openapi's
+ * generator (scripts/openapi-generator-apart.ts) and zod's JSON Schema conversion
+ * (scripts/zod-json-schema-apart.ts); exported for the bundle's own test.
  */
-const englishOnlyZod: Plugin = {
-  name: 'english-only-zod',
-  setup(b) {
-    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      args.importer.includes('/node_modules/zod/')
-        ? { path: args.importer, namespace: 'zod-locales' }
-        : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
-      contents: "export { default as en } from '../locales/en.js';",
-      resolveDir: dirname(args.path),
-      loader: 'js',
-    }));
-  },
-};
-
-/**
- * zod's opt-in extras this product never calls: `z.compile` (a code-generating parser, some 29 KB
- * minified) and `z.fromJSONSchema` (12 KB). Every parse goes through the schemas' own parsers, so
- * the bundles keep the names and drop the code; a call names what is missing.
- */
-const ZOD_OPT_INS: Record<string, string> = {
-  './compile.js': `export const INVALID = Symbol.for('zod.compile.invalid');
-export class ZodCompileAsyncError extends Error {}
-export class ZodCompileUnsupportedError extends Error {}
-const absent = () => { throw new Error("zod's compile is not in this bundle"); };
-export { absent as compile, absent as withParser, absent as compileFn };`,
-  './from-json-schema.js': `export function fromJSONSchema() { throw new Error("zod's fromJSONSchema is not in this bundle"); }`,
-};
-const zodWithoutOptIns: Plugin = {
-  name: 'zod-without-opt-ins',
-  setup(b) {
-    b.onResolve({ filter: /^\.\/(compile|from-json-schema)\.js$/ }, (args) =>
-      /\/node_modules\/zod\/v4\/(core|classic)\/[^/]+\.js$/.test(args.importer)
-        ? { path: args.path, namespace: 'zod-opt-in' }
-        : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: 'zod-opt-in' }, (args) => ({
-      contents: ZOD_OPT_INS[args.path] ?? '',
-      loader: 'js',
-    }));
-  },
-};
-
-/**
- * What the Node and Lambda bundles leave out (above, and kafkajs's unused requests: see
- * src/broker/transport/kafkajs/bundle.ts); exported for the bundle's own test.
- */
-export const BUNDLE_PLUGINS: Plugin[] = [englishOnlyZod, zodWithoutOptIns, onlyKafkajsSaslRequests];
+export const BUNDLE_PLUGINS: Plugin[] = [standIns(ROOT), openApiGeneratorApart, zodJsonSchemaApart];
 
 export interface Bundle {
   name: string;
@@ -203,6 +161,8 @@ export async function buildWorker(outdir = join(ROOT, 'dist/worker')): Promise<B
   );
   const meta = JSON.parse(await readFile(metafile, 'utf8')) as Metafile;
   checkNoSwaggerUi('worker', Object.keys(meta.inputs));
+  const problems = workerStandInProblems(await readFile(join(ROOT, 'wrangler.toml'), 'utf8'), meta, ROOT);
+  if (problems.length > 0) throw new Error(`worker: ${problems.join('; ')}`);
   await rm(metafile);
   const file = join(outdir, 'index.js');
   if (!(await stat(file).catch(() => undefined))) await rename(join(outdir, 'worker.js'), file);

@@ -165,9 +165,12 @@ export function createApp(deps: AppDeps) {
   let document: Promise<unknown> | undefined;
   const wholeDocument = () => {
     document ??= (async () => {
-      await Promise.all(LAZY_MODULES.map((m) => m.load()));
+      const [{ openApiDocument }] = await Promise.all([
+        import('./openapi/document.js'),
+        ...LAZY_MODULES.map((m) => m.load()),
+      ]);
       const whole = eagerRoutes ? app : createApp({ ...deps, eagerRoutes: true });
-      return whole.getOpenAPI31Document(documentHead(publicUrl));
+      return openApiDocument(whole, documentHead(publicUrl));
     })().catch((error: unknown) => {
       document = undefined;
       throw error;

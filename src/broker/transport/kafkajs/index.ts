@@ -1,7 +1,7 @@
 /**
  * Everything that knows kafkajs is in this folder: the Link over its connection, its logger, its
- * private typings and the bundle plugin (bundle.ts, imported by the build script on its own so
- * that esbuild stays out of the runtime). Nothing else in the project imports kafkajs.
+ * private typings and what the bundles put in place of parts of it (bundle.ts, read by the build
+ * script on its own, and the stand-ins it names). Nothing else in the project imports kafkajs.
  */
 
 export { kafkajsTransport } from './link.js';

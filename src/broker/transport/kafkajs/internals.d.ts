@@ -82,4 +82,17 @@ declare module 'kafkajs/src/errors.js' {
   export class KafkaJSConnectionClosedError extends KafkaJSConnectionError {}
   export class KafkaJSRequestTimeoutError extends KafkaJSError {}
   export class KafkaJSSASLAuthenticationError extends KafkaJSError {}
+  export class KafkaJSServerDoesNotSupportApiKey extends KafkaJSError {
+    constructor(message: string, details: { apiKey: number; apiName?: string });
+  }
+}
+
+// The two requests sasl-requests.ts registers for kafkajs's SASL authenticator.
+declare module 'kafkajs/src/protocol/requests/saslHandshake/index.js' {
+  const definition: { versions: string[]; protocol(options: { version: number }): () => unknown };
+  export default definition;
+}
+declare module 'kafkajs/src/protocol/requests/saslAuthenticate/index.js' {
+  const definition: { versions: string[]; protocol(options: { version: number }): () => unknown };
+  export default definition;
 }

@@ -9,10 +9,11 @@ import { createRequire } from 'node:module';
 import { createServer, type Server, type Socket } from 'node:net';
 import { build } from 'esbuild';
 import { afterEach, describe, expect, it } from 'vitest';
+import { standIns } from '../../../../scripts/stand-ins.js';
 import { silentLogger } from '../../../logger.js';
 import { BrokerTimeoutError } from '../../errors.js';
 import { ConnectionDroppedError, type Link, type TransportSocket } from '../link.js';
-import { KAFKAJS_REQUEST_INDEX, onlyKafkajsSaslRequests } from './bundle.js';
+import { KAFKAJS_STAND_INS } from './bundle.js';
 import { kafkajsTransport } from './index.js';
 
 /** The version this folder was written and checked against. Bump it only after reading its diff. */
@@ -70,25 +71,34 @@ describe('kafkajs, as this folder relies on it', () => {
     expect(errors.KafkaJSSASLAuthenticationError.prototype).toBeInstanceOf(errors.KafkaJSError);
   });
 
-  it('keeps its requests where the bundle plugin looks for them', () => {
-    for (const name of ['apiVersions', 'saslHandshake', 'saslAuthenticate', 'produce']) {
-      expect(require.resolve(`kafkajs/src/protocol/requests/${name}/index.js`)).toMatch(
-        KAFKAJS_REQUEST_INDEX,
+  it('keeps the imports its bundles replace, in the files that make them', () => {
+    for (const { specifier, importer, file } of KAFKAJS_STAND_INS) {
+      const path = require.resolve(
+        `kafkajs/src/${importer.source.includes('saslAuthenticator') ? 'broker/saslAuthenticator/index.js' : 'errors.js'}`,
       );
+      expect(path).toMatch(importer);
+      expect(readFileSync(path, 'utf8')).toContain(`require('${specifier}')`);
+      expect(readFileSync(new URL(`../../../../${file}`, import.meta.url), 'utf8').length).toBeGreaterThan(0);
     }
+    // The one field its errors read, as the installed package has it.
+    const fields = JSON.parse(readFileSync(new URL('./package-fields.json', import.meta.url), 'utf8'));
+    expect(fields.bugs).toEqual(require('kafkajs/package.json').bugs);
   });
 
-  it('trimmed bundle: kafkajs still builds its SASL requests; the requests it never sends for us are gone', async () => {
+  it('trimmed bundle: its SASL authenticator still builds both requests; the requests it never sends for us are gone', async () => {
     const result = await build({
       stdin: {
         contents: `
-          const { requests, lookup } = require('kafkajs/src/protocol/requests');
-          const find = lookup({ 17: { minVersion: 0, maxVersion: 1 }, 36: { minVersion: 0, maxVersion: 2 } });
-          const handshake = find(17, requests.SaslHandshake)({ mechanism: 'SCRAM-SHA-512' });
-          const authenticate = find(36, requests.SaslAuthenticate)({ authBytes: Buffer.from('n,,n=user,r=abc') });
-          let produce;
-          try { requests.Produce.protocol({ version: 3 }); } catch (e) { produce = e.message; }
-          module.exports = { handshake: handshake.request, authenticate: authenticate.request, produce };
+          const Authenticator = require('kafkajs/src/broker/saslAuthenticator/index.js');
+          const sent = [];
+          const connection = { sasl: { mechanism: 'plain', username: 'u', password: 'p' },
+            send: async (protocol) => { sent.push(protocol.request); return protocol.request.apiKey === 17 ? { enabledMechanisms: ['PLAIN'] } : { authBytes: Buffer.alloc(0) }; } };
+          const logger = { debug() {}, info() {}, warn() {}, error() {}, namespace: () => logger };
+          const versions = { 17: { minVersion: 0, maxVersion: 1 }, 36: { minVersion: 0, maxVersion: 2 } };
+          const done = new Authenticator(connection, logger, versions, true).authenticate();
+          let missing;
+          try { new Authenticator(connection, logger, {}, true); } catch (e) { missing = e.name + ': ' + e.message; }
+          module.exports = { done, sent, missing };
         `,
         resolveDir: process.cwd(),
         loader: 'js',
@@ -97,7 +107,8 @@ describe('kafkajs, as this folder relies on it', () => {
       platform: 'node',
       format: 'cjs',
       write: false,
-      plugins: [onlyKafkajsSaslRequests],
+      metafile: true,
+      plugins: [standIns(process.cwd())],
       logLevel: 'silent',
     });
     const module = { exports: {} as Record<string, unknown> };
@@ -106,10 +117,20 @@ describe('kafkajs, as this folder relies on it', () => {
       module.exports,
       require,
     );
-    const out = module.exports;
-    expect(out.handshake).toMatchObject({ apiKey: 17, apiVersion: 1 });
-    expect(out.authenticate).toMatchObject({ apiKey: 36, apiVersion: 1 }); // kafkajs's newest
-    expect(out.produce).toBe('kafkajs request produce is not bundled');
+    const out = module.exports as { done: Promise<unknown>; sent: unknown[]; missing: string };
+    await out.done;
+    expect(out.sent).toEqual([
+      expect.objectContaining({ apiKey: 17, apiVersion: 1 }),
+      expect.objectContaining({ apiKey: 36, apiVersion: 1 }), // kafkajs's newest
+    ]);
+    expect(out.missing).toBe(
+      'KafkaJSServerDoesNotSupportApiKey: The Kafka server does not support the requested API version',
+    );
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.some((i) => i.includes('kafkajs/src/protocol/requests/saslAuthenticate/'))).toBe(true);
+    expect(
+      inputs.filter((i) => /kafkajs\/src\/protocol\/requests\/(produce|fetch|joinGroup)\//.test(i)),
+    ).toEqual([]);
   });
 });
 
