@@ -20,6 +20,7 @@ import {
   GroupNotFoundError,
   GroupTypeMismatchError,
   GroupTypeUnavailableError,
+  ShareGroupCreationUnsupportedError,
 } from '../groups/errors.js';
 import {
   GroupDeletionFailedError,
@@ -106,6 +107,15 @@ export const PROBLEM_ROWS: readonly ProblemRow[] = [
       groupId: e.groupId,
       expectedType: e.expectedType,
       ...(e.kafkaError && { kafkaError: e.kafkaError }),
+    }),
+  }),
+  row({
+    error: ShareGroupCreationUnsupportedError,
+    slug: 'share-group-creation-unsupported',
+    extensions: (e) => ({
+      groupId: e.groupId,
+      kafkaVersion: e.kafkaVersion,
+      requiredKafkaVersion: e.requiredKafkaVersion,
     }),
   }),
   row({
