@@ -78,7 +78,7 @@ for (const r of results) {
   const cell = (name: string) => ranges[name] ?? '—';
   const outcome = `${r.failed === 0 ? 'pass' : 'FAIL'} ${r.passed}/${r.passed + r.failed} (${r.skipped} skipped), ${r.date}`;
   process.stdout.write(
-    `| ${r.version} | ${groupTypes(r.version)} | ${cell('ListGroups')} | ${cell('DescribeGroups')} | ${cell('ConsumerGroupDescribe')} | ${cell('ShareGroupDescribe')} | ${cell('StreamsGroupDescribe')} | ${cell('OffsetFetch')} | ${outcome} |\n`,
+    `| ${r.version} | ${groupTypes(r.version)} | ${cell('ListGroups')} | ${cell('DescribeGroups')} | ${cell('ConsumerGroupDescribe')} | ${cell('ShareGroupDescribe')} | ${cell('StreamsGroupDescribe')} | ${cell('OffsetFetch')} | ${cell('DescribeShareGroupOffsets')} | ${outcome} |\n`,
   );
 }
 process.exit(results.some((r) => r.failed > 0) ? 1 : 0);

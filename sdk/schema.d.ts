@@ -610,7 +610,7 @@ export interface paths {
         put?: never;
         /**
          * Reset a group's offsets: a plan first, then exactly that plan
-         * @description Classic, consumer and streams groups (OffsetCommit as an admin commit) and share groups (AlterShareGroupOffsets), with the scenarios of Kafka's kafka-consumer-groups.sh. A dry run (the default) answers the plan: per partition the current offset, the earliest and latest, what the scenario asked and the target, clamped into [earliest, latest] and marked when it was; and a signed `planToken` (also the ETag), valid 10 minutes, bound to the group, its type, state and epochs, the offsets the plan was made from and the targets. `execute=true` with that token (body `planToken` or `If-Match`) applies exactly the plan, or answers 409 `plan-stale` when the group changed since. Executing the same token again is safe: when every planned offset already equals its target (the first execute applied it, even if its answer was lost), the answer is 200 `already-applied` and nothing is sent; when the offsets moved elsewhere, 409 `plan-stale`. Every answer, and every problem, says in `sent` whether a write request left for Kafka. The group must exist, be of `type` and have no members (409 `group-not-empty`); a reset never creates a group, but for a share group with `create=true` (on the dry run and on the execute): a share group that does not exist yet is planned for (`creates: true`, topics or from-list required) and created with its start offsets by the execute. Needs the `reset-offsets` grant. Every attempt is one audit log line.
+         * @description Classic, consumer and streams groups (OffsetCommit as an admin commit) and share groups (AlterShareGroupOffsets), with the scenarios of Kafka's kafka-consumer-groups.sh. A dry run (the default) answers the plan: per partition the current offset, the earliest and latest, what the scenario asked and the target, clamped into [earliest, latest] and marked when it was; and a signed `planToken` (also the ETag), valid 10 minutes, bound to the group, its type, state and epochs, the offsets the plan was made from and the targets. `execute=true` with that token (body `planToken` or `If-Match`) applies exactly the plan, or answers 409 `plan-stale` when the group changed since. Executing the same token again is safe: when every planned offset already equals its target (the first execute applied it, even if its answer was lost), the answer is 200 `already-applied` and nothing is sent; when the offsets moved elsewhere, 409 `plan-stale`. Every answer, and every problem, says in `sent` whether a write request left for Kafka. The group must exist, be of `type` and have no members (409 `group-not-empty`); a reset never creates a group, but for a share group with `create=true` (on the dry run and on the execute): a share group that does not exist yet is planned for (`creates: true`, topics or from-list required) and created with its start offsets by the execute (Kafka 4.2 or later; older brokers answer 501 `share-group-creation-unsupported`). Needs the `reset-offsets` grant. Every attempt is one audit log line.
          */
         post: operations["resetGroupOffsets"];
         delete?: never;
@@ -630,7 +630,7 @@ export interface paths {
         put?: never;
         /**
          * Reset a group's offsets: a plan first, then exactly that plan (one cluster)
-         * @description Classic, consumer and streams groups (OffsetCommit as an admin commit) and share groups (AlterShareGroupOffsets), with the scenarios of Kafka's kafka-consumer-groups.sh. A dry run (the default) answers the plan: per partition the current offset, the earliest and latest, what the scenario asked and the target, clamped into [earliest, latest] and marked when it was; and a signed `planToken` (also the ETag), valid 10 minutes, bound to the group, its type, state and epochs, the offsets the plan was made from and the targets. `execute=true` with that token (body `planToken` or `If-Match`) applies exactly the plan, or answers 409 `plan-stale` when the group changed since. Executing the same token again is safe: when every planned offset already equals its target (the first execute applied it, even if its answer was lost), the answer is 200 `already-applied` and nothing is sent; when the offsets moved elsewhere, 409 `plan-stale`. Every answer, and every problem, says in `sent` whether a write request left for Kafka. The group must exist, be of `type` and have no members (409 `group-not-empty`); a reset never creates a group, but for a share group with `create=true` (on the dry run and on the execute): a share group that does not exist yet is planned for (`creates: true`, topics or from-list required) and created with its start offsets by the execute. Needs the `reset-offsets` grant. Every attempt is one audit log line.
+         * @description Classic, consumer and streams groups (OffsetCommit as an admin commit) and share groups (AlterShareGroupOffsets), with the scenarios of Kafka's kafka-consumer-groups.sh. A dry run (the default) answers the plan: per partition the current offset, the earliest and latest, what the scenario asked and the target, clamped into [earliest, latest] and marked when it was; and a signed `planToken` (also the ETag), valid 10 minutes, bound to the group, its type, state and epochs, the offsets the plan was made from and the targets. `execute=true` with that token (body `planToken` or `If-Match`) applies exactly the plan, or answers 409 `plan-stale` when the group changed since. Executing the same token again is safe: when every planned offset already equals its target (the first execute applied it, even if its answer was lost), the answer is 200 `already-applied` and nothing is sent; when the offsets moved elsewhere, 409 `plan-stale`. Every answer, and every problem, says in `sent` whether a write request left for Kafka. The group must exist, be of `type` and have no members (409 `group-not-empty`); a reset never creates a group, but for a share group with `create=true` (on the dry run and on the execute): a share group that does not exist yet is planned for (`creates: true`, topics or from-list required) and created with its start offsets by the execute (Kafka 4.2 or later; older brokers answer 501 `share-group-creation-unsupported`). Needs the `reset-offsets` grant. Every attempt is one audit log line.
          */
         post: operations["resetGroupOffsetsInCluster"];
         delete?: never;
@@ -987,7 +987,7 @@ export interface components {
              * @example /problems/group-not-found
              * @enum {string}
              */
-            type: "/problems/invalid-input" | "/problems/group-not-found" | "/problems/route-not-found" | "/problems/cluster-not-found" | "/problems/topic-not-found" | "/problems/group-type-mismatch" | "/problems/internal-error" | "/problems/configuration-error" | "/problems/group-type-unavailable" | "/problems/broker-response-unreadable" | "/problems/unsupported-broker-api" | "/problems/kafka-error" | "/problems/broker-unavailable" | "/problems/coordinator-unavailable" | "/problems/broker-timeout" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/forbidden" | "/problems/method-not-allowed" | "/problems/not-acceptable" | "/problems/client-timeout" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/too-many-streams" | "/problems/event-streams-unsupported" | "/problems/headers-too-large" | "/problems/request-timeout" | "/problems/auth-unavailable" | "/problems/writes-disabled" | "/problems/group-not-empty" | "/problems/group-subscribed-to-topic" | "/problems/member-removal-unsupported" | "/problems/member-not-found" | "/problems/plan-stale" | "/problems/group-deletion-failed";
+            type: "/problems/invalid-input" | "/problems/group-not-found" | "/problems/route-not-found" | "/problems/cluster-not-found" | "/problems/topic-not-found" | "/problems/group-type-mismatch" | "/problems/internal-error" | "/problems/configuration-error" | "/problems/group-type-unavailable" | "/problems/share-group-creation-unsupported" | "/problems/broker-response-unreadable" | "/problems/unsupported-broker-api" | "/problems/kafka-error" | "/problems/broker-unavailable" | "/problems/coordinator-unavailable" | "/problems/broker-timeout" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/forbidden" | "/problems/method-not-allowed" | "/problems/not-acceptable" | "/problems/client-timeout" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/too-many-streams" | "/problems/event-streams-unsupported" | "/problems/headers-too-large" | "/problems/request-timeout" | "/problems/auth-unavailable" | "/problems/writes-disabled" | "/problems/group-not-empty" | "/problems/group-subscribed-to-topic" | "/problems/member-removal-unsupported" | "/problems/member-not-found" | "/problems/plan-stale" | "/problems/group-deletion-failed";
             title: string;
             /** Format: int32 */
             status: number;
@@ -1037,6 +1037,16 @@ export interface components {
              * @description too-many-streams: the open streams a caller may have
              */
             limit?: number;
+            /**
+             * @description The brokers' Kafka version (major.minor) as their ApiVersions show it
+             * @example 4.1
+             */
+            kafkaVersion?: string;
+            /**
+             * @description The first Kafka version (major.minor) that serves the request
+             * @example 4.2
+             */
+            requiredKafkaVersion?: string;
         };
         KafkaError: {
             /**
@@ -10072,7 +10082,7 @@ export interface operations {
             query?: {
                 /** @description true: apply the plan of the token (body planToken or If-Match); default false: a dry run that returns a plan */
                 execute?: "true" | "false";
-                /** @description Share groups only. true: a share group that does not exist yet is planned for and, on execute, created with these start offsets (before its first consumer, which then starts there); needs topics or from-list. Give it on the dry run and on the execute. Default false: a missing group is a 404, as for every write */
+                /** @description Share groups only. true: a share group that does not exist yet is planned for and, on execute, created with these start offsets (before its first consumer, which then starts there); needs topics or from-list. Give it on the dry run and on the execute. Needs Kafka 4.2 or later (501 `share-group-creation-unsupported` below). Default false: a missing group is a 404, as for every write */
                 create?: "true" | "false";
             };
             header?: {
@@ -10227,7 +10237,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Group type not served by this cluster */
+            /** @description Group type not served by this cluster; The brokers cannot create a share group with its start offsets */
             501: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -10288,7 +10298,7 @@ export interface operations {
             query?: {
                 /** @description true: apply the plan of the token (body planToken or If-Match); default false: a dry run that returns a plan */
                 execute?: "true" | "false";
-                /** @description Share groups only. true: a share group that does not exist yet is planned for and, on execute, created with these start offsets (before its first consumer, which then starts there); needs topics or from-list. Give it on the dry run and on the execute. Default false: a missing group is a 404, as for every write */
+                /** @description Share groups only. true: a share group that does not exist yet is planned for and, on execute, created with these start offsets (before its first consumer, which then starts there); needs topics or from-list. Give it on the dry run and on the execute. Needs Kafka 4.2 or later (501 `share-group-creation-unsupported` below). Default false: a missing group is a 404, as for every write */
                 create?: "true" | "false";
             };
             header?: {
@@ -10445,7 +10455,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Group type not served by this cluster */
+            /** @description Group type not served by this cluster; The brokers cannot create a share group with its start offsets */
             501: {
                 headers: {
                     Link: components["headers"]["Link"];

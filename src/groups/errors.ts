@@ -70,6 +70,27 @@ export class GroupTypeUnavailableError extends Error {
 }
 
 /**
+ * A share group that does not exist yet cannot be created with its start offsets on these brokers:
+ * AlterShareGroupOffsets creates one only from Kafka 4.2 on (KAFKA-19662); Kafka 4.1 answers
+ * UNKNOWN_SERVER_ERROR for an unknown group (501).
+ */
+export class ShareGroupCreationUnsupportedError extends Error {
+  override readonly name = 'ShareGroupCreationUnsupportedError';
+  constructor(
+    readonly groupId: string,
+    /** The brokers' Kafka version (major.minor) as their ApiVersions show it. */
+    readonly kafkaVersion: string,
+    readonly requiredKafkaVersion: string,
+    /** The RPC versions the inference rests on. */
+    readonly evidence: string,
+  ) {
+    super(
+      `share group ${quoteId(groupId)} does not exist and cannot be created with its start offsets here: that needs Kafka ${requiredKafkaVersion} or later (KAFKA-19662), and the brokers are Kafka ${kafkaVersion} (${evidence})`,
+    );
+  }
+}
+
+/**
  * Kafka refused the change (INVALID_CONFIG, INVALID_REQUEST): an unknown config, a value out of
  * range, a config this Kafka version does not accept for groups. `configs` are the names of the
  * request that Kafka's message mentions (all of them when it mentions none).

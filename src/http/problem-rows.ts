@@ -21,6 +21,7 @@ import {
   GroupNotFoundError,
   GroupTypeMismatchError,
   GroupTypeUnavailableError,
+  ShareGroupCreationUnsupportedError,
 } from '../groups/errors.js';
 import {
   GroupDeletionFailedError,
@@ -107,6 +108,15 @@ export const PROBLEM_ROWS: readonly ProblemRow[] = [
       groupId: e.groupId,
       expectedType: e.expectedType,
       ...(e.kafkaError && { kafkaError: e.kafkaError }),
+    }),
+  }),
+  row({
+    error: ShareGroupCreationUnsupportedError,
+    slug: 'share-group-creation-unsupported',
+    extensions: (e) => ({
+      groupId: e.groupId,
+      kafkaVersion: e.kafkaVersion,
+      requiredKafkaVersion: e.requiredKafkaVersion,
     }),
   }),
   row({

@@ -23,6 +23,8 @@ export const PROBLEM_WHEN: Readonly<Record<ProblemSlug, string>> = {
     'the service cannot run with its configuration (Cloudflare Workers: a TLS option or SASL mechanism the runtime cannot serve); the detail names the variable',
   'group-type-unavailable':
     'the cluster does not serve the group type asked for (its RPC is missing, or the broker answers `UNSUPPORTED_VERSION`)',
+  'share-group-creation-unsupported':
+    'a reset with `create=true` on brokers older than Kafka 4.2, which cannot start a share group that does not exist yet (`kafkaVersion`, `requiredKafkaVersion`)',
   'broker-response-unreadable': 'a broker answered bytes that cannot be read',
   'unsupported-broker-api': 'a broker speaks no version of an RPC this product knows',
   'kafka-error': 'Kafka answered an error with no better mapping (`kafkaError` has code, name, message)',

@@ -58,6 +58,10 @@ export const PROBLEMS = {
   'internal-error': { status: 500, title: 'Internal error' },
   'configuration-error': { status: 500, title: 'Configuration error' },
   'group-type-unavailable': { status: 501, title: 'Group type not served by this cluster' },
+  'share-group-creation-unsupported': {
+    status: 501,
+    title: 'The brokers cannot create a share group with its start offsets',
+  },
   'broker-response-unreadable': { status: 502, title: 'Broker response cannot be read' },
   'unsupported-broker-api': { status: 502, title: 'Broker does not support a needed RPC version' },
   'kafka-error': { status: 502, title: 'Kafka returned an error' },
@@ -152,6 +156,14 @@ export const ProblemSchema = z
       .int()
       .optional()
       .openapi({ description: 'too-many-streams: the open streams a caller may have', format: 'int32' }),
+    kafkaVersion: z.string().optional().openapi({
+      description: "The brokers' Kafka version (major.minor) as their ApiVersions show it",
+      example: '4.1',
+    }),
+    requiredKafkaVersion: z.string().optional().openapi({
+      description: 'The first Kafka version (major.minor) that serves the request',
+      example: '4.2',
+    }),
   })
   .openapi('Problem', { description: 'RFC 9457 problem details' });
 

@@ -168,6 +168,16 @@ export const EXAMPLES: Record<ProblemSlug, Problem> = {
     "the cluster does not serve share groups, so group 'orders-eu' cannot be described as one: 10.0.0.12:9092 does not support ShareGroupDescribe",
     { instance: '/groups/orders-eu', groupId: 'orders-eu', expectedType: 'share' },
   ),
+  'share-group-creation-unsupported': problemBody(
+    'share-group-creation-unsupported',
+    "share group 'orders-eu' does not exist and cannot be created with its start offsets here: that needs Kafka 4.2 or later (KAFKA-19662), and the brokers are Kafka 4.1 (AlterShareGroupOffsets v0, DescribeShareGroupOffsets v0)",
+    {
+      instance: '/groups/orders-eu/offsets/reset',
+      groupId: 'orders-eu',
+      kafkaVersion: '4.1',
+      requiredKafkaVersion: '4.2',
+    },
+  ),
   'internal-error': problemBody(
     'internal-error',
     'the request failed unexpectedly; the server log has the details',

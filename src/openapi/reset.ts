@@ -218,7 +218,8 @@ export const CreateParam = z
     description:
       'Share groups only. true: a share group that does not exist yet is planned for and, on execute, created ' +
       'with these start offsets (before its first consumer, which then starts there); needs topics or from-list. ' +
-      'Give it on the dry run and on the execute. Default false: a missing group is a 404, as for every write',
+      'Give it on the dry run and on the execute. Needs Kafka 4.2 or later (501 `share-group-creation-unsupported` ' +
+      'below). Default false: a missing group is a 404, as for every write',
     example: 'true',
   });
 

@@ -58,7 +58,8 @@ const resetOffsets = createRoute({
     'for Kafka. The ' +
     'group must exist, be of `type` and have no members (409 `group-not-empty`); a reset never creates a group, but ' +
     'for a share group with `create=true` (on the dry run and on the execute): a share group that does not exist yet ' +
-    'is planned for (`creates: true`, topics or from-list required) and created with its start offsets by the execute. ' +
+    'is planned for (`creates: true`, topics or from-list required) and created with its start offsets by the execute ' +
+    '(Kafka 4.2 or later; older brokers answer 501 `share-group-creation-unsupported`). ' +
     'Needs the `reset-offsets` grant. Every attempt is one audit log line.',
   request: {
     params: z.object({ groupId: GroupIdParam }),
@@ -98,6 +99,7 @@ const resetOffsets = createRoute({
       'group-not-empty',
       'plan-stale',
       'group-type-unavailable',
+      'share-group-creation-unsupported',
       'coordinator-unavailable',
       ...BROKER_PROBLEMS,
     ),

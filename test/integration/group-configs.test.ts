@@ -4,11 +4,12 @@
  * the Java Admin client's describeConfigs, value, source, sensitive and read-only alike.
  */
 
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 import { javaAdminGroupConfigs, javaAdminSetGroupConfig } from '../broker-harness/group-admin.js';
 import { type TestApp, testApp } from '../support/app.js';
-import { kafkaAtLeast } from '../support/kafka-version.js';
+import { kafkaAtLeast, kafkaVersion } from '../support/kafka-version.js';
 
 const run = uniqueName('gcfg');
 const configured = `${run}-configured`;
@@ -62,6 +63,12 @@ describe.skipIf(!kafkaAtLeast(4, 0))('GET /groups/{groupId}/configs', () => {
     expect(body.configs.length).toBeGreaterThan(0);
     expect(body.configs.filter((c) => c.source === 'DYNAMIC_GROUP_CONFIG')).toEqual([]);
     expect(asMap(body)).toEqual(await javaAdminGroupConfigs(t.bootstrap, untouched));
+    // For docs/kafka-versions.md: the configs this version lists for a group.
+    mkdirSync('.cache', { recursive: true });
+    writeFileSync(
+      `.cache/group-configs-${kafkaVersion()}.json`,
+      `${JSON.stringify({ version: kafkaVersion(), configs: body.configs.map((c) => c.name).sort() }, null, 2)}\n`,
+    );
   });
 
   it('is mirrored under /clusters/{alias}', async () => {

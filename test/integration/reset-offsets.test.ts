@@ -20,7 +20,7 @@ import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harne
 import { javaAdminListGroups, javaAdminOffsets, javaShareConsume } from '../broker-harness/java-admin.js';
 import { produceAt } from '../broker-harness/produce-at.js';
 import { type TestApp, testApp } from '../support/app.js';
-import { hasGroupType, kafkaAtLeast } from '../support/kafka-version.js';
+import { createsShareGroups, hasGroupType, kafkaAtLeast } from '../support/kafka-version.js';
 
 // Each test starts one or more JVMs (Kafka's Java Admin client reads every outcome back); on a
 // loaded 2-core machine a JVM start alone can pass half a minute.
@@ -725,7 +725,7 @@ describe('a share group created by its reset (create=true)', () => {
   ];
   const body = { type: 'share', scenario: 'from-list', offsets: starts };
 
-  it.runIf(hasGroupType('share'))(
+  it.runIf(createsShareGroups())(
     'plans a group that does not exist yet, creates it with its start offsets, and a share consumer starts there',
     async () => {
       // Without create=true nothing changes: a missing group is a 404, dry run or not.
@@ -781,6 +781,22 @@ describe('a share group created by its reset (create=true)', () => {
           return [s.partition, offsets[0], offsets.length];
         }),
       ).toEqual(starts.map((s) => [s.partition, s.offset, RECORDS - s.offset]));
+    },
+  );
+
+  it.runIf(hasGroupType('share') && !createsShareGroups())(
+    'on Kafka 4.1 (share groups, but none created by a reset), create=true is a 501 naming the versions and sends nothing',
+    async () => {
+      const res = await post<Problem>(id, body, { create: true });
+      expect(res.status, JSON.stringify(res.body)).toBe(501);
+      expect(res.body).toMatchObject({
+        type: '/problems/share-group-creation-unsupported',
+        groupId: id,
+        kafkaVersion: '4.1',
+        requiredKafkaVersion: '4.2',
+      });
+      expect(res.body.detail).toContain('Kafka 4.2 or later');
+      expect((await javaAdminListGroups(t.bootstrap)).has(id)).toBe(false);
     },
   );
 

@@ -33,3 +33,12 @@ export function hasGroupType(type: GroupType): boolean {
       return kafkaAtLeast(4, 1);
   }
 }
+
+/**
+ * True when the test broker creates a share group by its offsets' reset (AlterShareGroupOffsets on
+ * a group it does not know, KAFKA-19662): Kafka 4.2 and later. Kafka 4.1 has share groups but
+ * answers UNKNOWN_SERVER_ERROR there.
+ */
+export function createsShareGroups(): boolean {
+  return kafkaAtLeast(4, 2);
+}

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KafkaCluster } from '../../broker/transport/cluster.js';
 import type { BrokerConnection } from '../../broker/transport/connection.js';
+import { GroupTypeUnavailableError, ShareGroupCreationUnsupportedError } from '../errors.js';
 import type { CommittedOffsets } from '../offsets/committed.js';
 import { writeProgress } from '../writes/progress.js';
 import {
@@ -35,13 +36,23 @@ const plan = (rows: [number, number | null, number][]): PlanToApply => ({
   partitions: rows.map(([partition, current, target]) => ({ topic: 't', partition, current, target })),
 });
 
-/** A resetter whose coordinator has `offsets` (t:partition → offset) and answers every commit with no error. */
-function resetter(offsets: Record<number, number>) {
+/** The highest version of an RPC (by name) the fake brokers offer; absent: they offer none. */
+type Offered = Record<string, number>;
+const KAFKA_4_2: Offered = { AlterShareGroupOffsets: 0, DescribeShareGroupOffsets: 1, OffsetCommit: 9 };
+
+/**
+ * A resetter whose coordinator has `offsets` (t:partition → offset) and answers every commit with
+ * no error, on brokers that offer `offered`.
+ */
+function resetter(offsets: Record<number, number>, offered: Offered = KAFKA_4_2) {
   const sent: { partitions: number[] }[] = [];
   let reads = 0;
   const connection = {
     label: 'b1:9092',
-    versionFor: async () => 9,
+    versionFor: async (api: { name: string }, bounds?: { min?: number }) => {
+      const max = offered[api.name];
+      return max === undefined || max < (bounds?.min ?? 0) ? undefined : max;
+    },
     send: async (_api: unknown, request: { topics: { partitions: { partitionIndex: number }[] }[] }) => {
       const partitions = request.topics.flatMap((t) => t.partitions.map((p) => p.partitionIndex));
       sent.push({ partitions });
@@ -49,6 +60,11 @@ function resetter(offsets: Record<number, number>) {
         version: 9,
         response: {
           topics: [{ name: 't', partitions: partitions.map((p) => ({ partitionIndex: p, errorCode: 0 })) }],
+          // AlterShareGroupOffsets' shape of the same answer.
+          errorCode: 0,
+          responses: [
+            { topicName: 't', partitions: partitions.map((p) => ({ partitionIndex: p, errorCode: 0 })) },
+          ],
         },
       };
     },
@@ -69,7 +85,10 @@ function resetter(offsets: Record<number, number>) {
     atCoordinator: <T>(_groupId: string, call: (c: BrokerConnection) => Promise<T>) => call(connection),
   };
   const members = { of: () => [], now: async () => [] };
-  const r = new OffsetResetter({} as KafkaCluster, writes, members);
+  const cluster = {
+    anyBroker: <T>(call: (c: BrokerConnection) => Promise<T>) => call(connection),
+  } as unknown as KafkaCluster;
+  const r = new OffsetResetter(cluster, writes, members);
   return { r, sent, reads: () => reads };
 }
 
@@ -155,5 +174,24 @@ describe('applying a reset plan', () => {
     const share = { ...plan([[0, null, 3]]), type: 'share' as const, state: 'Dead' };
     await r.apply(absent, share).catch(() => undefined);
     expect(reads()).toBe(0);
+  });
+
+  it('creates a share group only on brokers that do (Kafka 4.2+: DescribeShareGroupOffsets v1 beside AlterShareGroupOffsets)', async () => {
+    const absent = absentShareGroup('g');
+    const share = { ...plan([[0, null, 3]]), type: 'share' as const, state: 'Dead' };
+    const on42 = resetter({});
+    expect((await on42.r.apply(absent, share)).outcome).toBe('applied');
+    expect(on42.sent).toHaveLength(1);
+
+    // Kafka 4.1: AlterShareGroupOffsets v0 too, but an unknown group is UNKNOWN_SERVER_ERROR there.
+    const on41 = resetter({}, { ...KAFKA_4_2, DescribeShareGroupOffsets: 0 });
+    const refused = await on41.r.apply(absent, share).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ShareGroupCreationUnsupportedError);
+    expect(refused).toMatchObject({ groupId: 'g', kafkaVersion: '4.1', requiredKafkaVersion: '4.2' });
+    expect(on41.sent).toEqual([]);
+
+    const noShare = resetter({}, { OffsetCommit: 9 });
+    await expect(noShare.r.apply(absent, share)).rejects.toBeInstanceOf(GroupTypeUnavailableError);
+    expect(noShare.sent).toEqual([]);
   });
 });

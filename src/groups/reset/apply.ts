@@ -12,11 +12,12 @@
 import { describeKafkaError, type KafkaErrorInfo, KafkaResponseError } from '../../broker/errors.js';
 import { ErrorCode } from '../../broker/protocol/errors.js';
 import { AlterShareGroupOffsets } from '../../broker/protocol/messages/alter-share-group-offsets.js';
+import { DescribeShareGroupOffsets } from '../../broker/protocol/messages/describe-share-group-offsets.js';
 import { ADMIN_COMMIT_GENERATION, OffsetCommit } from '../../broker/protocol/messages/offset-commit.js';
 import type { KafkaCluster } from '../../broker/transport/cluster.js';
 import type { BrokerConnection } from '../../broker/transport/connection.js';
 import { isCoordinatorError } from '../coordinators.js';
-import { GroupTypeUnavailableError } from '../errors.js';
+import { GroupTypeUnavailableError, ShareGroupCreationUnsupportedError } from '../errors.js';
 import type { GroupType } from '../model.js';
 import type { CommittedOffsets } from '../offsets/committed.js';
 import { type EndOffset, logOffsets, type OffsetSpec, tpKey } from '../offsets/end-offsets.js';
@@ -138,16 +139,31 @@ export class OffsetResetter {
     };
   }
 
-  /** Kafka 4.1 and later set a share group's start offsets; older brokers have no share groups. */
+  /**
+   * Only Kafka 4.2 and later create a share group by AlterShareGroupOffsets (KAFKA-19662); Kafka
+   * 4.1 has the RPC but answers UNKNOWN_SERVER_ERROR for a group it does not know. Both offer
+   * AlterShareGroupOffsets v0 only and the same share.version level, so neither tells them apart;
+   * DescribeShareGroupOffsets v1 (KIP-1226, share lag) came in the same release and does.
+   */
   private async requireShareCreation(groupId: string): Promise<void> {
-    const version = await this.cluster.anyBroker((connection) =>
-      connection.versionFor(AlterShareGroupOffsets),
+    const [alter, describe] = await this.cluster.anyBroker((connection) =>
+      Promise.all([
+        connection.versionFor(AlterShareGroupOffsets),
+        connection.versionFor(DescribeShareGroupOffsets, { min: 1 }),
+      ]),
     );
-    if (version === undefined)
+    if (alter === undefined)
       throw new GroupTypeUnavailableError(
         groupId,
         'share',
         'the brokers offer no AlterShareGroupOffsets, so no share group can be created and started (Kafka 4.2 or later)',
+      );
+    if (describe === undefined)
+      throw new ShareGroupCreationUnsupportedError(
+        groupId,
+        '4.1',
+        '4.2',
+        `AlterShareGroupOffsets v${alter}, DescribeShareGroupOffsets below v1`,
       );
   }
 
@@ -158,6 +174,7 @@ export class OffsetResetter {
   async apply(group: ResetGroup, plan: PlanToApply, progress?: WriteProgress): Promise<AppliedReset> {
     requireEmpty(group, this.members.of);
     const { groupId, type } = group;
+    if (group.absent) await this.requireShareCreation(groupId);
     const changes: string[] = [];
     const moved: { topic: string; partition: number }[] = [];
     const now = planBasisOf(group);
