@@ -8,16 +8,12 @@
 
 import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import { securityFrom } from '../../src/http/security.js';
 import type { GroupHealth } from '../../src/openapi/health-schemas.js';
-import { createService, type Service } from '../../src/service.js';
-import { tokenSigner } from '../../src/tokens/signed.js';
 import { commitOffsets } from '../broker-harness/commit-offset.js';
 import { uniqueName } from '../broker-harness/fixtures.js';
 import { produceAt } from '../broker-harness/produce-at.js';
 import { type RunningRig, startRateRig } from '../broker-harness/rate-rig.js';
+import { brokerApps } from '../support/broker-apps.js';
 import { prometheusTool } from '../support/prometheus-tools.js';
 
 const bootstrap = inject('kafkaBrokers');
@@ -30,26 +26,11 @@ const bytesGroup = `${run}-bytes`;
 const RETENTION_MS = 600_000;
 const RECENT = 30;
 
-const services: Service[] = [];
 let rig: RunningRig | undefined;
 let bytesRig: RunningRig | undefined;
 
-function appWith(names = 'native') {
-  const config = loadConfig({
-    KAFKA_BROKERS: bootstrap,
-    AUTH: 'none',
-    RATE_LIMIT_PER_MINUTE: '0',
-    METRICS_NAMES: names,
-  });
-  const service = createService(config);
-  services.push(service);
-  return createApp({
-    service: service.groups,
-    security: securityFrom(config),
-    tokens: tokenSigner(config.tokenKeys),
-    metricsNames: config.metricsNames,
-  });
-}
+const made = brokerApps();
+const appWith = (names = 'native') => made.app({ AUTH: 'none', METRICS_NAMES: names });
 
 const app = appWith();
 
@@ -144,7 +125,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await rig?.stop();
   await bytesRig?.stop();
-  await Promise.all(services.map((s) => s.close()));
+  await made.close();
 });
 
 describe('/metrics forecasts (real broker, Kafka clients at known rates)', () => {

@@ -6,38 +6,21 @@
 
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
 import type { GroupOffsets } from '../../src/groups/model.js';
-import { securityFrom } from '../../src/http/security.js';
-import { createService, type Service } from '../../src/service.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
+import { brokerApps } from '../support/broker-apps.js';
 
 const bootstrap = inject('kafkaBrokers');
 const run = uniqueName('names');
 const shared = `${run}-shared`;
 const own = `${run}-own`;
 const ids = { live: `${run}-live`, empty: `${run}-empty` };
-const services: Service[] = [];
 let fixtures: RunningFixtures;
 
 type Families = ReturnType<typeof parsePrometheusTextFormat>;
 
-function appWith(names: string) {
-  const config = loadConfig({
-    KAFKA_BROKERS: bootstrap,
-    AUTH: 'none',
-    RATE_LIMIT_PER_MINUTE: '0',
-    METRICS_NAMES: names,
-  });
-  const service = createService(config);
-  services.push(service);
-  return createApp({
-    service: service.groups,
-    security: securityFrom(config),
-    metricsNames: config.metricsNames,
-  });
-}
+const made = brokerApps();
+const appWith = (names: string) => made.app({ AUTH: 'none', METRICS_NAMES: names });
 
 const apps = {
   native: appWith('native'),
@@ -87,7 +70,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await fixtures?.stop();
-  await Promise.all(services.map((s) => s.close()));
+  await made.close();
 });
 
 /** Per partition from the JSON API: group|topic|partition → committed offset, lag, end offset, owner. */

@@ -33,6 +33,7 @@ export function brokerApps(): BrokerApps {
         service: service.groups,
         security: securityFrom(config),
         tokens: tokenSigner(config.tokenKeys),
+        metricsNames: config.metricsNames,
       });
     },
     close: async () => {
