@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { cutPage, ListingSnapshots, snapshotKey } from '../groups/held-listings.js';
-import type { GroupListing } from '../groups/model.js';
+import type { BrokerFailure, GroupListing } from '../groups/model.js';
 import type { GroupService } from '../groups/service.js';
 import { nextLink } from '../http/links.js';
 import { streamDeadlineOf } from '../http/middleware.js';
@@ -162,6 +163,28 @@ const batchDescribe = createRoute({
 });
 
 export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Logger): void {
+  /** The listing as NDJSON after the query's cursor, each group with its lag when the query asks. */
+  const listingStream = (
+    c: Context,
+    groups: readonly GroupListing[],
+    failures: readonly BrokerFailure[],
+    query: Parameters<typeof lagWanted>[0] & { cursor?: { after: string } },
+  ): Response => {
+    const offsets = lagWanted(query);
+    if (!offsets) return ndjsonListing(groups, failures, query.cursor?.after);
+    const problem = (e: unknown) => problemOf(e, logger, c.req.path);
+    return ndjsonWithLag(
+      service,
+      groups,
+      failures,
+      query.cursor?.after,
+      offsets,
+      problem,
+      {},
+      streamDeadlineOf(c),
+    );
+  };
+
   // Per process (per isolate in a Worker): the listings that the next pages are cut from.
   const snapshots = new ListingSnapshots();
   app.openapi(listGroups, async (c) => {
@@ -219,19 +242,7 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
         );
       }
       const { groups, failures } = await service.listGroups(filter);
-      const offsets = lagWanted(query);
-      const streamed = offsets
-        ? ndjsonWithLag(
-            service,
-            groups,
-            failures,
-            query.cursor?.after,
-            offsets,
-            (e) => problemOf(e, logger, c.req.path),
-            {},
-            streamDeadlineOf(c),
-          )
-        : ndjsonListing(groups, failures, query.cursor?.after);
+      const streamed = listingStream(c, groups, failures, query);
       streamed.headers.set('vary', 'accept');
       return streamed as never;
     }
@@ -288,18 +299,7 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
       const { topicFilteredListing } = await import('./topic-groups.js');
       return topicFilteredListing(c, service, logger, query.topic, query, true) as never;
     }
-    const offsets = lagWanted(query);
-    if (!offsets) return ndjsonListing(groups, failures, query.cursor?.after) as never;
-    return ndjsonWithLag(
-      service,
-      groups,
-      failures,
-      query.cursor?.after,
-      offsets,
-      (e) => problemOf(e, logger, c.req.path),
-      {},
-      streamDeadlineOf(c),
-    ) as never;
+    return listingStream(c, groups, failures, query) as never;
   });
 
   app.openapi(describeGroup, async (c) => {
