@@ -334,7 +334,7 @@ export interface paths {
         };
         /**
          * The groups that read a topic, with their lag on it
-         * @description Every visible group of every type that has committed offsets on the topic, subscribes to it, or holds its partitions, with its state, type, member count and lag on the topic. The groups are listed (filters as /groups), then read 1,000 at a time: one describe, one OffsetFetch (v8+: many groups a request) per coordinator, one ListOffsets per leader of the topic's partitions. A group that cannot be read is in `unreadable`. A topic that does not exist is a 404; a topic nobody reads, an empty list. `Accept: application/x-ndjson` streams them (as /topics/{topic}/groups.ndjson).
+         * @description Every visible group of every type that has committed offsets on the topic, subscribes to it, or holds its partitions, with its state, type, member count and lag on the topic. The groups are listed (filters as /groups), then read 1,000 at a time: one describe of those not listed Empty (and of streams groups), one OffsetFetch (v8+: many groups a request) per coordinator, one ListOffsets per leader of the topic's partitions. A group that cannot be read is in `unreadable`. A topic that does not exist is a 404; a topic nobody reads, an empty list. `Accept: application/x-ndjson` streams them (as /topics/{topic}/groups.ndjson).
          */
         get: operations["listTopicGroups"];
         put?: never;
@@ -354,7 +354,7 @@ export interface paths {
         };
         /**
          * The groups that read a topic, one JSON object per line, written as they are read
-         * @description Every visible group of every type that has committed offsets on the topic, subscribes to it, or holds its partitions, with its state, type, member count and lag on the topic. The groups are listed (filters as /groups), then read 1,000 at a time: one describe, one OffsetFetch (v8+: many groups a request) per coordinator, one ListOffsets per leader of the topic's partitions. A group that cannot be read is in `unreadable`. A topic that does not exist is a 404; a topic nobody reads, an empty list.
+         * @description Every visible group of every type that has committed offsets on the topic, subscribes to it, or holds its partitions, with its state, type, member count and lag on the topic. The groups are listed (filters as /groups), then read 1,000 at a time: one describe of those not listed Empty (and of streams groups), one OffsetFetch (v8+: many groups a request) per coordinator, one ListOffsets per leader of the topic's partitions. A group that cannot be read is in `unreadable`. A topic that does not exist is a 404; a topic nobody reads, an empty list.
          */
         get: operations["streamTopicGroups"];
         put?: never;
@@ -374,7 +374,7 @@ export interface paths {
         };
         /**
          * The groups that read a topic, with their lag on it (one cluster)
-         * @description Every visible group of every type that has committed offsets on the topic, subscribes to it, or holds its partitions, with its state, type, member count and lag on the topic. The groups are listed (filters as /groups), then read 1,000 at a time: one describe, one OffsetFetch (v8+: many groups a request) per coordinator, one ListOffsets per leader of the topic's partitions. A group that cannot be read is in `unreadable`. A topic that does not exist is a 404; a topic nobody reads, an empty list. `Accept: application/x-ndjson` streams them (as /topics/{topic}/groups.ndjson).
+         * @description Every visible group of every type that has committed offsets on the topic, subscribes to it, or holds its partitions, with its state, type, member count and lag on the topic. The groups are listed (filters as /groups), then read 1,000 at a time: one describe of those not listed Empty (and of streams groups), one OffsetFetch (v8+: many groups a request) per coordinator, one ListOffsets per leader of the topic's partitions. A group that cannot be read is in `unreadable`. A topic that does not exist is a 404; a topic nobody reads, an empty list. `Accept: application/x-ndjson` streams them (as /topics/{topic}/groups.ndjson).
          */
         get: operations["listTopicGroupsInCluster"];
         put?: never;
@@ -394,7 +394,7 @@ export interface paths {
         };
         /**
          * The groups that read a topic, one JSON object per line, written as they are read (one cluster)
-         * @description Every visible group of every type that has committed offsets on the topic, subscribes to it, or holds its partitions, with its state, type, member count and lag on the topic. The groups are listed (filters as /groups), then read 1,000 at a time: one describe, one OffsetFetch (v8+: many groups a request) per coordinator, one ListOffsets per leader of the topic's partitions. A group that cannot be read is in `unreadable`. A topic that does not exist is a 404; a topic nobody reads, an empty list.
+         * @description Every visible group of every type that has committed offsets on the topic, subscribes to it, or holds its partitions, with its state, type, member count and lag on the topic. The groups are listed (filters as /groups), then read 1,000 at a time: one describe of those not listed Empty (and of streams groups), one OffsetFetch (v8+: many groups a request) per coordinator, one ListOffsets per leader of the topic's partitions. A group that cannot be read is in `unreadable`. A topic that does not exist is a 404; a topic nobody reads, an empty list.
          */
         get: operations["streamTopicGroupsInCluster"];
         put?: never;

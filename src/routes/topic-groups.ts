@@ -115,7 +115,7 @@ const TopicGroupLineSchema = z
 
 const DESCRIPTION =
   'Every visible group of every type that has committed offsets on the topic, subscribes to it, or holds its partitions, ' +
-  "with its state, type, member count and lag on the topic. The groups are listed (filters as /groups), then read 1,000 at a time: one describe, one OffsetFetch (v8+: many groups a request) per coordinator, one ListOffsets per leader of the topic's partitions. " +
+  "with its state, type, member count and lag on the topic. The groups are listed (filters as /groups), then read 1,000 at a time: one describe of those not listed Empty (and of streams groups), one OffsetFetch (v8+: many groups a request) per coordinator, one ListOffsets per leader of the topic's partitions. " +
   'A group that cannot be read is in `unreadable`. A topic that does not exist is a 404; a topic nobody reads, an empty list.';
 
 const listTopicGroups = createRoute({

@@ -1,6 +1,7 @@
 /**
- * Who reads a topic: every visible group, read in batches (one describe, one offsets RPC per
- * coordinator, one ListOffsets per leader of the topic's partitions each), kept when it has
+ * Who reads a topic: every visible group, read in batches (one describe of the groups not listed
+ * Empty, one offsets RPC per coordinator, one ListOffsets per leader of the topic's partitions
+ * each), kept when it has
  * committed offsets on the topic, subscribes to it or holds its partitions, with its lag there.
  * A group whose description or offsets cannot be read is reported as unreadable, never dropped.
  */
