@@ -22,10 +22,16 @@ export interface ForecastReads {
   bytesPerRecord?: ReadonlyMap<string, number> | undefined;
 }
 
+/**
+ * What the families read of a group: its description, or for a group listed Empty (no members, so
+ * not described) what its listing says.
+ */
+export type GroupSummary = Pick<Group, 'type' | 'state' | 'members'>;
+
 /** One group as /metrics read it; `forecast` when the scrape asked for forecasts. */
 export interface GroupReading {
   listing: GroupListing;
-  group: Group;
+  group: GroupSummary;
   table: OffsetTable;
   forecast?: ForecastReads | undefined;
 }
@@ -176,7 +182,7 @@ export function groupFamilies(
   return { families: all, dropped };
 }
 
-function groupHeader(listing: GroupListing, group: Group) {
+function groupHeader(listing: GroupListing, group: GroupSummary) {
   return {
     groupId: listing.groupId,
     type: group.type,

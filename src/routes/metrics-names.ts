@@ -22,7 +22,7 @@ import type { Labels, MetricFamily } from '../http/prometheus.js';
 /** One group as /metrics read it (routes/metrics.ts's GroupReading). */
 interface GroupReading {
   listing: GroupListing;
-  group: Group;
+  group: Pick<Group, 'members'>;
   table: OffsetTable;
 }
 

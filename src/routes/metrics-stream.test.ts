@@ -85,6 +85,39 @@ describe('GET /metrics written as it is computed', () => {
     expect(text).toContain('kafka_group_series_dropped 0\n');
   });
 
+  it('does not describe groups listed Empty: their state and members come from the listing', async () => {
+    const skips: unknown[] = [];
+    const mixed = listed.map((g, i) => (i % 2 === 0 ? g : { ...g, state: 'Stable' }));
+    const service = {
+      async describeListed(
+        batch: readonly GroupListing[],
+        options: { skipEmpty?: boolean },
+      ): Promise<ListedDetails> {
+        skips.push(options.skipEmpty);
+        // As the service answers with skipEmpty: no description of a group listed Empty.
+        const described = batch.filter((g) => g.state !== 'Empty');
+        return {
+          groups: new Map(described.map((g) => [g.groupId, ok({ ...groupOf(g.groupId), state: 'Stable' })])),
+          offsets: new Map(batch.map((g) => [g.groupId, ok(table(1))])),
+        };
+      },
+    } as unknown as GroupService;
+    const text = await streamedScrape(service, {
+      listed: mixed,
+      failures: [],
+      maxSeries: 1_000_000,
+      permissions: { allows: () => true } as never,
+      families: (readings, max, at) => groupFamilies(readings, 'group', DEFAULT_THRESHOLDS, max, at),
+    }).text();
+    expect(new Set(skips)).toEqual(new Set([true]));
+    expect(text).toContain('kafka_group_offsets_errors 0\n');
+    expect(text).toContain('kafka_group_state{group="g00000",type="classic",state="Empty"} 1\n');
+    expect(text).toContain('kafka_group_state{group="g00001",type="classic",state="Stable"} 1\n');
+    expect(text).toContain('kafka_group_members{group="g00000",type="classic"} 0\n');
+    const lines = text.split('\n');
+    expect(lines.filter((l) => l.startsWith('kafka_group_state{'))).toHaveLength(COUNT);
+  });
+
   it('stops at maxSeries across batches, whole groups at a time', async () => {
     const text = await scrape(stub().service, 4 * 1_500 + 3).text();
     // Four series a group (lag, members, state, verdict): 1,500 groups fit, the rest are dropped.

@@ -12,8 +12,9 @@
 import type { Deadline } from '../broker/deadline.js';
 import { pipelined, UnreadError } from '../groups/estate.js';
 import type { Retention } from '../groups/health/forecast.js';
-import type { BrokerFailure, GroupListing } from '../groups/model.js';
-import type { GroupService, ListedDetails } from '../groups/service.js';
+import type { BrokerFailure, GroupListing, GroupType } from '../groups/model.js';
+import { type Outcome, ok } from '../groups/outcome.js';
+import { type GroupService, type ListedDetails, listedWithoutMembers } from '../groups/service.js';
 import type { permissionsOf } from '../http/middleware.js';
 import { problemFor } from '../http/problem-rows.js';
 import {
@@ -26,7 +27,7 @@ import {
 } from '../http/prometheus.js';
 import { HeldFamilies } from '../http/prometheus-held.js';
 import { batchReader } from './group-lines.js';
-import type { ForecastReads, GroupReading } from './metrics-families.js';
+import type { ForecastReads, GroupReading, GroupSummary } from './metrics-families.js';
 
 export type { GroupReading } from './metrics-families.js';
 
@@ -58,6 +59,13 @@ export interface ScrapeProbe {
   held?: HeldFamilies;
 }
 
+/** The group as described, or as listed when its listing shows it Empty (not described: no members). */
+function summaryOf(listing: GroupListing, details: ListedDetails): Outcome<GroupSummary> | undefined {
+  const described = details.groups.get(listing.groupId);
+  if (described || !listedWithoutMembers(listing)) return described;
+  return ok({ type: listing.type as GroupType, state: 'Empty', members: [] });
+}
+
 /** A comment naming a group that could not be read and why (parsers skip it; people and logs read it). */
 function unreadLine(listing: GroupListing, error: unknown): string {
   const { slug, detail } = problemFor(error, '/metrics');
@@ -82,7 +90,8 @@ interface BatchAnswer {
  * retention of topics no earlier batch asked for (kept in `retention`, bounded by the topics).
  */
 function forecastReader(service: GroupService, forecast: boolean, retention: Map<string, Retention>) {
-  const read = batchReader(service, { timeLag: true, ...(forecast && { bytesPerRecord: true }) });
+  // Groups listed Empty are not described (streams groups are): their listing says all a describe would.
+  const read = batchReader(service, { timeLag: true, ...(forecast && { bytesPerRecord: true }) }, true);
   const asked = new Set<string>();
   return async (batch: readonly GroupListing[]): Promise<BatchAnswer> => {
     const details = await read(batch);
@@ -129,7 +138,7 @@ async function* scrapeText(
     const readings: GroupReading[] = [];
     let unread = '';
     for (const listing of batch) {
-      const group = details instanceof Error ? undefined : details.groups.get(listing.groupId);
+      const group = details instanceof Error ? undefined : summaryOf(listing, details);
       const table = details instanceof Error ? undefined : details.offsets?.get(listing.groupId);
       if (!group?.ok || !table?.ok) {
         errors++;

@@ -10,7 +10,8 @@ import { type ProgressData, partitionsBefore, rate } from './progress-token.js';
 import { partitionVerdict, type Thresholds, worst } from './verdicts.js';
 
 export interface HealthInput {
-  group: Group;
+  /** Only its members count: a group listed Empty can be given as its listing says, without a describe. */
+  group: Pick<Group, 'members'>;
   offsets: GroupOffsets;
   at: number;
   bytesPerRecord?: ReadonlyMap<string, number> | undefined;
