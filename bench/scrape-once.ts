@@ -65,7 +65,7 @@ try {
       serverCpuS: Number(cpu.toFixed(2)),
       peakRssMbBefore: rssBefore,
       peakRssMb: peakRssMb(pid),
-      loadavg: [load[0], after[0]].map((l) => Number(l.toFixed(2))),
+      loadavg: [load[0] ?? 0, after[0] ?? 0].map((l) => Number(l.toFixed(2))),
     }),
   );
 } finally {
