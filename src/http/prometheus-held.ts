@@ -8,7 +8,13 @@
  * written, `chunk` samples at a time.
  */
 
-import { familyHeader, type Labels, type MetricFamily, sampleLines } from './prometheus.js';
+import {
+  checkLabelName,
+  escapeLabelValue,
+  familyHeader,
+  formatValue,
+  type MetricFamily,
+} from './prometheus.js';
 
 /** Samples of one family per written piece: about a batch of groups' worth of text. */
 export const HELD_CHUNK = 1_000;
@@ -44,11 +50,21 @@ interface Held {
   values: ReturnType<typeof f64>;
 }
 
+/** A shape's label names and the text around its values: `{a="`, `",b="`, …, `"}`. */
+interface Shape {
+  names: string[];
+  pieces: string[];
+}
+
 export class HeldFamilies {
   private readonly strings: string[] = [];
+  /** Each string as a label value, escaped once when first written. */
+  private readonly escaped: (string | undefined)[] = [];
   private readonly stringIndex = new Map<string, number>();
-  private readonly shapes: string[][] = [];
+  private readonly shapes: Shape[] = [];
   private readonly shapeIndex = new Map<string, number>();
+  /** The shape of the last sample added: most samples have the one before's. */
+  private lastShape = -1;
   private readonly held: Held[];
 
   constructor(families: readonly Omit<MetricFamily, 'samples'>[]) {
@@ -60,9 +76,8 @@ export class HeldFamilies {
     const held = this.held[i];
     if (!held) throw new Error(`no held family ${i}`);
     for (const { labels, value } of family.samples) {
-      const names = Object.keys(labels);
-      held.refs.push(this.shape(names));
-      for (const name of names) held.refs.push(this.intern(labels[name] as string));
+      held.refs.push(this.shape(labels));
+      for (const name in labels) held.refs.push(this.intern(labels[name] as string));
       held.values.push(value);
     }
   }
@@ -70,21 +85,25 @@ export class HeldFamilies {
   /** Every held family, in order: its HELP and TYPE, then its samples, `chunk` at a time. */
   *write(chunk = HELD_CHUNK): Generator<string> {
     for (const held of this.held) {
+      // The lines are made straight from the indexes: no label objects, each value escaped once.
+      const name = held.family.name;
       let text = familyHeader({ ...held.family, samples: [] });
       let at = 0;
-      let pending: { labels: Labels; value: number }[] = [];
+      let pending = 0;
       for (let i = 0; i < held.values.length; i++) {
-        const names = this.shapes[held.refs.get(at++)] as string[];
-        const labels: Record<string, string> = {};
-        for (const name of names) labels[name] = this.strings[held.refs.get(at++)] as string;
-        pending.push({ labels, value: held.values.get(i) });
-        if (pending.length === chunk) {
-          yield text + sampleLines({ ...held.family, samples: pending });
+        const { names, pieces } = this.shapes[held.refs.get(at++)] as Shape;
+        let line = name;
+        for (let n = 0; n < names.length; n++)
+          line += (pieces[n] as string) + this.escapedAt(held.refs.get(at++));
+        if (names.length > 0) line += pieces[names.length] as string;
+        text += `${line} ${formatValue(held.values.get(i))}\n`;
+        if (++pending === chunk) {
+          yield text;
           text = '';
-          pending = [];
+          pending = 0;
         }
       }
-      if (text || pending.length > 0) yield text + sampleLines({ ...held.family, samples: pending });
+      if (text) yield text;
       // Written: its memory goes before the next family is made into text.
       held.refs = u32();
       held.values = f64();
@@ -116,14 +135,37 @@ export class HeldFamilies {
     return i;
   }
 
-  private shape(names: string[]): number {
+  private escapedAt(i: number): string {
+    let text = this.escaped[i];
+    if (text === undefined) {
+      text = escapeLabelValue(this.strings[i] as string);
+      this.escaped[i] = text;
+    }
+    return text;
+  }
+
+  private shape(labels: MetricFamily['samples'][number]['labels']): number {
+    const last = this.shapes[this.lastShape];
+    if (last && sameNames(last.names, labels)) return this.lastShape;
+    const names = Object.keys(labels);
     const key = names.join('\u0000');
     let i = this.shapeIndex.get(key);
     if (i === undefined) {
+      for (const name of names) checkLabelName(name);
       i = this.shapes.length;
-      this.shapes.push(names);
+      const pieces = names.map((n, j) => `${j === 0 ? '{' : '",'}${n}="`);
+      pieces.push('"}');
+      this.shapes.push({ names, pieces });
       this.shapeIndex.set(key, i);
     }
+    this.lastShape = i;
     return i;
   }
+}
+
+/** Whether `labels` has these names, in this order (without making an array of its keys). */
+function sameNames(names: readonly string[], labels: object): boolean {
+  let n = 0;
+  for (const name in labels) if (names[n++] !== name) return false;
+  return n === names.length;
 }

@@ -4,7 +4,7 @@
  * retention runway, each as /groups/{groupId}/health computes it (healthOf, one reading, no since).
  */
 
-import { healthOf } from '../groups/health/assess.js';
+import { healthOf, verdictOf } from '../groups/health/assess.js';
 import type { Retention } from '../groups/health/forecast.js';
 import type { Thresholds } from '../groups/health/verdicts.js';
 import type { Group, GroupListing } from '../groups/model.js';
@@ -105,21 +105,23 @@ export function groupFamilies(
   const { f, forecasts: fc, all } = familiesOf(granularity, forecast);
   let series = 0;
   let dropped = 0;
+  const mine = new Pending();
+  const timeLag = (labels: Labels, bounds: { min: number; max: number } | null | undefined) => {
+    if (!bounds) return;
+    mine.push(f.timeLagMin, labels, seconds(bounds.min));
+    mine.push(f.timeLagMax, labels, seconds(bounds.max));
+  };
   for (const { listing, group, table, forecast: reads } of readings) {
     const base: Labels = { group: listing.groupId, type: group.type };
-    const mine: [MetricFamily, Labels, number][] = [];
-    const timeLag = (labels: Labels, bounds: { min: number; max: number } | null | undefined) => {
-      if (!bounds) return;
-      mine.push([f.timeLagMin, labels, seconds(bounds.min)], [f.timeLagMax, labels, seconds(bounds.max)]);
-    };
+    mine.clear();
     if (granularity === 'group') {
-      mine.push([f.lag, base, table.totals.lag]);
+      mine.push(f.lag, base, table.totals.lag);
       timeLag(base, table.totals.maxTimeLagMs);
     } else {
       for (const t of table.topics) {
         if (granularity === 'topic') {
           const labels = { ...base, topic: t.topic };
-          mine.push([f.lag, labels, t.lag]);
+          mine.push(f.lag, labels, t.lag);
           let max: { min: number; max: number } | null = null;
           for (const p of t.partitions) {
             const b = p.timeLagMs;
@@ -129,35 +131,43 @@ export function groupFamilies(
         } else {
           for (const p of t.partitions) {
             const labels = { ...base, topic: t.topic, partition: String(p.partition) };
-            if (p.lag !== null) mine.push([f.lag, labels, p.lag]);
+            if (p.lag !== null) mine.push(f.lag, labels, p.lag);
             timeLag(labels, p.timeLagMs);
           }
         }
       }
     }
-    const health = healthOf(
-      {
-        group,
-        offsets: { ...groupHeader(listing, group), ...table },
-        at,
-        ...(forecast && {
+    mine.push(f.members, base, group.members.length);
+    mine.push(f.state, { ...base, state: group.state }, 1);
+    if (!forecast) {
+      // Without forecasts only the verdict and the skew are written: made without healthOf's whole answer.
+      const { verdict, maxLag, medianLag } = verdictOf(table, group.members.length, thresholds);
+      mine.push(f.verdict, { ...base, verdict }, 1);
+      if (maxLag !== null && medianLag !== null) {
+        mine.push(f.lagMax, base, maxLag);
+        mine.push(f.lagMedian, base, medianLag);
+      }
+    } else {
+      const health = healthOf(
+        {
+          group,
+          offsets: { ...groupHeader(listing, group), ...table },
+          at,
           window: reads?.window,
           retention: reads?.retention,
           bytesPerRecord: reads?.bytesPerRecord,
-        }),
-      },
-      thresholds,
-    );
-    mine.push([f.members, base, group.members.length]);
-    mine.push([f.state, { ...base, state: group.state }, 1]);
-    mine.push([f.verdict, { ...base, verdict: health.verdict }, 1]);
-    const { maxLag, medianLag } = health.forecast.skew;
-    if (maxLag !== null && medianLag !== null)
-      mine.push([f.lagMax, base, maxLag], [f.lagMedian, base, medianLag]);
-    if (forecast) {
+        },
+        thresholds,
+      );
+      mine.push(f.verdict, { ...base, verdict: health.verdict }, 1);
+      const { maxLag, medianLag } = health.forecast.skew;
+      if (maxLag !== null && medianLag !== null) {
+        mine.push(f.lagMax, base, maxLag);
+        mine.push(f.lagMedian, base, medianLag);
+      }
       // No series where health says null: an absent series is not a zero.
       const some = (family: MetricFamily, labels: Labels, value: number | null) => {
-        if (value !== null) mine.push([family, labels, value]);
+        if (value !== null) mine.push(family, labels, value);
       };
       if (granularity === 'partition') {
         for (const p of health.partitions) {
@@ -177,9 +187,40 @@ export function groupFamilies(
       continue;
     }
     series += mine.length;
-    for (const [family, labels, value] of mine) family.samples.push({ labels, value });
+    mine.addTo();
   }
   return { families: all, dropped };
+}
+
+/**
+ * One group's series until it is known to fit (a group goes in whole): three arrays reused from
+ * group to group, not an array per series.
+ */
+class Pending {
+  length = 0;
+  private readonly families: MetricFamily[] = [];
+  private readonly labels: Labels[] = [];
+  private readonly values: number[] = [];
+
+  push(family: MetricFamily, labels: Labels, value: number): void {
+    this.families[this.length] = family;
+    this.labels[this.length] = labels;
+    this.values[this.length] = value;
+    this.length++;
+  }
+
+  clear(): void {
+    this.length = 0;
+  }
+
+  /** Each series into its family. */
+  addTo(): void {
+    for (let i = 0; i < this.length; i++)
+      (this.families[i] as MetricFamily).samples.push({
+        labels: this.labels[i] as Labels,
+        value: this.values[i] as number,
+      });
+  }
 }
 
 function groupHeader(listing: GroupListing, group: GroupSummary) {

@@ -7,7 +7,14 @@ import type { GroupHealth, PartitionHealth } from '../../openapi/health-schemas.
 import type { Group, GroupOffsets } from '../model.js';
 import { catchUp, type PartitionLag, type Retention, runway, skew, windowRate } from './forecast.js';
 import { type ProgressData, partitionsBefore, rate } from './progress-token.js';
-import { partitionVerdict, type Thresholds, worst } from './verdicts.js';
+import {
+  type PartitionState,
+  partitionVerdict,
+  SEVERITY,
+  type Thresholds,
+  type Verdict,
+  worst,
+} from './verdicts.js';
 
 export interface HealthInput {
   /** Only its members count: a group listed Empty can be given as its listing says, without a describe. */
@@ -17,6 +24,54 @@ export interface HealthInput {
   bytesPerRecord?: ReadonlyMap<string, number> | undefined;
   retention?: ReadonlyMap<string, Retention> | undefined;
   window?: { ms: number; startOffsets: ReadonlyMap<string, number | null> } | undefined;
+}
+
+type PartitionOffsets = GroupOffsets['topics'][number]['partitions'][number];
+
+/** What a partition's verdict is made from. */
+function stateOf(p: PartitionOffsets): PartitionState {
+  return {
+    offset: p.offset,
+    lag: p.lag,
+    logStartOffset: p.logStartOffset ?? null,
+    timeLagMinMs: p.timeLagMs?.min ?? null,
+    headAgeMs: p.headAgeMs ?? null,
+    failed: p.error !== null && p.error !== undefined,
+  };
+}
+
+/**
+ * The verdict and the skew's largest and median lag that `healthOf` gives one reading without an
+ * earlier one, made without the rest of its answer (no per-partition forecasts, no objects per
+ * partition): what /metrics writes of each of a hundred thousand groups.
+ */
+export function verdictOf(
+  offsets: Pick<GroupOffsets, 'topics'>,
+  members: number,
+  thresholds: Thresholds,
+): { verdict: Verdict; maxLag: number | null; medianLag: number | null } {
+  let verdict: Verdict | undefined;
+  const lags: number[] = [];
+  for (const t of offsets.topics) {
+    for (const p of t.partitions) {
+      const v = partitionVerdict(stateOf(p), members, thresholds);
+      if (verdict === undefined || SEVERITY[v] > SEVERITY[verdict]) verdict = v;
+      if (p.lag !== null && p.offset !== null) lags.push(p.lag);
+    }
+  }
+  const n = lags.length;
+  if (n > 1) lags.sort((a, b) => a - b);
+  const median =
+    n === 0
+      ? null
+      : n % 2 === 1
+        ? (lags[(n - 1) / 2] as number)
+        : ((lags[n / 2 - 1] as number) + (lags[n / 2] as number)) / 2;
+  return {
+    verdict: verdict ?? 'NO_OFFSET',
+    maxLag: n === 0 ? null : (lags[n - 1] as number),
+    medianLag: median,
+  };
 }
 
 /** Partitions named in `forecast.skew.top`. */
@@ -41,19 +96,7 @@ export function healthOf(
   for (const t of offsets.topics) {
     for (const p of t.partitions) {
       const then = previous?.get(`${p.partition}:${t.topic}`);
-      const verdict = partitionVerdict(
-        {
-          offset: p.offset,
-          lag: p.lag,
-          logStartOffset: p.logStartOffset ?? null,
-          timeLagMinMs: p.timeLagMs?.min ?? null,
-          headAgeMs: p.headAgeMs ?? null,
-          failed: p.error !== null && p.error !== undefined,
-        },
-        members,
-        thresholds,
-        then,
-      );
+      const verdict = partitionVerdict(stateOf(p), members, thresholds, then);
       const key = `${p.partition}:${t.topic}`;
       const consumptionRate = then ? rate(then.offset, p.offset, intervalMs) : null;
       const inWindow = window
