@@ -112,7 +112,11 @@ export function groupFamilies(
     mine.push(f.timeLagMax, labels, seconds(bounds.max));
   };
   for (const { listing, group, table, forecast: reads } of readings) {
-    const base: Labels = { group: listing.groupId, type: group.type };
+    // Labels named field by field, not spread from `base`: a spread followed by new fields makes
+    // an object in V8's slow mode, at a hundred thousand groups a second of the scrape.
+    const id = listing.groupId;
+    const type = group.type;
+    const base: Labels = { group: id, type };
     mine.clear();
     if (granularity === 'group') {
       mine.push(f.lag, base, table.totals.lag);
@@ -120,7 +124,7 @@ export function groupFamilies(
     } else {
       for (const t of table.topics) {
         if (granularity === 'topic') {
-          const labels = { ...base, topic: t.topic };
+          const labels = { group: id, type, topic: t.topic };
           mine.push(f.lag, labels, t.lag);
           let max: { min: number; max: number } | null = null;
           for (const p of t.partitions) {
@@ -130,7 +134,7 @@ export function groupFamilies(
           timeLag(labels, max);
         } else {
           for (const p of t.partitions) {
-            const labels = { ...base, topic: t.topic, partition: String(p.partition) };
+            const labels = { group: id, type, topic: t.topic, partition: String(p.partition) };
             if (p.lag !== null) mine.push(f.lag, labels, p.lag);
             timeLag(labels, p.timeLagMs);
           }
@@ -138,11 +142,11 @@ export function groupFamilies(
       }
     }
     mine.push(f.members, base, group.members.length);
-    mine.push(f.state, { ...base, state: group.state }, 1);
+    mine.push(f.state, { group: id, type, state: group.state }, 1);
     if (!forecast) {
       // Without forecasts only the verdict and the skew are written: made without healthOf's whole answer.
       const { verdict, maxLag, medianLag } = verdictOf(table, group.members.length, thresholds);
-      mine.push(f.verdict, { ...base, verdict }, 1);
+      mine.push(f.verdict, { group: id, type, verdict }, 1);
       if (maxLag !== null && medianLag !== null) {
         mine.push(f.lagMax, base, maxLag);
         mine.push(f.lagMedian, base, medianLag);
@@ -151,7 +155,7 @@ export function groupFamilies(
       const health = healthOf(
         {
           group,
-          offsets: { ...groupHeader(listing, group), ...table },
+          offsets: groupOffsets(listing, group, table),
           at,
           window: reads?.window,
           retention: reads?.retention,
@@ -159,7 +163,7 @@ export function groupFamilies(
         },
         thresholds,
       );
-      mine.push(f.verdict, { ...base, verdict: health.verdict }, 1);
+      mine.push(f.verdict, { group: id, type, verdict: health.verdict }, 1);
       const { maxLag, medianLag } = health.forecast.skew;
       if (maxLag !== null && medianLag !== null) {
         mine.push(f.lagMax, base, maxLag);
@@ -171,7 +175,7 @@ export function groupFamilies(
       };
       if (granularity === 'partition') {
         for (const p of health.partitions) {
-          const labels = { ...base, topic: p.topic, partition: String(p.partition) };
+          const labels = { group: id, type, topic: p.topic, partition: String(p.partition) };
           some(fc.production, labels, p.productionRate);
           some(fc.catchUp, labels, p.catchUpSeconds);
           some(fc.runway, labels, p.runwaySeconds);
@@ -223,12 +227,14 @@ class Pending {
   }
 }
 
-function groupHeader(listing: GroupListing, group: GroupSummary) {
+function groupOffsets(listing: GroupListing, group: GroupSummary, table: OffsetTable) {
   return {
     groupId: listing.groupId,
     type: group.type,
     state: group.state,
     offsetKind: group.type === 'share' ? ('start' as const) : ('committed' as const),
     isolation: 'read_uncommitted' as const,
+    topics: table.topics,
+    totals: table.totals,
   };
 }

@@ -155,19 +155,13 @@ async function* scrapeText(
       }
       // A listing without a type (old brokers) is checked again once the type is known.
       if (!scrape.permissions.allows('offsets', listing.groupId, group.value.type)) continue;
-      readings.push({
-        listing,
-        group: group.value,
-        table: table.value,
-        ...(scrape.forecast && {
-          forecast: {
-            window,
-            retention,
-            bytesPerRecord:
-              details instanceof Error ? undefined : details.bytesPerRecord?.get(listing.groupId),
-          },
-        }),
-      });
+      const reading: GroupReading = { listing, group: group.value, table: table.value };
+      if (scrape.forecast) {
+        const bytesPerRecord =
+          details instanceof Error ? undefined : details.bytesPerRecord?.get(listing.groupId);
+        reading.forecast = { window, retention, bytesPerRecord };
+      }
+      readings.push(reading);
     }
     const made = scrape.families(readings, seriesLeft, Date.now());
     dropped += made.dropped;
