@@ -1,8 +1,8 @@
 /**
- * GET /metrics written while it is computed: the groups are read in batches (one describe, one
- * OffsetFetch per coordinator, one ListOffsets, Fetch and two ListOffsets per partition leader each;
- * with forecasts one ListOffsets by timestamp per leader and one DescribeConfigs for topics not yet
- * seen) and every family of a batch is made at once. The format wants each family's samples
+ * GET /metrics written while it is computed: the groups are read in batches (one describe of the
+ * groups not listed Empty, one OffsetFetch per coordinator, one ListOffsets, Fetch and two
+ * ListOffsets per partition leader each; with forecasts one ListOffsets by timestamp per leader
+ * and one DescribeConfigs for topics not yet seen) and every family of a batch is made at once. The format wants each family's samples
  * together, so the first family's lines go out as each batch completes and the others are held as
  * numbers (HeldFamilies, about 24 bytes a sample, not text) and written family by family at the
  * end, a chunk at a time. Reading the estate once per family instead would hold nothing, but would
