@@ -49,7 +49,7 @@ const cases: [string, Partition[][]][] = [
   ['no commit on one', [[partition(0, { offset: null, lag: null }), partition(1, { lag: 2 })]]],
   [
     'a failed partition',
-    [[partition(0, { error: { code: 6, name: 'NOT_LEADER' } as never }), partition(1, {})]],
+    [[partition(0, { error: { code: 6, name: 'NOT_LEADER_OR_FOLLOWER' } as never }), partition(1, {})]],
   ],
   ['below the log start', [[partition(0, { offset: 5, logStartOffset: 50 })]]],
   ['caught up and idle', [[partition(0, { offset: 100, lag: 0, headAgeMs: 10_000_000, timeLagMs: null })]]],
