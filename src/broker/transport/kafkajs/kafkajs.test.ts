@@ -51,6 +51,10 @@ describe('kafkajs, as this folder relies on it', () => {
       reauthenticationThreshold: 0,
     });
     expect(connection.reauthenticationThreshold).toBe(0);
+    // The Link quiets the queue's pending-requests check (link.ts, quietQueue).
+    expect(typeof connection.requestQueue.scheduleCheckPendingRequests).toBe('function');
+    expect(Array.isArray(connection.requestQueue.pending)).toBe(true);
+    expect('throttleCheckTimeoutId' in connection.requestQueue).toBe(true);
     expect(connection.sessionLifetime.toString()).toBe('0');
 
     const Encoder = require('kafkajs/src/protocol/encoder.js');
@@ -246,6 +250,20 @@ describe('the kafkajs Link, against a loopback peer', () => {
     } finally {
       noDelay.mockRestore();
     }
+  });
+
+  it('arms no timer once answered: its queue is checked only while requests wait in it', async () => {
+    const { link } = await linkTo((frame, socket) => respond(socket, frame, Buffer.from([1])));
+    await link.connect();
+    const body = new Uint8Array();
+    await link.send({ apiKey: 18, apiVersion: 0, apiName: 'ApiVersions', body });
+    await Promise.all(
+      [1, 2, 3].map(() => link.send({ apiKey: 18, apiVersion: 0, apiName: 'ApiVersions', body })),
+    );
+    const { requestQueue } = (link as unknown as { connection: { requestQueue: Record<string, unknown> } })
+      .connection;
+    expect(requestQueue.pending).toEqual([]);
+    expect(requestQueue.throttleCheckTimeoutId ?? null).toBeNull();
   });
 
   it('no answer within the request timeout → BrokerTimeoutError naming the RPC', async () => {
