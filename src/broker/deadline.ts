@@ -166,7 +166,10 @@ export class Deadline {
   }
 
   private arm(): void {
-    const at = this.atCut.size > 0 ? this.expiresAt - this.reserveMs() : this.expiresAt;
+    // At the cut while it is ahead, whoever waits: a request's calls then join the timer its
+    // 504 armed instead of moving it.
+    const cutAt = this.expiresAt - this.reserveMs();
+    const at = this.now() < cutAt ? cutAt : this.expiresAt;
     if (this.timer !== undefined && this.timerAt <= at) return;
     this.disarm();
     this.timerAt = at;
