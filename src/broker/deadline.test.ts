@@ -128,6 +128,17 @@ describe('what a deadline costs a request', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it('abandonAfter waits on a deadline without its signal: nothing left once answered, given up when it ends', async () => {
+    vi.useFakeTimers();
+    const deadline = Deadline.after(60_000);
+    await expect(abandonAfter(Promise.resolve(1), 1_000, deadline, () => new Error('late'))).resolves.toBe(1);
+    expect(vi.getTimerCount()).toBe(0);
+    const waiting = abandonAfter(never(), 30_000, deadline, () => new Error('aborted'));
+    deadline.abort();
+    await expect(waiting).rejects.toThrow('aborted');
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it('cuts every call under it with one timer, at its reserve, and aborts its signal at the end', async () => {
     vi.useFakeTimers();
     const deadline = Deadline.after(1_000);

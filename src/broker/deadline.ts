@@ -219,31 +219,35 @@ export function currentDeadline(): Deadline | undefined {
 }
 
 /**
- * `call`, unless it does not settle within `budgetMs` or `signal` aborts first: then `late()` is
- * thrown and `call` is left to end by itself (its outcome is dropped, never unhandled).
+ * `call`, unless it does not settle within `budgetMs` or `until` (a signal, or a deadline) ends
+ * first: then `late()` is thrown and `call` is left to end by itself (its outcome is dropped, never
+ * unhandled). A deadline is waited on with its own timer, not through its AbortSignal.
  */
 export function abandonAfter<T>(
   call: Promise<T>,
   budgetMs: number,
-  signal: AbortSignal | undefined,
+  until: AbortSignal | Deadline | undefined,
   late: () => Error,
 ): Promise<T> {
-  if (budgetMs <= 0 || signal?.aborted) {
+  const ended = until instanceof Deadline ? until.expired() : until?.aborted === true;
+  if (budgetMs <= 0 || ended) {
     call.catch(() => undefined);
     return Promise.reject(late());
   }
   return new Promise<T>((resolve, reject) => {
+    // A deadline that passes in between runs `give` at once, from inside `whenPassed`.
+    let stop: () => void = noop;
+    const cleanup = () => {
+      clearTimeout(timer);
+      stop();
+    };
     const give = () => {
       cleanup();
       call.catch(() => undefined);
       reject(late());
     };
     const timer = setTimeout(give, budgetMs);
-    signal?.addEventListener('abort', give, { once: true });
-    const cleanup = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', give);
-    };
+    stop = until instanceof Deadline ? until.whenPassed(give) : listen(until, give);
     call.then(
       (value) => {
         cleanup();
@@ -255,6 +259,12 @@ export function abandonAfter<T>(
       },
     );
   });
+}
+
+function listen(signal: AbortSignal | undefined, run: () => void): () => void {
+  if (!signal) return noop;
+  signal.addEventListener('abort', run, { once: true });
+  return () => signal.removeEventListener('abort', run);
 }
 
 /**
