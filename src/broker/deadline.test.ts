@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { abandonAfter, bounded, currentDeadline, Deadline, runWithDeadline } from './deadline.js';
 import { BrokerTimeoutError } from './errors.js';
 
@@ -105,5 +105,60 @@ describe('a deadline that asks each broker once (oncePerBroker, for streams)', (
       bounded('b:1', 'OffsetFetch', { deadline: request }, () => Promise.reject(timeout)),
     ).rejects.toBe(timeout);
     await expect(bounded('b:1', 'ListOffsets', { deadline: request }, call)).resolves.toBe(7);
+  });
+});
+
+describe('what a deadline costs a request', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('leaves no timer behind once its calls are answered', async () => {
+    vi.useFakeTimers();
+    const deadline = Deadline.after(30_000);
+    expect(vi.getTimerCount()).toBe(0);
+    const answered = await runWithDeadline(deadline, () =>
+      Promise.all([1, 2, 3].map((n) => bounded('b:1', 'DescribeGroups', undefined, Promise.resolve(n)))),
+    );
+    expect(answered).toEqual([1, 2, 3]);
+    expect(vi.getTimerCount()).toBe(0);
+    const cancel = deadline.whenPassed(() => undefined);
+    expect(vi.getTimerCount()).toBe(1);
+    cancel();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('abandonAfter waits on a deadline without its signal: nothing left once answered, given up when it ends', async () => {
+    vi.useFakeTimers();
+    const deadline = Deadline.after(60_000);
+    await expect(abandonAfter(Promise.resolve(1), 1_000, deadline, () => new Error('late'))).resolves.toBe(1);
+    expect(vi.getTimerCount()).toBe(0);
+    const waiting = abandonAfter(never(), 30_000, deadline, () => new Error('aborted'));
+    deadline.abort();
+    await expect(waiting).rejects.toThrow('aborted');
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('cuts every call under it with one timer, at its reserve, and aborts its signal at the end', async () => {
+    vi.useFakeTimers();
+    const deadline = Deadline.after(1_000);
+    let passed = false;
+    deadline.whenPassed(() => {
+      passed = true;
+    });
+    const calls = [1, 2, 3].map(() =>
+      runWithDeadline(deadline, () => bounded('b:1', 'DescribeGroups', undefined, never())).catch(
+        (e: unknown) => e,
+      ),
+    );
+    expect(vi.getTimerCount()).toBe(1);
+    await vi.advanceTimersByTimeAsync(1_000 - deadline.reserveMs());
+    for (const error of await Promise.all(calls)) expect(error).toBeInstanceOf(BrokerTimeoutError);
+    expect(passed).toBe(false);
+    const { signal } = deadline;
+    await vi.advanceTimersByTimeAsync(deadline.reserveMs());
+    expect(passed).toBe(true);
+    expect(signal.aborted).toBe(true);
+    expect(vi.getTimerCount()).toBe(0);
   });
 });

@@ -37,10 +37,20 @@ export interface DeadlineOptions {
 }
 
 export class Deadline {
-  /** Aborts when the deadline passes (or the request is given up early, see `abort`). */
-  readonly signal: AbortSignal;
-  private readonly controller = new AbortController();
+  /**
+   * Made on first read: most requests end long before their deadline, and the calls under them
+   * wait on `whenPassed`/`whenCut` instead, so a request pays for no AbortController, no event
+   * listener and, once nothing waits, no timer.
+   */
+  private controller: AbortController | undefined;
+  private ended = false;
+  /** One timer for the whole deadline, at the earliest moment a waiter needs; none when nothing waits. */
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private timerAt = Number.POSITIVE_INFINITY;
+  /** Run when the deadline passes or is aborted. */
+  private readonly atEnd = new Set<() => void>();
+  /** Run when only the reserve is left (the calls `bounded` abandons then), or on abort. */
+  private readonly atCut = new Set<() => void>();
 
   /**
    * With `oncePerBroker`: the first timeout of each broker that did not answer under this deadline;
@@ -57,19 +67,36 @@ export class Deadline {
     options: DeadlineOptions,
   ) {
     this.unanswered = options.oncePerBroker ? new Map() : undefined;
-    this.signal = this.controller.signal;
-    const ms = expiresAt - now();
-    if (ms <= 0) this.abort();
-    else {
-      this.timer = setTimeout(() => this.abort(), ms);
-      // A deadline never keeps a process alive.
-      (this.timer as { unref?: () => void }).unref?.();
-    }
+    if (expiresAt - now() <= 0) this.ended = true;
   }
 
   /** A deadline `ms` from now. */
   static after(ms: number, now: () => number = Date.now, options: DeadlineOptions = {}): Deadline {
     return new Deadline(now() + ms, ms, now, options);
+  }
+
+  /** Aborts when the deadline passes (or the request is given up early, see `abort`). */
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      const controller = new AbortController();
+      this.controller = controller;
+      if (this.ended) controller.abort(passed());
+      else this.whenPassed(() => undefined);
+    }
+    return this.controller.signal;
+  }
+
+  /**
+   * Runs `run` once, when the deadline passes or is aborted (at once if it has). Returns what
+   * cancels it: a request that ends first leaves no timer behind.
+   */
+  whenPassed(run: () => void): () => void {
+    return this.wait(this.atEnd, run);
+  }
+
+  /** As `whenPassed`, but when only the reserve is left: where `bounded` abandons its calls. */
+  whenCut(run: () => void): () => void {
+    return this.wait(this.atCut, run);
   }
 
   /** Why a call to `broker` is not sent under this deadline (it did not answer one), if so. */
@@ -91,7 +118,7 @@ export class Deadline {
 
   /** Ms left, 0 once passed or aborted. */
   remainingMs(): number {
-    if (this.signal.aborted) return 0;
+    if (this.ended) return 0;
     return Math.max(0, this.expiresAt - this.now());
   }
 
@@ -114,10 +141,69 @@ export class Deadline {
 
   /** Ends the deadline now: calls under it are abandoned. */
   abort(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.disarm();
+    this.controller?.abort(passed());
+    const waiting = [...this.atCut, ...this.atEnd];
+    this.atCut.clear();
+    this.atEnd.clear();
+    for (const run of waiting) run();
+  }
+
+  private wait(set: Set<() => void>, run: () => void): () => void {
+    if (this.ended || this.remainingMs() === 0) {
+      this.abort();
+      run();
+      return noop;
+    }
+    set.add(run);
+    this.arm();
+    return () => {
+      if (!set.delete(run)) return;
+      if (this.atEnd.size === 0 && this.atCut.size === 0 && !this.controller) this.disarm();
+    };
+  }
+
+  private arm(): void {
+    // At the cut while it is ahead, whoever waits: a request's calls then join the timer its
+    // 504 armed instead of moving it.
+    const cutAt = this.expiresAt - this.reserveMs();
+    const at = this.now() < cutAt ? cutAt : this.expiresAt;
+    if (this.timer !== undefined && this.timerAt <= at) return;
+    this.disarm();
+    this.timerAt = at;
+    this.timer = setTimeout(() => this.fire(), Math.max(0, at - this.now()));
+    // A deadline never keeps a process alive.
+    (this.timer as { unref?: () => void }).unref?.();
+  }
+
+  private disarm(): void {
+    if (this.timer === undefined) return;
     clearTimeout(this.timer);
-    if (!this.signal.aborted) this.controller.abort(new DeadlineExceededError('the request deadline passed'));
+    this.timer = undefined;
+    this.timerAt = Number.POSITIVE_INFINITY;
+  }
+
+  private fire(): void {
+    this.timer = undefined;
+    this.timerAt = Number.POSITIVE_INFINITY;
+    const left = this.expiresAt - this.now();
+    if (left <= 0) {
+      this.abort();
+      return;
+    }
+    if (left <= this.reserveMs() && this.atCut.size > 0) {
+      const cut = [...this.atCut];
+      this.atCut.clear();
+      for (const run of cut) run();
+    }
+    if (this.atEnd.size > 0 || this.atCut.size > 0 || this.controller) this.arm();
   }
 }
+
+const noop = () => undefined;
+const passed = () => new DeadlineExceededError('the request deadline passed');
 
 // Node, Lambda, and Workers with nodejs_compat all have it.
 const scope = new AsyncLocalStorage<Deadline>();
@@ -133,31 +219,35 @@ export function currentDeadline(): Deadline | undefined {
 }
 
 /**
- * `call`, unless it does not settle within `budgetMs` or `signal` aborts first: then `late()` is
- * thrown and `call` is left to end by itself (its outcome is dropped, never unhandled).
+ * `call`, unless it does not settle within `budgetMs` or `until` (a signal, or a deadline) ends
+ * first: then `late()` is thrown and `call` is left to end by itself (its outcome is dropped, never
+ * unhandled). A deadline is waited on with its own timer, not through its AbortSignal.
  */
 export function abandonAfter<T>(
   call: Promise<T>,
   budgetMs: number,
-  signal: AbortSignal | undefined,
+  until: AbortSignal | Deadline | undefined,
   late: () => Error,
 ): Promise<T> {
-  if (budgetMs <= 0 || signal?.aborted) {
+  const ended = until instanceof Deadline ? until.expired() : until?.aborted === true;
+  if (budgetMs <= 0 || ended) {
     call.catch(() => undefined);
     return Promise.reject(late());
   }
   return new Promise<T>((resolve, reject) => {
+    // A deadline that passes in between runs `give` at once, from inside `whenPassed`.
+    let stop: () => void = noop;
+    const cleanup = () => {
+      clearTimeout(timer);
+      stop();
+    };
     const give = () => {
       cleanup();
       call.catch(() => undefined);
       reject(late());
     };
     const timer = setTimeout(give, budgetMs);
-    signal?.addEventListener('abort', give, { once: true });
-    const cleanup = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', give);
-    };
+    stop = until instanceof Deadline ? until.whenPassed(give) : listen(until, give);
     call.then(
       (value) => {
         cleanup();
@@ -169,6 +259,12 @@ export function abandonAfter<T>(
       },
     );
   });
+}
+
+function listen(signal: AbortSignal | undefined, run: () => void): () => void {
+  if (!signal) return noop;
+  signal.addEventListener('abort', run, { once: true });
+  return () => signal.removeEventListener('abort', run);
 }
 
 /**
@@ -196,9 +292,31 @@ export function bounded<T>(
     if (error instanceof BrokerTimeoutError) deadline.noteUnanswered(broker, error);
     throw error;
   });
-  return abandonAfter(noted, budget, deadline.signal, () => {
-    const late = new BrokerTimeoutError(broker, apiName, budget, 'abandoned at the request deadline');
-    deadline.noteUnanswered(broker, late);
-    return late;
+  const late = () => {
+    const error = new BrokerTimeoutError(broker, apiName, budget, 'abandoned at the request deadline');
+    deadline.noteUnanswered(broker, error);
+    return error;
+  };
+  if (budget <= 0) {
+    noted.catch(() => undefined);
+    return Promise.reject(late());
+  }
+  // Every call under a deadline is cut at the same moment (only its reserve left): the deadline's
+  // one timer serves them all.
+  return new Promise<T>((resolve, reject) => {
+    const cancel = deadline.whenCut(() => {
+      noted.catch(() => undefined);
+      reject(late());
+    });
+    noted.then(
+      (value) => {
+        cancel();
+        resolve(value);
+      },
+      (error: unknown) => {
+        cancel();
+        reject(error);
+      },
+    );
   });
 }

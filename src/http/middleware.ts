@@ -83,26 +83,28 @@ function deadline(ms: number, streamMs = ms): MiddlewareHandler {
     c.set('streamDeadline', () =>
       Deadline.after(Math.max(ms, streamMs) - (Date.now() - arrivedAt), Date.now, { oncePerBroker: true }),
     );
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const expired = new Promise<'expired'>((resolve) => {
-      timer = setTimeout(() => resolve('expired'), ms);
+    // The deadline's own timer says when it passed: no second timer per request, and none left
+    // behind once the route has answered.
+    const outcome = await new Promise<'done' | 'expired'>((resolve, reject) => {
+      const cancel = requestDeadline.whenPassed(() => resolve('expired'));
+      runWithDeadline(requestDeadline, next).then(
+        () => {
+          cancel();
+          resolve('done');
+        },
+        (error: unknown) => {
+          cancel();
+          reject(error);
+        },
+      );
     });
-    try {
-      const outcome = await Promise.race([
-        runWithDeadline(requestDeadline, () => next()).then(() => 'done' as const),
-        expired,
-      ]);
-      if (outcome === 'expired') {
-        // Whatever the route still waits for is abandoned; its answer is dropped.
-        requestDeadline.abort();
-        return problemResponse(
-          c,
-          'request-timeout',
-          `the request did not complete within its ${ms} ms deadline`,
-        );
-      }
-    } finally {
-      clearTimeout(timer);
+    if (outcome === 'expired') {
+      // Whatever the route still waits for is abandoned (the deadline aborted); its answer is dropped.
+      return problemResponse(
+        c,
+        'request-timeout',
+        `the request did not complete within its ${ms} ms deadline`,
+      );
     }
   };
 }
@@ -229,7 +231,11 @@ function guard(security: Security, logger: Logger, clusters: ClusterScope): Midd
 function hasBody(c: Context): boolean {
   const length = c.req.header('content-length');
   if (length !== undefined) return length.trim() !== '0';
-  return c.req.header('transfer-encoding') !== undefined || c.req.raw.body !== null;
+  if (c.req.header('transfer-encoding') !== undefined) return true;
+  // A GET or HEAD never has a body in a fetch Request; asking for it would make the Node adapter
+  // build the whole Request (headers, signal, stream) that its light stand-in saves.
+  const method = c.req.method;
+  return method !== 'GET' && method !== 'HEAD' && c.req.raw.body !== null;
 }
 
 /**

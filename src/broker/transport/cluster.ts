@@ -254,7 +254,7 @@ export class KafkaCluster {
       const connection = this.connection(address);
       let abandoned = false;
       try {
-        return await abandonAfter(call(connection), share, deadline.signal, () => {
+        return await abandonAfter(call(connection), share, deadline, () => {
           abandoned = true;
           return new BrokerTimeoutError(connection.label, 'a request', share, 'abandoned for another broker');
         });

@@ -119,6 +119,11 @@ export class BrokerConnection {
    * one negotiation; a connection that dropped since is replaced and asked again.
    */
   apiVersions(options?: CallOptions): Promise<Map<number, VersionRange>> {
+    // Negotiated on the live socket already (every call after the first): the answer is at hand,
+    // with nothing to bound by the deadline or to count as a call in progress.
+    const known = this.negotiation;
+    if (known?.settled && known.link === this.link && this.live() && !this.sessionEnding())
+      return known.promise;
     return bounded(this.label, 'ApiVersions', options, () => this.versionsUnbounded());
   }
 

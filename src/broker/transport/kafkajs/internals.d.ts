@@ -35,6 +35,14 @@ declare module 'kafkajs/src/network/connection.js' {
     readonly sessionLifetime: { toString(): string };
     readonly host: string;
     readonly port: number;
+    /** Its queue of requests (link.ts quiets its pending-requests check, see quietQueue). */
+    readonly requestQueue: {
+      /** Requests waiting to be sent (too many in flight, or throttled). */
+      readonly pending: unknown[];
+      /** The timer of the next pending-requests check, when one is armed. */
+      readonly throttleCheckTimeoutId: unknown;
+      scheduleCheckPendingRequests(): void;
+    };
     setVersions(versions: Record<number, { minVersion: number; maxVersion: number }>): void;
     setSupportAuthenticationProtocol(isSupported: boolean): void;
     /** SASL handshake and authenticate, unless done (or no SASL); needs setVersions first. */

@@ -6,9 +6,9 @@
 
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer, Socket as NetSocket, type Server, type Socket } from 'node:net';
 import { build } from 'esbuild';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { standIns } from '../../../../scripts/stand-ins.js';
 import { silentLogger } from '../../../logger.js';
 import { BrokerTimeoutError } from '../../errors.js';
@@ -51,6 +51,10 @@ describe('kafkajs, as this folder relies on it', () => {
       reauthenticationThreshold: 0,
     });
     expect(connection.reauthenticationThreshold).toBe(0);
+    // The Link quiets the queue's pending-requests check (link.ts, quietQueue).
+    expect(typeof connection.requestQueue.scheduleCheckPendingRequests).toBe('function');
+    expect(Array.isArray(connection.requestQueue.pending)).toBe(true);
+    expect('throttleCheckTimeoutId' in connection.requestQueue).toBe(true);
     expect(connection.sessionLifetime.toString()).toBe('0');
 
     const Encoder = require('kafkajs/src/protocol/encoder.js');
@@ -233,6 +237,33 @@ describe('the kafkajs Link, against a loopback peer', () => {
     const clientIdLength = frame.readInt16BE(8);
     expect(frame.subarray(10, 10 + clientIdLength).toString()).toBe('door-test');
     expect([...frame.subarray(10 + clientIdLength)]).toEqual([0, 0xaa, 0xbb]);
+  });
+
+  it("opens its sockets with Nagle's algorithm off, as Kafka's own clients do", async () => {
+    const noDelay = vi.spyOn(NetSocket.prototype, 'setNoDelay');
+    try {
+      const { link, sockets } = await linkTo((frame, socket) => respond(socket, frame, Buffer.from([1])));
+      await link.connect();
+      expect(sockets).toHaveLength(1);
+      expect(noDelay.mock.contexts).toContain(sockets[0]);
+      expect(noDelay.mock.calls[noDelay.mock.contexts.indexOf(sockets[0])]).toEqual([true]);
+    } finally {
+      noDelay.mockRestore();
+    }
+  });
+
+  it('arms no timer once answered: its queue is checked only while requests wait in it', async () => {
+    const { link } = await linkTo((frame, socket) => respond(socket, frame, Buffer.from([1])));
+    await link.connect();
+    const body = new Uint8Array();
+    await link.send({ apiKey: 18, apiVersion: 0, apiName: 'ApiVersions', body });
+    await Promise.all(
+      [1, 2, 3].map(() => link.send({ apiKey: 18, apiVersion: 0, apiName: 'ApiVersions', body })),
+    );
+    const { requestQueue } = (link as unknown as { connection: { requestQueue: Record<string, unknown> } })
+      .connection;
+    expect(requestQueue.pending).toEqual([]);
+    expect(requestQueue.throttleCheckTimeoutId ?? null).toBeNull();
   });
 
   it('no answer within the request timeout → BrokerTimeoutError naming the RPC', async () => {

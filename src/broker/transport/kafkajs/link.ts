@@ -40,8 +40,32 @@ export function kafkajsTransport(logger: Logger): Transport {
   const log = kafkajsLogger(logger);
   return {
     // Its typings say `ssl` is always set; its code (and every caller) passes null for plain TCP.
-    defaultSocketFactory: () => defaultSocketFactory() as SocketFactory,
+    defaultSocketFactory: () => noDelay(defaultSocketFactory() as SocketFactory),
     open: (options) => new KafkajsLink(options, log),
+  };
+}
+
+/**
+ * Nagle's algorithm off, as Kafka's own clients do (TCP_NODELAY): a request written while an
+ * earlier one is unacknowledged (the describes of several types, pipelined) leaves at once instead
+ * of waiting for the broker's acknowledgement, which a delayed ACK can hold back for tens of ms.
+ */
+function noDelay(factory: SocketFactory): SocketFactory {
+  return (request) => factory(request).setNoDelay(true);
+}
+
+/**
+ * kafkajs 2.2.4's request queue arms its pending-requests check after every answer, and the check
+ * arms it again, whether or not anything is pending: from a connection's first answer on, the event
+ * loop woke every millisecond for as long as the connection was open (CPU spent while idle, and a
+ * timer turn wedged between a request and its answer). The check is kept for when it has work:
+ * requests waiting in the queue (too many in flight, or a broker's throttle).
+ */
+function quietQueue(connection: Connection): void {
+  const queue = connection.requestQueue;
+  const schedule = queue.scheduleCheckPendingRequests.bind(queue);
+  queue.scheduleCheckPendingRequests = () => {
+    if (queue.pending.length > 0) schedule();
   };
 }
 
@@ -69,6 +93,7 @@ class KafkajsLink implements Link {
       // would only try after the session ended, and BrokerConnection retires the Link before that.
       reauthenticationThreshold: 0,
     });
+    quietQueue(this.connection);
   }
 
   async connect(): Promise<void> {
