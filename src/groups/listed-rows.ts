@@ -202,10 +202,12 @@ const SMALL = 32;
 export function sortRows({ table, rows }: ListedRows): void {
   const { bytes, ids } = table;
   const scratch = new Uint32Array(rows.length);
+  // Each row's byte at the current depth, read once (from all over the answer) and then in order.
+  const keys = new Uint16Array(rows.length);
   const counts = new Int32Array(258);
   const stack: number[] = [0, rows.length, 0];
   while (stack.length > 0) {
-    const depth = stack.pop() as number;
+    let depth = stack.pop() as number;
     const hi = stack.pop() as number;
     const lo = stack.pop() as number;
     if (hi - lo < SMALL) {
@@ -217,40 +219,56 @@ export function sortRows({ table, rows }: ListedRows): void {
     let min = 257;
     let max = 0;
     for (let k = lo; k < hi; k++) {
-      const row = rows[k] as number;
-      const key =
-        depth < (ids[row * ID_STRIDE + 1] as number)
-          ? (bytes[(ids[row * ID_STRIDE] as number) + depth] as number) + 1
-          : 0;
+      const at = (rows[k] as number) * ID_STRIDE;
+      const key = depth < (ids[at + 1] as number) ? (bytes[(ids[at] as number) + depth] as number) + 1 : 0;
+      keys[k] = key;
       counts[key + 1] = (counts[key + 1] as number) + 1;
       if (key < min) min = key;
       if (key > max) max = key;
     }
     if (min === max) {
       counts[min + 1] = 0;
-      // Every id shares this byte: no move, one byte deeper (or they are all the same id: done).
-      if (min > 0) stack.push(lo, hi, depth + 1);
+      // All the same id: done. Else every id shares this byte, and maybe more: go past all the
+      // bytes they share at once (one pass), rather than one pass per shared byte.
+      if (min > 0) stack.push(lo, hi, depth + sharedBytes(table, rows, lo, hi, depth));
       continue;
     }
     for (let b = min + 1; b <= max + 1; b++) counts[b] = (counts[b] as number) + (counts[b - 1] as number);
-    for (let k = lo; k < hi; k++) {
-      const row = rows[k] as number;
-      const key =
-        depth < (ids[row * ID_STRIDE + 1] as number)
-          ? (bytes[(ids[row * ID_STRIDE] as number) + depth] as number) + 1
-          : 0;
-      scratch[lo + (counts[key] as number)++] = row;
-    }
+    for (let k = lo; k < hi; k++) scratch[lo + (counts[keys[k] as number] as number)++] = rows[k] as number;
     rows.set(scratch.subarray(lo, hi), lo);
     // counts[key] is now the end of bucket key; buckets of a byte (not 0) go one byte deeper.
+    depth++;
     for (let key = Math.max(min, 1); key <= max; key++) {
       const start = lo + (key === min ? 0 : (counts[key - 1] as number));
       const end = lo + (counts[key] as number);
-      if (end - start > 1) stack.push(start, end, depth + 1);
+      if (end - start > 1) stack.push(start, end, depth);
     }
     // Zero again for the next bucket.
     for (let b = min; b <= max + 1; b++) counts[b] = 0;
   }
+}
+
+/** How many bytes from `depth` on every id of rows[lo..hi) shares with the first (at least 1: the caller saw one). */
+function sharedBytes(
+  table: ListedGroupsTable,
+  rows: Uint32Array,
+  lo: number,
+  hi: number,
+  depth: number,
+): number {
+  const { bytes, ids } = table;
+  const first = (rows[lo] as number) * ID_STRIDE;
+  const start = ids[first] as number;
+  let shared = (ids[first + 1] as number) - depth;
+  for (let k = lo + 1; k < hi && shared > 1; k++) {
+    const at = (rows[k] as number) * ID_STRIDE;
+    const other = (ids[at] as number) + depth;
+    const n = Math.min(shared, (ids[at + 1] as number) - depth);
+    let i = 1;
+    while (i < n && bytes[other + i] === bytes[start + depth + i]) i++;
+    shared = i;
+  }
+  return Math.max(shared, 1);
 }
 
 function insertionSort(
