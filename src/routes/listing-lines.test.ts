@@ -54,6 +54,16 @@ describe('ndjsonRows', () => {
     }
   });
 
+  it('copies long ids and short ones alike', async () => {
+    // In UTF-8 byte order already.
+    const ids = ['s', 'x'.repeat(33), 'y'.repeat(32_000), `${'ü'.repeat(20)}-long`];
+    const listed = listedOf(
+      ids.map((groupId) => ({ groupId, protocolType: 'consumer', groupState: 'Empty', groupType: 'share' })),
+    );
+    const lines = (await ndjsonRows(listed, [], undefined).text()).trimEnd().split('\n');
+    expect(lines.slice(0, -1).map((line) => JSON.parse(line).groupId)).toEqual(ids);
+  });
+
   it('starts after the cursor, streams many chunks whole, and ends an empty listing', async () => {
     const groups = Array.from({ length: 5_000 }, (_, i) => ({
       groupId: `g${String(i).padStart(5, '0')}`,

@@ -93,11 +93,15 @@ function fillLines(
       out.at = at;
       buf = out.reserve(HEAD.length + length + tail.length);
     }
-    // set() copies as memcpy does: faster than a loop over a line's few dozen bytes.
+    // set() copies as memcpy does: faster than a loop over the line's fixed parts.
     buf.set(HEAD, at);
     at += HEAD.length;
-    buf.set(bytes.subarray(start, start + length), at);
-    at += length;
+    // A short id byte by byte (a subarray per line would cost more than its copy), a long one by set().
+    if (length <= 32) for (let i = start; i < start + length; i++) buf[at++] = bytes[i] as number;
+    else {
+      buf.set(bytes.subarray(start, start + length), at);
+      at += length;
+    }
     buf.set(tail, at);
     at += tail.length;
   }
