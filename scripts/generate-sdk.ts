@@ -31,6 +31,7 @@ const neverCalled = (): never => {
 const service: GroupService = {
   listGroups: neverCalled,
   listUnsorted: neverCalled,
+  listRows: neverCalled,
   describeGroup: neverCalled,
   describeGroups: neverCalled,
   groupOffsets: neverCalled,

@@ -115,6 +115,13 @@ export class Permissions {
     return this.grants.some((g) => g.actions.includes(action));
   }
 
+  /** Whether every group of every type is covered for `action`: a listing then asks about none. */
+  coversEveryGroup(action: Action): boolean {
+    return this.grants.some(
+      (g) => g.actions.includes(action) && g.types === undefined && g.groups.some((p) => /^\*+$/.test(p)),
+    );
+  }
+
   /**
    * Whether the group id is covered for `action`; with `type`, for that type too. Without `type`
    * (not known yet), a grant restricted to some types still counts: the type is checked once known.

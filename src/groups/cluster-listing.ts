@@ -8,19 +8,19 @@
 import { currentDeadline } from '../broker/deadline.js';
 import { BrokerError, KafkaResponseError } from '../broker/errors.js';
 import { ErrorCode } from '../broker/protocol/errors.js';
-import { ListGroups } from '../broker/protocol/messages/list-groups.js';
+import { ListGroupsTable } from '../broker/protocol/list-groups-table.js';
 import type { ClusterInfo, KafkaCluster, TopicLeaders } from '../broker/transport/cluster.js';
 import { formatAddress } from '../broker/transport/connection.js';
 import { isCoordinatorError } from './coordinators.js';
-import { type ListFilter, listingMatches, mergeListings, normalizeState } from './listing.js';
-import {
-  type BrokerFailure,
-  type BrokerRef,
-  GROUP_TYPES,
-  type GroupList,
-  type GroupListing,
-  type GroupType,
-} from './model.js';
+import { groupIdAt, type ListedRows, listingAt, mergeRows, selectRows } from './listed-rows.js';
+import type { ListFilter } from './listing.js';
+import type { BrokerFailure, BrokerRef, GroupList, GroupListing } from './model.js';
+
+/** Every matching group of every broker as the brokers' own answers (listed-rows.ts), unsorted. */
+export interface ListedRowsList {
+  listed: ListedRows | undefined;
+  failures: BrokerFailure[];
+}
 
 const OFFSETS_TOPIC = '__consumer_offsets';
 /** First pause before a listing that has not settled is asked again (doubling each time). */
@@ -46,7 +46,7 @@ export function offsetsPartitionFor(groupId: string, partitions: number): number
 /** One broker's answer to ListGroups, or why there is none. */
 interface BrokerAnswer {
   ref: BrokerRef;
-  groups: GroupListing[];
+  rows: ListedRows | undefined;
   failure: BrokerFailure | undefined;
   /** The failure may settle by itself (a coordinator loading or not available yet). */
   retriable: boolean;
@@ -66,6 +66,14 @@ export class ClusterListing {
 
   /** Every matching group of every broker, unsorted. */
   async list(filter: ListFilter = {}): Promise<GroupList> {
+    const { listed, failures } = await this.listRows(filter);
+    const groups: GroupListing[] = [];
+    if (listed) for (const row of listed.rows) groups.push(listingAt(listed.table, row));
+    return { groups, failures };
+  }
+
+  /** `list` without an object per group: the brokers' answers and the rows of them that match. */
+  async listRows(filter: ListFilter = {}): Promise<ListedRowsList> {
     const started = Date.now();
     const deadline = currentDeadline();
     for (let attempt = 0; ; attempt++) {
@@ -78,7 +86,7 @@ export class ClusterListing {
         deadline ? deadline.budgetMs(Number.POSITIVE_INFINITY) - (Date.now() - roundStarted) : Infinity,
       );
       if (!round.unsettled || budgetLeft < LIST_RETRY_MS * 2 ** attempt) {
-        return { groups: round.groups, failures: round.failures };
+        return { listed: round.listed, failures: round.failures };
       }
       // What the brokers said disagrees with Metadata: learn the broker set anew too.
       this.brokerSet = undefined;
@@ -87,7 +95,7 @@ export class ClusterListing {
   }
 
   /** One round: every broker's answer merged, unsorted, with what makes it unsettled. */
-  private async listOnce(filter: ListFilter): Promise<GroupList & { unsettled: boolean }> {
+  private async listOnce(filter: ListFilter): Promise<ListedRowsList & { unsettled: boolean }> {
     const [brokers, before] = await Promise.all([this.knownBrokers(), this.offsetsLeaders()]);
     const answers = await Promise.all(brokers.map((broker) => this.ask(broker, filter)));
     const after = await this.offsetsLeaders().catch(() => undefined);
@@ -105,7 +113,7 @@ export class ClusterListing {
       if (answer.retriable) unsettled = true;
     }
     if (failures.size > 0) this.brokerSet = undefined;
-    const all = mergeListings(answers.map((answer) => answer.groups));
+    const listed = mergeRows(answers.flatMap((answer) => (answer.rows ? [answer.rows] : [])));
 
     if (before && after) {
       const refOf = (nodeId: number): BrokerRef =>
@@ -115,7 +123,7 @@ export class ClusterListing {
       const moves = this.recentMoves(after, refOf, fail);
       if (leaders || misplaced || moves) unsettled = true;
     }
-    return { groups: all, failures: [...failures.values()], unsettled };
+    return { listed, failures: [...failures.values()], unsettled };
   }
 
   private async ask(broker: ClusterInfo['brokers'][number], filter: ListFilter): Promise<BrokerAnswer> {
@@ -127,16 +135,16 @@ export class ClusterListing {
     if (avoided) {
       return {
         ref,
-        groups: [] as GroupListing[],
+        rows: undefined,
         failure: { broker: ref, error: { name: 'BrokerUnavailableError', message: avoided } },
         retriable: false,
       };
     }
     try {
-      return { ref, groups: await this.listOn(ref, filter), failure: undefined, retriable: false };
+      return { ref, rows: await this.listOn(ref, filter), failure: undefined, retriable: false };
     } catch (error) {
       const retriable = error instanceof KafkaResponseError && isCoordinatorError(error.kafkaError.code);
-      return { ref, groups: [] as GroupListing[], failure: failureOf(ref, error), retriable };
+      return { ref, rows: undefined, failure: failureOf(ref, error), retriable };
     }
   }
 
@@ -242,27 +250,17 @@ export class ClusterListing {
   private async listOn(
     broker: { nodeId: number; host: string; port: number },
     filter: ListFilter,
-  ): Promise<GroupListing[]> {
+  ): Promise<ListedRows> {
     const connection = this.cluster.connection(broker);
     // The broker filters where it can (less to send); the same filter runs here again, for brokers
     // too old to filter and for the states the broker cannot match (see listing.ts).
-    const { response } = await connection.send(ListGroups, (v) => ({
+    const { response } = await connection.send(ListGroupsTable, (v) => ({
       ...(v >= 4 && { statesFilter: brokerStates(filter) }),
       ...(v >= 5 && { typesFilter: filter.types ? [...filter.types] : [] }),
     }));
     if (response.errorCode !== ErrorCode.NONE)
       throw new KafkaResponseError(connection.label, 'ListGroups', response.errorCode);
-    const out: GroupListing[] = [];
-    for (const g of response.groups) {
-      const listing: GroupListing = {
-        groupId: g.groupId,
-        type: groupType(g.groupType),
-        protocolType: g.protocolType,
-        state: g.groupState === undefined ? null : normalizeState(g.groupState),
-      };
-      if (listingMatches(listing, filter)) out.push(listing);
-    }
-    return out;
+    return { table: response, rows: selectRows(response, filter) };
   }
 }
 
@@ -275,18 +273,20 @@ function misplacedGroups(answers: readonly BrokerAnswer[], after: TopicLeaders, 
   const numPartitions = after.partitions.size;
   const leaders = new Set([...after.partitions.values()].map((p) => p.leader?.nodeId));
   for (const answer of answers) {
-    if (answer.failure || numPartitions === 0) continue;
+    if (!answer.rows || numPartitions === 0) continue;
     // A broker that leads every offsets partition (a single broker, say) leads every group it
     // lists: no id needs hashing.
     if (leaders.size === 1 && leaders.has(answer.ref.nodeId)) continue;
-    for (const group of answer.groups) {
-      const partition = offsetsPartitionFor(group.groupId, numPartitions);
+    const { table, rows } = answer.rows;
+    for (const row of rows) {
+      const groupId = groupIdAt(table, row);
+      const partition = offsetsPartitionFor(groupId, numPartitions);
       const leader = after.partitions.get(partition)?.leader?.nodeId;
       if (leader !== undefined && leader !== answer.ref.nodeId) {
         fail(
           answer.ref,
           'CoordinatorMoved',
-          `node ${answer.ref.nodeId} listed group ${JSON.stringify(group.groupId)} of offsets partition ${partition}, which Metadata says node ${leader} leads`,
+          `node ${answer.ref.nodeId} listed group ${JSON.stringify(groupId)} of offsets partition ${partition}, which Metadata says node ${leader} leads`,
         );
         unsettled = true;
       }
@@ -302,20 +302,6 @@ function misplacedGroups(answers: readonly BrokerAnswer[], after: TopicLeaders, 
 function brokerStates(filter: ListFilter): string[] {
   if (!filter.states || filter.states.some((s) => s === 'NotReady')) return [];
   return [...filter.states];
-}
-
-// A listing names a handful of types a hundred thousand times: each spelling is looked at once.
-const typeSpellings = new Map<string, GroupType | null>();
-
-function groupType(type: string | undefined): GroupType | null {
-  if (type === undefined) return null;
-  let known = typeSpellings.get(type);
-  if (known === undefined) {
-    const lower = type.toLowerCase();
-    known = (GROUP_TYPES as readonly string[]).includes(lower) ? (lower as GroupType) : null;
-    if (typeSpellings.size < 64) typeSpellings.set(type, known);
-  }
-  return known;
 }
 
 function failureOf(broker: BrokerFailure['broker'], error: unknown): BrokerFailure {

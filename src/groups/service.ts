@@ -9,7 +9,7 @@ import QuickLRU from 'quick-lru';
 import { KafkaResponseError } from '../broker/errors.js';
 import { ErrorCode } from '../broker/protocol/errors.js';
 import type { ClusterInfo, KafkaCluster, Readiness } from '../broker/transport/cluster.js';
-import { ClusterListing } from './cluster-listing.js';
+import { ClusterListing, type ListedRowsList } from './cluster-listing.js';
 import type { GroupConfig, GroupConfigChange } from './configs.js';
 import { Coordinators, type RetryPolicy } from './coordinators.js';
 import { classicDescriber } from './describe/classic.js';
@@ -21,6 +21,7 @@ import { shareDescriber } from './describe/share.js';
 import { streamsDescriber } from './describe/streams.js';
 import { describeTopology, type TopologyDescriptionAnswer } from './describe/topology-description.js';
 import type { Retention } from './health/forecast.js';
+import { sortRows } from './listed-rows.js';
 import { type ListFilter, smallestAfter, sortById, typeHints } from './listing.js';
 import type { Group, GroupList, GroupOffsets, GroupType } from './model.js';
 import type { Isolation } from './offsets/end-offsets.js';
@@ -49,6 +50,8 @@ export interface GroupService {
   listGroups(filter?: ListFilter, page?: ListPage): Promise<GroupList>;
   /** Every matching group in no particular order: for a caller that cuts its own pages (held-listings.ts). */
   listUnsorted(filter?: ListFilter): Promise<GroupList>;
+  /** Every matching group, sorted by id, as the brokers' answers (no object per group): for lines written from bytes. */
+  listRows(filter?: ListFilter): Promise<ListedRowsList>;
   /** One group; throws GroupNotFoundError, GroupTypeMismatchError, … */
   describeGroup(groupId: string, options?: DescribeOptions): Promise<Group>;
   /**
@@ -285,6 +288,12 @@ export class KafkaGroupService implements GroupService {
 
   listUnsorted(filter: ListFilter = {}): Promise<GroupList> {
     return this.listing.list(filter);
+  }
+
+  async listRows(filter: ListFilter = {}): Promise<ListedRowsList> {
+    const listed = await this.listing.listRows(filter);
+    if (listed.listed) sortRows(listed.listed);
+    return listed;
   }
 
   async describeGroup(groupId: string, options: DescribeOptions = {}): Promise<Group> {

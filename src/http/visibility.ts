@@ -8,7 +8,7 @@
 import type { Context } from 'hono';
 import type { Action } from '../auth/grants.js';
 import { GroupNotFoundError, GroupTypeMismatchError } from '../groups/errors.js';
-import type { Group, GroupType } from '../groups/model.js';
+import type { Group, GroupListing, GroupType } from '../groups/model.js';
 import { failed, type Outcome } from '../groups/outcome.js';
 import { isAnonymous, permissionsOf } from './middleware.js';
 
@@ -61,6 +61,12 @@ export async function readVisible<T extends { type: GroupType }>(
 /** Whether a listed group (type null from old brokers) is visible. */
 export function listedVisible(c: Context, action: Action, groupId: string, type: GroupType | null): boolean {
   return permissionsOf(c).allows(action, groupId, type);
+}
+
+/** A listing's `visible` filter for the caller; undefined when it sees every group (nothing to ask per group). */
+export function listingVisibility(c: Context, action: Action): ((g: GroupListing) => boolean) | undefined {
+  if (permissionsOf(c).coversEveryGroup(action)) return undefined;
+  return (g) => listedVisible(c, action, g.groupId, g.type);
 }
 
 /**

@@ -1,14 +1,14 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { cutPage, ListingSnapshots, snapshotKey } from '../groups/held-listings.js';
-import type { BrokerFailure, GroupListing } from '../groups/model.js';
-import type { GroupService } from '../groups/service.js';
+import type { GroupListing } from '../groups/model.js';
+import type { GroupService, ListFilter } from '../groups/service.js';
 import { nextLink } from '../http/links.js';
 import { streamDeadlineOf } from '../http/middleware.js';
 import { negotiate, notAcceptable } from '../http/negotiation.js';
 import { requires } from '../http/route-policy.js';
 import { RouteProblem } from '../http/route-problem.js';
-import { describeVisible, listedVisible, readVisible } from '../http/visibility.js';
+import { describeVisible, listedVisible, listingVisibility, readVisible } from '../http/visibility.js';
 import type { Logger } from '../logger.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import {
@@ -25,6 +25,7 @@ import {
 import { strictQuery } from '../openapi/validation.js';
 import { problemOf } from './errors.js';
 import { ListingLineSchema, ndjsonWithLag } from './group-lines.js';
+import { ndjsonRows } from './listing-lines.js';
 import {
   brokerFilterOf,
   DEFAULT_LIMIT,
@@ -34,7 +35,7 @@ import {
   listParam,
   StreamQuery,
 } from './listing-query.js';
-import { encodeCursor, NDJSON, ndjsonListing } from './paging.js';
+import { encodeCursor, NDJSON } from './paging.js';
 import { GroupIdParam, TypeAssertionParam } from './params.js';
 
 /** What GET /groups answers with, in its order of preference (JSON first: it wins ties). */
@@ -162,16 +163,26 @@ const batchDescribe = createRoute({
   },
 });
 
+/** `{ [name]: value }`, or nothing when the value is undefined (exactOptionalPropertyTypes). */
+const optional = <K extends string, V>(name: K, value: V | undefined) =>
+  (value === undefined ? {} : { [name]: value }) as { [P in K]?: V };
+
 export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Logger): void {
-  /** The listing as NDJSON after the query's cursor, each group with its lag when the query asks. */
-  const listingStream = (
+  /**
+   * The listing as NDJSON after the query's cursor, each group with its lag when the query asks.
+   * Without lag its lines are written from the brokers' answers (listing-lines.ts).
+   */
+  const listingStream = async (
     c: Context,
-    groups: readonly GroupListing[],
-    failures: readonly BrokerFailure[],
+    filter: ListFilter,
     query: Parameters<typeof lagWanted>[0] & { cursor?: { after: string } },
-  ): Response => {
+  ): Promise<Response> => {
     const offsets = lagWanted(query);
-    if (!offsets) return ndjsonListing(groups, failures, query.cursor?.after);
+    if (!offsets) {
+      const { listed, failures } = await service.listRows(filter);
+      return ndjsonRows(listed, failures, query.cursor?.after);
+    }
+    const { groups, failures } = await service.listGroups(filter);
     const problem = (e: unknown) => problemOf(e, logger, c.req.path);
     return ndjsonWithLag(
       service,
@@ -192,7 +203,6 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
     const brokerFilter = brokerFilterOf(query);
     // Before any page is cut, so that pages and cursors are the same for every caller with these grants.
     const visible = (g: GroupListing) => listedVisible(c, 'read', g.groupId, g.type);
-    const filter = { ...brokerFilter, visible };
     const representation = negotiate(c.req.header('accept'), LISTING_TYPES);
     if (representation === undefined) notAcceptable(c, LISTING_TYPES);
     // The answer depends on Accept: caches keep one per representation.
@@ -241,8 +251,11 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
           { vary: 'accept' },
         );
       }
-      const { groups, failures } = await service.listGroups(filter);
-      const streamed = listingStream(c, groups, failures, query);
+      const streamed = await listingStream(
+        c,
+        { ...brokerFilter, ...optional('visible', listingVisibility(c, 'read')) },
+        query,
+      );
       streamed.headers.set('vary', 'accept');
       return streamed as never;
     }
@@ -291,15 +304,16 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
 
   app.openapi(streamGroups, async (c) => {
     const query = c.req.valid('query');
-    const { groups, failures } = await service.listGroups({
-      ...brokerFilterOf(query),
-      visible: (g: GroupListing) => listedVisible(c, 'read', g.groupId, g.type),
-    });
     if (query.topic !== undefined) {
       const { topicFilteredListing } = await import('./topic-groups.js');
       return topicFilteredListing(c, service, logger, query.topic, query, true) as never;
     }
-    return listingStream(c, groups, failures, query) as never;
+    const visible = listingVisibility(c, 'read');
+    return (await listingStream(
+      c,
+      { ...brokerFilterOf(query), ...optional('visible', visible) },
+      query,
+    )) as never;
   });
 
   app.openapi(describeGroup, async (c) => {

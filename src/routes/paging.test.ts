@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BrokerFailure, GroupListing } from '../groups/model.js';
-import { decodePageCursor, encodeCursor, ndjsonListing } from './paging.js';
+import { decodePageCursor, encodeCursor } from './paging.js';
 
 const b64 = (text: string) => btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 const _groups = (...ids: string[]) => ids.map((groupId) => ({ groupId }));
@@ -47,47 +46,5 @@ describe('cursors', () => {
     ]) {
       expect(decodePageCursor(bad)?.after, bad).toBeUndefined();
     }
-  });
-});
-
-describe('ndjsonListing', () => {
-  const listing = (groupId: string, over: Partial<GroupListing> = {}): GroupListing => ({
-    groupId,
-    type: 'classic',
-    protocolType: '',
-    state: 'Empty',
-    ...over,
-  });
-  const failure: BrokerFailure = {
-    broker: { nodeId: 2, host: '127.0.0.1', port: 9093 },
-    error: { name: 'BrokerUnavailableError', message: 'cannot connect' },
-  };
-  const read = async (res: Response) => {
-    const text = await res.text();
-    expect(text.endsWith('\n')).toBe(true);
-    return text
-      .slice(0, -1)
-      .split('\n')
-      .map((line) => JSON.parse(line) as unknown);
-  };
-
-  it('writes failures first, then each group as JSON.stringify would, then the end line', async () => {
-    const groups = [
-      listing('a "quoted" \\ id\n', { type: null, state: null }),
-      listing('b', { protocolType: 'consumer', state: 'Stable', type: 'consumer' }),
-      listing('ü 漢字 🎉'),
-    ];
-    const res = ndjsonListing(groups, [failure], undefined);
-    expect(res.headers.get('content-type')).toBe('application/x-ndjson');
-    expect(await read(res)).toEqual([{ failure }, ...groups, { end: { groups: 3, failures: 1 } }]);
-  });
-
-  it('starts after the cursor, and streams past one chunk whole', async () => {
-    const many = Array.from({ length: 2_500 }, (_, i) => listing(`g${String(i).padStart(5, '0')}`));
-    const lines = await read(ndjsonListing(many, [], 'g00099'));
-    expect(lines).toHaveLength(2_400 + 1);
-    expect(lines[0]).toEqual(many[100]);
-    expect(lines.at(-2)).toEqual(many.at(-1));
-    expect(lines.at(-1)).toEqual({ end: { groups: 2_400, failures: 0 } });
   });
 });

@@ -7,7 +7,6 @@
  */
 
 import { compareIds } from '../groups/listing.js';
-import type { BrokerFailure, GroupListing } from '../groups/model.js';
 
 /** 'g1:<id>': cursors without a snapshot, as every earlier version made them; they still work. */
 const PREFIX = 'g1:';
@@ -64,52 +63,3 @@ export function startAfter(sorted: readonly { groupId: string }[], after: string
 }
 
 export const NDJSON = 'application/x-ndjson';
-
-/**
- * One group's line, the same JSON as JSON.stringify of the listing (fields in the page's order),
- * built from its strings: a hundred thousand lines cost a third less than whole-object stringify.
- */
-function listingLine({ groupId, type, protocolType, state }: GroupListing): string {
-  return `{"groupId":${JSON.stringify(groupId)},"type":${type === null ? 'null' : JSON.stringify(type)},"protocolType":${JSON.stringify(protocolType)},"state":${state === null ? 'null' : JSON.stringify(state)}}\n`;
-}
-
-/** Lines per chunk: big enough that the per-chunk cost vanishes, small enough to stay a few hundred KB. */
-const LINES_PER_CHUNK = 1_000;
-
-/**
- * A sorted listing as application/x-ndjson: a `{"failure": …}` line per failed broker, one group per
- * line after `after`, then `{"end": …}`. Lines are made as the client reads (pull), so the answer
- * never exists whole in memory: the listing does, once.
- */
-export function ndjsonListing(
-  sorted: readonly GroupListing[],
-  failures: readonly BrokerFailure[],
-  after: string | undefined,
-): Response {
-  const encoder = new TextEncoder();
-  let next = startAfter(sorted, after);
-  const first = next;
-  let head = failures.map((failure) => `${JSON.stringify({ failure })}\n`).join('');
-  let done = false;
-  const body = new ReadableStream<Uint8Array>(
-    {
-      pull(controller) {
-        if (done) return;
-        let text = head;
-        head = '';
-        const end = Math.min(sorted.length, next + LINES_PER_CHUNK);
-        for (; next < end; next++) {
-          text += listingLine(sorted[next] as GroupListing);
-        }
-        if (next >= sorted.length) {
-          text += `${JSON.stringify({ end: { groups: sorted.length - first, failures: failures.length } })}\n`;
-          done = true;
-        }
-        controller.enqueue(encoder.encode(text));
-        if (done) controller.close();
-      },
-    },
-    { highWaterMark: 1 },
-  );
-  return new Response(body, { status: 200, headers: { 'content-type': NDJSON } });
-}

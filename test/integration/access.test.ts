@@ -214,6 +214,25 @@ describe('API keys and grants', () => {
     expect(ids(other)).toEqual([]);
   });
 
+  it('the NDJSON listing keeps to the grants as the pages do, in both of its ways in', async () => {
+    const streamed = async (path: string, key: string, accept = 'application/x-ndjson') => {
+      const res = await app.request(path, { headers: { authorization: `Bearer ${key}`, accept } });
+      expect(res.status).toBe(200);
+      const lines = (await res.text())
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      const end = lines.pop();
+      expect(end).toEqual({ end: { groups: lines.length, failures: 0 } });
+      return ours(lines.map((line: { groupId: string }) => line.groupId));
+    };
+    for (const path of ['/groups?prefix=team-', '/groups.ndjson?prefix=team-']) {
+      expect(await streamed(path, KEYS.ops)).toEqual([teamAClassic, teamAEmpty, teamBEmpty].sort());
+      expect(await streamed(path, KEYS.teamA)).toEqual([teamAClassic, teamAEmpty].sort());
+      expect(await streamed(path, KEYS.teamAClassic)).toEqual([teamAClassic, teamAEmpty].sort());
+    }
+  });
+
   it('a key scoped to team-a-* describes team-a groups, and team-b ones answer exactly like missing groups', async () => {
     const own = await call(app, groupPath(teamAClassic), KEYS.teamA);
     expect(own.status).toBe(200);

@@ -1,0 +1,154 @@
+/**
+ * The NDJSON listing written from the brokers' answers themselves: each line's group id is copied
+ * from the answer's UTF-8 bytes (JSON needs no escape for most ids), the rest of the line is one of
+ * the few byte strings its (type, protocol type, state) makes. The lines are the same bytes as
+ * JSON.stringify of each group's listing (paging.ts's ndjsonListing): no string or object per group.
+ */
+
+import {
+  ABSENT,
+  ID_ESCAPED,
+  ID_STRIDE,
+  type ListedGroupsTable,
+} from '../broker/protocol/list-groups-table.js';
+import { groupIdAt, type ListedRows, rowsAfter, wordMeanings } from '../groups/listed-rows.js';
+import type { BrokerFailure } from '../groups/model.js';
+import { NDJSON } from './paging.js';
+
+/** Bytes per chunk written: a few hundred lines each, so the per-chunk cost vanishes. */
+const CHUNK_BYTES = 128 * 1024;
+const utf8 = new TextEncoder();
+const HEAD = utf8.encode('{"groupId":"');
+const ESCAPED_HEAD = HEAD.subarray(0, -1);
+
+/**
+ * The bytes after a group's id: `","type":…,"protocolType":…,"state":…}` and the newline (the id's
+ * closing quote first), per kind (type, protocol type, state) of the table: made once each.
+ */
+function tailsOf(table: ListedGroupsTable): Uint8Array[] {
+  const { type, state } = wordMeanings(table);
+  return table.kinds.map((kind) => {
+    const groupType = kind.type === ABSENT ? null : (type[kind.type] ?? null);
+    const groupState = kind.state === ABSENT ? null : (state[kind.state] as string);
+    return utf8.encode(
+      `","type":${JSON.stringify(groupType)},"protocolType":${JSON.stringify(table.words[kind.protocolType])},"state":${JSON.stringify(groupState)}}\n`,
+    );
+  });
+}
+
+/** One chunk of the answer as it fills. */
+class Chunk {
+  buf: Uint8Array = new Uint8Array(CHUNK_BYTES);
+  at = 0;
+
+  /** Room for `n` more bytes. */
+  reserve(n: number): Uint8Array {
+    if (this.at + n > this.buf.length) {
+      const bigger = new Uint8Array(Math.max(this.buf.length * 2, this.at + n));
+      bigger.set(this.buf.subarray(0, this.at));
+      this.buf = bigger;
+    }
+    return this.buf;
+  }
+
+  put(bytes: Uint8Array): void {
+    this.reserve(bytes.length).set(bytes, this.at);
+    this.at += bytes.length;
+  }
+
+  bytes(): Uint8Array {
+    return this.buf.subarray(0, this.at);
+  }
+}
+
+/** Writes the lines of rows[from..] into `out` until it holds CHUNK_BYTES; the next row to write. */
+function fillLines(
+  out: Chunk,
+  table: ListedGroupsTable,
+  rows: Uint32Array,
+  from: number,
+  tails: readonly Uint8Array[],
+): number {
+  const { bytes, ids } = table;
+  // Locals in the loop (not the chunk's fields): it runs once per byte of the answer.
+  let buf = out.buf;
+  let at = out.at;
+  let next = from;
+  for (; next < rows.length && at < CHUNK_BYTES; next++) {
+    const row = rows[next] as number;
+    const start = ids[row * ID_STRIDE] as number;
+    const length = ids[row * ID_STRIDE + 1] as number;
+    const tail = tails[ids[row * ID_STRIDE + 3] as number] as Uint8Array;
+    if (((ids[row * ID_STRIDE + 2] as number) & ID_ESCAPED) !== 0) {
+      // JSON.stringify's own escapes; the tail's leading quote is then the id's, dropped.
+      out.at = at;
+      out.put(ESCAPED_HEAD);
+      out.put(utf8.encode(JSON.stringify(groupIdAt(table, row))));
+      out.put(tail.subarray(1));
+      buf = out.buf;
+      at = out.at;
+      continue;
+    }
+    if (at + HEAD.length + length + tail.length > buf.length) {
+      out.at = at;
+      buf = out.reserve(HEAD.length + length + tail.length);
+    }
+    // set() copies as memcpy does: faster than a loop over the line's fixed parts.
+    buf.set(HEAD, at);
+    at += HEAD.length;
+    // A short id byte by byte (a subarray per line would cost more than its copy), a long one by set().
+    if (length <= 32) for (let i = start; i < start + length; i++) buf[at++] = bytes[i] as number;
+    else {
+      buf.set(bytes.subarray(start, start + length), at);
+      at += length;
+    }
+    buf.set(tail, at);
+    at += tail.length;
+  }
+  out.at = at;
+  return next;
+}
+
+/**
+ * A sorted listing as application/x-ndjson: a `{"failure": …}` line per failed broker, one group per
+ * line after `after`, then `{"end": …}`. Chunks are made as the client reads (pull), so the answer
+ * never exists whole in memory: the brokers' answers do, once.
+ */
+export function ndjsonRows(
+  listed: ListedRows | undefined,
+  failures: readonly BrokerFailure[],
+  after: string | undefined,
+): Response {
+  const rows = listed?.rows ?? new Uint32Array(0);
+  const table = listed?.table;
+  const first = listed ? rowsAfter(listed, after) : 0;
+  let next = first;
+  const tails = table ? tailsOf(table) : undefined;
+  let head: string | undefined = failures.map((failure) => `${JSON.stringify({ failure })}\n`).join('');
+  let done = false;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (done) return;
+        const out = new Chunk();
+        if (head) {
+          out.put(utf8.encode(head));
+          head = undefined;
+        }
+        if (table && tails) next = fillLines(out, table, rows, next, tails);
+        if (next >= rows.length) {
+          out.put(
+            utf8.encode(
+              `${JSON.stringify({ end: { groups: rows.length - first, failures: failures.length } })}\n`,
+            ),
+          );
+          done = true;
+        }
+        controller.enqueue(out.bytes());
+        if (done) controller.close();
+      },
+    },
+    { highWaterMark: 1 },
+  );
+  return new Response(body, { status: 200, headers: { 'content-type': NDJSON } });
+}
