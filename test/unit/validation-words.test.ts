@@ -18,7 +18,7 @@ const stub = new Proxy({} as GroupService, {
 const app = createApp({
   service: stub,
   security: securityFrom(
-    loadConfig({ KAFKA_BROKERS: '127.0.0.1:9', AUTH: 'none', RATE_LIMIT_PER_MINUTE: '0' }),
+    loadConfig({ KAFKA_BROKERS: '127.0.0.1:9', AUTH: 'none', WRITES: 'enabled', RATE_LIMIT_PER_MINUTE: '0' }),
   ),
 });
 
@@ -72,5 +72,19 @@ describe('what a parameter accepts, in words', () => {
   ])('an MCP envelope %s: %s expected %s', async (body, name, expected) => {
     const problem = await problemOf(await mcp(body));
     expect(problem.errors[0]).toMatchObject({ in: 'body', name, expected });
+  });
+
+  it('names a value that fails two checks once', async () => {
+    const res = await app.request('/groups/e1/offsets/reset', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        type: 'classic',
+        scenario: 'from-list',
+        offsets: [{ topic: 't1', partition: 0, offset: 1e30 }],
+      }),
+    });
+    const problem = await problemOf(res);
+    expect(problem.errors.map((e) => e.name)).toEqual(['offsets[0].offset']);
   });
 });

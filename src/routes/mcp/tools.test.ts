@@ -217,6 +217,21 @@ describe('POST /mcp keeps the limits of HTTP', () => {
       expect(answer.error?.message).toContain(said);
       expect(answer.error?.message).not.toContain('"code"');
     }
+    const arrayId = await post(
+      app,
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 8,
+        method: 'tools/call',
+        params: { name: 'describe_consumer_group', arguments: { groupId: [] } },
+      }),
+      version,
+    );
+    const toolError = (await arrayId.json()) as { result: { structuredContent: { errors: unknown[] } } };
+    expect(toolError.result.structuredContent.errors[0]).toMatchObject({
+      name: 'groupId',
+      received: 'an array',
+    });
     const init = await post(
       app,
       JSON.stringify({ jsonrpc: '2.0', id: 'i', method: 'initialize', params: { protocolVersion: 5 } }),
