@@ -87,4 +87,17 @@ describe('what a parameter accepts, in words', () => {
     const problem = await problemOf(res);
     expect(problem.errors.map((e) => e.name)).toEqual(['offsets[0].offset']);
   });
+
+  it('PATCH configs deleting a config named like an Object property is not "in set and in delete"', async () => {
+    const res = await app.request('/groups/g1/configs?type=consumer', {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: '{"delete":["constructor"]}',
+    });
+    const text = await res.clone().text();
+    expect(text).not.toContain('not both');
+    // Validation passes it to the group service (the stand-in refuses every call): not a 400.
+    expect(res.status).not.toBe(400);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+  });
 });
