@@ -10,6 +10,7 @@ import { PollRegistry } from './groups/events/poller.js';
 import type { Reading } from './groups/events/readings.js';
 import type { GroupService } from './groups/service.js';
 import type { WriteDeps } from './http/audit.js';
+import { headWithoutBody } from './http/head.js';
 import { serviceDescLink } from './http/links.js';
 import { installGuards, methodNotAllowed, permissionsOf, type Security } from './http/middleware.js';
 import { rateLimitHeaders } from './http/rate-limit-headers.js';
@@ -93,6 +94,7 @@ export function createApp(deps: AppDeps) {
   // Outermost: every answer, the guards' refusals included, links the document.
   app.use('*', serviceDescLink());
   app.use('*', rateLimitHeaders());
+  app.use('*', headWithoutBody());
   const routes = installGuards(app, security, logger, {
     aliases: clusters.list.map((k) => k.alias),
     defaultAlias: clusters.defaultAlias,
