@@ -13,6 +13,7 @@ import type { WriteDeps } from './http/audit.js';
 import { headWithoutBody } from './http/head.js';
 import { serviceDescLink } from './http/links.js';
 import { installGuards, methodNotAllowed, permissionsOf, type Security } from './http/middleware.js';
+import { refuseUndecodable } from './http/percent-encoding.js';
 import { rateLimitHeaders } from './http/rate-limit-headers.js';
 import { StreamSlots } from './http/stream-slots.js';
 import { type Logger, silentLogger } from './logger.js';
@@ -99,6 +100,10 @@ export function createApp(deps: AppDeps) {
     aliases: clusters.list.map((k) => k.alias),
     defaultAlias: clusters.defaultAlias,
   });
+  app.use(
+    '*',
+    refuseUndecodable(() => app.routes.map((r) => r.path)),
+  );
 
   livenessRoutes(app);
   // Group routes serve the default cluster at their short paths and every cluster under
