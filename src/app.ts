@@ -10,8 +10,10 @@ import { PollRegistry } from './groups/events/poller.js';
 import type { Reading } from './groups/events/readings.js';
 import type { GroupService } from './groups/service.js';
 import type { WriteDeps } from './http/audit.js';
+import { headWithoutBody } from './http/head.js';
 import { serviceDescLink } from './http/links.js';
 import { installGuards, methodNotAllowed, permissionsOf, type Security } from './http/middleware.js';
+import { refuseUndecodable } from './http/percent-encoding.js';
 import { rateLimitHeaders } from './http/rate-limit-headers.js';
 import { StreamSlots } from './http/stream-slots.js';
 import { type Logger, silentLogger } from './logger.js';
@@ -93,10 +95,15 @@ export function createApp(deps: AppDeps) {
   // Outermost: every answer, the guards' refusals included, links the document.
   app.use('*', serviceDescLink());
   app.use('*', rateLimitHeaders());
+  app.use('*', headWithoutBody());
   const routes = installGuards(app, security, logger, {
     aliases: clusters.list.map((k) => k.alias),
     defaultAlias: clusters.defaultAlias,
   });
+  app.use(
+    '*',
+    refuseUndecodable(() => app.routes.map((r) => r.path)),
+  );
 
   livenessRoutes(app);
   // Group routes serve the default cluster at their short paths and every cluster under

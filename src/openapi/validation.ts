@@ -81,6 +81,44 @@ function unknownKeyExpectation(message: string): string {
     : message;
 }
 
+type Issue = z.ZodError['issues'][number];
+
+const article = (word: string) => (/^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`);
+const SIZE_UNITS: Record<string, string> = { string: ' characters', array: ' items', set: ' items' };
+const unitOf = (origin: string) => (Object.hasOwn(SIZE_UNITS, origin) ? SIZE_UNITS[origin] : '');
+
+/**
+ * What an issue says is accepted. A schema's own message (`expect`) is kept as it is; zod's
+ * defaults ("Invalid input: expected string, received array") are said in the problem's words,
+ * since `received` already says what came. `repeated`: a query parameter sent more than once.
+ */
+function expectation(issue: Issue, repeated: boolean): string {
+  if (!/^(Invalid|Too big|Too small)\b/.test(issue.message)) return issue.message;
+  switch (issue.code) {
+    case 'invalid_type': {
+      if (repeated && issue.expected !== 'array') return 'one value (the parameter is not repeated)';
+      const named: Record<string, string> = { record: 'object', int: 'integer' };
+      return article(
+        Object.hasOwn(named, issue.expected) ? (named[issue.expected] as string) : issue.expected,
+      );
+    }
+    case 'invalid_value':
+      return `one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'invalid_union': {
+      const branches = issue.errors.map((branch) =>
+        branch[0] ? expectation(branch[0], repeated) : 'anything',
+      );
+      return branches.length > 0 ? [...new Set(branches)].join(' or ') : issue.message;
+    }
+    case 'too_big':
+      return `at most ${issue.maximum}${unitOf(issue.origin)}`;
+    case 'too_small':
+      return `at least ${issue.minimum}${unitOf(issue.origin)}`;
+    default:
+      return issue.message;
+  }
+}
+
 /** The value at `path` in a parsed body: own properties only. */
 function walk(body: unknown, path: PropertyKey[]): unknown {
   let value: unknown = body;
@@ -167,10 +205,16 @@ export async function invalidParameters(
     const room = MAX_PROBLEMS - out.length;
     if (room <= 0) continue;
     const paths = unknownKeys ? issue.keys.slice(0, room).map((k) => [...issue.path, k]) : [issue.path];
-    const expected = unknownKeys ? unknownKeyExpectation(issue.message) : issue.message;
     for (const path of paths) {
       const fullName = where === 'body' ? bodyPath(path) : String(path[0] ?? '');
+      const repeated = where === 'query' && (c.req.queries(fullName)?.length ?? 0) > 1;
+      const expected = unknownKeys ? unknownKeyExpectation(issue.message) : expectation(issue, repeated);
       const name = shorten(fullName);
+      // Two checks of one value (an integer, and at most 2^53 - 1) say the same words: once is enough.
+      if (out.some((e) => e.in === where && e.name === name && e.expected === expected)) {
+        total--;
+        continue;
+      }
       const received = rawValue(c, where, fullName, body, path);
       const noun = where === 'body' ? 'body field' : `${where} parameter`;
       const label = unknownKeys ? `unknown ${noun} '${name}'` : `${noun} '${name}'`;

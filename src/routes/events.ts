@@ -13,7 +13,7 @@ import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { EventLimits } from '../config/events.js';
 import type { PollRegistry } from '../groups/events/poller.js';
-import { type Reading, readGroup, readListing } from '../groups/events/readings.js';
+import { eachUnderOwnDeadline, type Reading, readGroup, readListing } from '../groups/events/readings.js';
 import { fnv1a, readSeen, type SeenEntry } from '../groups/events/view.js';
 import type { GroupListing } from '../groups/model.js';
 import type { GroupService } from '../groups/service.js';
@@ -51,6 +51,9 @@ export interface EventsDeps {
   logger: Logger;
   clientAddress?: (c: Context) => string | undefined;
 }
+
+/** REQUEST_TIMEOUT_MS's default, for an app built without the deadline guard. */
+const DEFAULT_POLL_DEADLINE_MS = 30_000;
 
 const INTERVAL_RULE = 'a whole number of milliseconds';
 const IntervalParam = z
@@ -206,9 +209,17 @@ async function openStream(
       if (data && data.w === w) for (const entry of data.s) seen.set(entry[0], entry);
     }
     const permissions = permissionsOf(c);
+    // Each poll has the time a request has, not what is left of this one's.
+    const pollDeadlineMs = c.get('deadline')?.totalMs ?? DEFAULT_POLL_DEADLINE_MS;
     return streamSSE(c, (stream) =>
       runStream(stream, {
-        subscribe: (listener) => deps.polls.subscribe(watch.pollKey, watch.read, watch.intervalMs, listener),
+        subscribe: (listener) =>
+          deps.polls.subscribe(
+            watch.pollKey,
+            eachUnderOwnDeadline(watch.read, pollDeadlineMs),
+            watch.intervalMs,
+            listener,
+          ),
         intervalMs: watch.intervalMs,
         seen,
         permissions,

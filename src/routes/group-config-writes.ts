@@ -50,7 +50,8 @@ const GroupConfigChangeSchema = z
   .refine((b) => Object.keys(b.set ?? {}).length + (b.delete?.length ?? 0) > 0, {
     message: 'at least one config in set or delete',
   })
-  .refine((b) => !(b.delete ?? []).some((name) => name in (b.set ?? {})), {
+  // Own keys only: `constructor` or `toString` in delete is not "in set" by inheritance.
+  .refine((b) => !(b.delete ?? []).some((name) => Object.hasOwn(b.set ?? {}, name)), {
     message: 'a config either in set or in delete, not both',
   })
   .openapi('GroupConfigChange', {

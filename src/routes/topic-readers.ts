@@ -14,6 +14,7 @@ import type { GroupListing, GroupType } from '../groups/model.js';
 import { type GroupService, type ListedOffsetsOptions, listedWithoutMembers } from '../groups/service.js';
 import { type Problem, ProblemSchema } from '../openapi/problems.js';
 import { GroupListingSchema, GroupOffsetsSchema, LagTotalsSchema } from '../openapi/schemas.js';
+import { GROUP_OFFSETS_EXAMPLE } from '../openapi/shapes/offsets.js';
 import { Int32 } from '../openapi/shapes/primitives.js';
 import { batchReader } from './group-lines.js';
 
@@ -24,13 +25,8 @@ export const TOPIC_GROUP_EXAMPLE = {
   protocolType: 'consumer',
   state: 'Stable',
   members: 2,
-  lag: {
-    lag: 120,
-    maxLag: { lag: 40, topic: 'demo-events', partition: 0 },
-    partitions: 3,
-    partitionsWithoutOffset: 0,
-    partitionsWithErrors: 0,
-  },
+  // The demo group reads only demo-events, so its lag there is its offsets' totals.
+  lag: GROUP_OFFSETS_EXAMPLE.totals,
 } as const;
 
 export const TopicGroupSchema = GroupListingSchema.extend({

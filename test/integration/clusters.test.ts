@@ -8,14 +8,11 @@
 
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
 import type { GroupList } from '../../src/groups/model.js';
-import { securityFrom } from '../../src/http/security.js';
 import type { Problem } from '../../src/openapi/problems.js';
-import { clustersOf, createService, type Service } from '../../src/service.js';
 import { type RunningBroker, startBroker } from '../broker-harness/broker.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
+import { type BrokerApps, brokerApps } from '../support/broker-apps.js';
 import { OpenApiChecker } from '../support/openapi.js';
 
 const run = uniqueName('clu');
@@ -25,28 +22,20 @@ const KEY = `key-${run}`;
 
 let second: RunningBroker | undefined;
 const fixtures: RunningFixtures[] = [];
-const services: Service[] = [];
 let checker: OpenApiChecker;
 
-type App = ReturnType<typeof createApp>;
+type App = ReturnType<BrokerApps['app']>;
+
+const apps = brokerApps();
 
 function appFrom(env: Record<string, string>): App {
-  const config = loadConfig({
-    KAFKA_BROKERS: inject('kafkaBrokers'),
+  return apps.app({
     KAFKA_CLUSTERS: 'second',
     KAFKA_CLUSTER_SECOND_BROKERS: second?.bootstrap ?? '127.0.0.1:1',
     // A cluster that is gone should cost its own routes little time, and the others none.
     KAFKA_CLUSTER_SECOND_CONNECTION_TIMEOUT_MS: '1000',
     KAFKA_CLUSTER_SECOND_REQUEST_TIMEOUT_MS: '3000',
-    RATE_LIMIT_PER_MINUTE: '0',
     ...env,
-  });
-  const service = createService(config);
-  services.push(service);
-  return createApp({
-    service: service.groups,
-    clusters: clustersOf(service),
-    security: securityFrom(config),
   });
 }
 
@@ -109,7 +98,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(fixtures.map((f) => f.stop()));
-  await Promise.all(services.map((s) => s.close()));
+  await apps.close();
   await second?.stop();
 }, 60_000);
 

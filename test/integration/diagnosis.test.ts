@@ -3,7 +3,8 @@
  * with no finding, a classic consumer that stops polling while another joins (a rebalance that
  * does not end until max.poll.interval.ms, then the member leaves), a KIP-848 consumer that cannot
  * revoke, a static member killed with a long session timeout, a mixed classic/consumer group, and a
- * streams group configured for more standbys than its one instance can hold.
+ * streams group configured for more standbys than its one instance can hold. Warm-up tasks have no
+ * situation here: no released broker assigns them (docs/diagnosis.md names the sources).
  */
 
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

@@ -52,10 +52,10 @@ interface Received {
 }
 
 /** An EventSource that records every event of the stream's kinds, in order, and how often it opened. */
-function watch(path: string, lastEventId?: string) {
+function watch(path: string, lastEventId?: string, base?: string) {
   const events: Received[] = [];
   let opens = 0;
-  const source = new EventSource(`${server.url}${path}`, {
+  const source = new EventSource(`${base ?? server.url}${path}`, {
     fetch: (input, init) =>
       fetch(input, {
         ...init,
@@ -221,6 +221,29 @@ describe('GET /groups/{groupId}/events', () => {
     expect(tooOften.status).toBe(400);
     expect(await tooOften.json()).toMatchObject({ errors: [{ name: 'intervalMs' }] });
   });
+});
+
+describe('a stream open longer than REQUEST_TIMEOUT_MS', () => {
+  it('keeps polling: each poll has a deadline of its own, not what is left of the request that opened it', async () => {
+    const config = loadConfig({
+      KAFKA_BROKERS: inject('kafkaBrokers'),
+      PORT: '0',
+      ...env,
+      REQUEST_TIMEOUT_MS: '1000',
+      EVENTS_MAX_LIFETIME_MS: '10000',
+    });
+    const short = await startServer(config, silentLogger);
+    const stream = watch(`/groups/${encodeURIComponent(groupId)}/events`, undefined, short.url);
+    try {
+      const opened = (await stream.until('group', () => true)).at;
+      // Lag is sent every second: one well past the opening request's deadline shows polls still read.
+      await stream.until('lag', (e) => e.at > opened + 2500, 8000);
+      expect(stream.events.filter((e) => e.event === 'poll-failed')).toEqual([]);
+    } finally {
+      stream.source.close();
+      await short.close();
+    }
+  }, 30_000);
 });
 
 describe('the stream cap', () => {

@@ -5,12 +5,11 @@
  */
 
 import type { ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createGroupsClient, type Group, type GroupsClient } from '../../sdk/index.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 import { hasGroupType } from '../support/kafka-version.js';
-import { startServerProcess } from '../support/server-process.js';
+import { startServerProcess, stopServerProcess } from '../support/server-process.js';
 
 type Kind = Group['type'];
 
@@ -142,15 +141,7 @@ describe('the generated client against the Node server', () => {
   });
 
   afterAll(async () => {
-    if (server && server.exitCode === null && server.signalCode === null) {
-      const exited = once(server, 'exit');
-      server.kill('SIGTERM');
-      const stopped = await Promise.race([
-        exited.then(() => true),
-        new Promise<false>((resolve) => setTimeout(() => resolve(false), 15_000).unref()),
-      ]);
-      if (!stopped) server.kill('SIGKILL');
-    }
+    await stopServerProcess(server);
     await fixtures?.stop();
   });
 

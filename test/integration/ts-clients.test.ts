@@ -9,14 +9,13 @@
  */
 
 import type { ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { VERDICTS } from '../../src/groups/health/verdicts.js';
 import type { GroupType } from '../../src/groups/model.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 import { ensureTsClient, runTsCheck, type TsClientKind } from '../clients/ts-client.js';
 import { hasGroupType } from '../support/kafka-version.js';
-import { startServerProcess } from '../support/server-process.js';
+import { startServerProcess, stopServerProcess } from '../support/server-process.js';
 
 const run = uniqueName('tsc');
 const topic = `${run}-events`;
@@ -66,15 +65,7 @@ beforeAll(async () => {
 }, 900_000);
 
 afterAll(async () => {
-  if (server && server.exitCode === null && server.signalCode === null) {
-    const exited = once(server, 'exit');
-    server.kill('SIGTERM');
-    const stopped = await Promise.race([
-      exited.then(() => true),
-      new Promise<false>((resolve) => setTimeout(() => resolve(false), 15_000).unref()),
-    ]);
-    if (!stopped) server.kill('SIGKILL');
-  }
+  await stopServerProcess(server);
   await fixtures?.stop();
 });
 

@@ -1,14 +1,14 @@
 /**
  * Apps on the test broker, each wired from its own environment as the Node runtime wires it, for a
- * test that compares deployments (grants, signing keys): unthrottled unless the environment says
- * otherwise, and every service they open closed at once.
+ * test that compares deployments (grants, signing keys, clusters): unthrottled unless the
+ * environment says otherwise, and every service they open closed at once.
  */
 
 import { inject } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { securityFrom } from '../../src/http/security.js';
-import { createService, type Service } from '../../src/service.js';
+import { clustersOf, createService, type Service } from '../../src/service.js';
 import { tokenSigner } from '../../src/tokens/signed.js';
 
 export interface BrokerApps {
@@ -31,6 +31,7 @@ export function brokerApps(): BrokerApps {
       services.push(service);
       return createApp({
         service: service.groups,
+        clusters: clustersOf(service),
         security: securityFrom(config),
         tokens: tokenSigner(config.tokenKeys),
         metricsNames: config.metricsNames,

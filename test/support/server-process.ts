@@ -1,6 +1,7 @@
 /** The Node server as a child process, resolved once it prints the URL it listens on. */
 
 import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -37,4 +38,19 @@ export function startServerProcess(
     });
     child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
   });
+}
+
+/**
+ * SIGTERM, then SIGKILL if it has not exited within the grace: a server stuck in its shutdown must
+ * not hold the test run open. Does nothing for a process that is gone or never started.
+ */
+export async function stopServerProcess(child: ChildProcess | undefined, graceMs = 15_000): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const stopped = await Promise.race([
+    exited.then(() => true),
+    new Promise<false>((resolve) => setTimeout(() => resolve(false), graceMs).unref()),
+  ]);
+  if (!stopped) child.kill('SIGKILL');
 }

@@ -31,7 +31,9 @@ export const topologyEpochsDiffer: Rule<StreamsGroup> = ({ group }) => {
 
 /**
  * Warm-up tasks restore state before an active task moves to their member. One reading says how
- * much is left; across readings (`since=`) whether it shrinks.
+ * much is left; across readings (`since=`) whether it shrinks. No released broker (4.1 to 4.4)
+ * assigns warm-up tasks yet (docs/diagnosis.md has the sources), so this reads what one that does
+ * will send, as StreamsGroupDescribe already carries it.
  */
 export function warmups({ group, at, before, stuckAfterMs }: Reading<StreamsGroup>): Finding[] {
   const out: Finding[] = [];

@@ -5,6 +5,7 @@
  * says so in-band and polls again.
  */
 
+import { Deadline, runWithDeadline } from '../../broker/deadline.js';
 import { GroupNotFoundError, GroupTypeMismatchError } from '../errors.js';
 import { healthOf } from '../health/assess.js';
 import { DEFAULT_THRESHOLDS } from '../health/verdicts.js';
@@ -38,6 +39,16 @@ export type Reading =
       matching: number;
     }
   | { ok: false; at: number; error: unknown };
+
+/**
+ * `read`, each call under a deadline of its own of `ms`. A poll outlives the request that started
+ * it (its timers keep that request's scope), and that request's deadline passes after
+ * REQUEST_TIMEOUT_MS: a poll under it would find no time left and fail from then on, for every
+ * stream sharing it.
+ */
+export function eachUnderOwnDeadline(read: () => Promise<Reading>, ms: number): () => Promise<Reading> {
+  return () => runWithDeadline(Deadline.after(ms), read);
+}
 
 function observed(group: Group, offsets: GroupOffsets | null, at: number): Observed {
   if (!offsets) return { group, verdict: null, lag: null };

@@ -54,7 +54,8 @@ export const LagTotalsSchema = z
     },
   });
 
-const GROUP_OFFSETS_EXAMPLE = {
+/** One group's offsets as the examples of the document show them; others reuse its totals. */
+export const GROUP_OFFSETS_EXAMPLE = {
   groupId: 'demo-classic',
   type: 'classic',
   state: 'Stable',

@@ -8,6 +8,13 @@
 import { type InvalidParameter, type Problem, problemBody } from '../../openapi/problems.js';
 import { CLUSTER_ARGUMENT, type ToolRoute } from './schemas.js';
 
+/** What came, in words: 'an array', 'null', 'a number'. */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  const kind = Array.isArray(value) ? 'array' : typeof value;
+  return /^[aeiou]/.test(kind) ? `an ${kind}` : `a ${kind}`;
+}
+
 /** Request headers a tool call passes on to its route: who calls, and from where. */
 const PASSED_HEADERS = ['authorization', 'cf-connecting-ip', 'user-agent'] as const;
 
@@ -57,7 +64,7 @@ export function toolRequest(
         in: route.places.size > 0 && [...route.places.values()].includes('body') ? 'body' : 'query',
         name,
         expected: `one of the tool's arguments: ${known}`,
-        received: `a ${typeof args[name]}`,
+        received: kindOf(args[name]),
         message: `${route.spec.name} takes no argument '${name}'; it takes ${known}`,
       });
     }
@@ -77,7 +84,7 @@ export function toolRequest(
           in: 'path',
           name,
           expected: 'a string',
-          received: value === undefined ? null : `a ${typeof value}`,
+          received: value === undefined ? null : kindOf(value),
           message: `${route.spec.name} needs '${name}'`,
         });
         continue;

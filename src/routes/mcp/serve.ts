@@ -11,8 +11,10 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import {
   CallToolRequestSchema,
   ErrorCode,
+  InitializeRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  PingRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from 'hono';
 import type { WritesSetting } from '../../config.js';
@@ -92,12 +94,44 @@ function definition(route: ToolRoute) {
   };
 }
 
+/**
+ * The requests this server answers, by method, with the SDK's own schemas. The SDK checks a
+ * request's params only inside its handler and answers a misfit as an internal error (-32603)
+ * carrying zod's issue list; checked here first, a misfit is the caller's: invalid params (-32602)
+ * naming the field, what it expected and what came.
+ */
+const REQUEST_SCHEMAS = new Map<string, typeof PingRequestSchema | typeof CallToolRequestSchema>([
+  ['initialize', InitializeRequestSchema as unknown as typeof PingRequestSchema],
+  ['ping', PingRequestSchema],
+  ['tools/list', ListToolsRequestSchema as unknown as typeof PingRequestSchema],
+  ['tools/call', CallToolRequestSchema],
+]);
+
+function invalidParams(c: Context, message: unknown): Response | undefined {
+  const { id, method } = message as { id?: unknown; method?: unknown };
+  if (id === undefined || typeof method !== 'string') return undefined;
+  const parsed = REQUEST_SCHEMAS.get(method)?.safeParse(message);
+  if (!parsed || parsed.success) return undefined;
+  const issues = parsed.error.issues;
+  const first = issues[0];
+  const field = first?.path.map(String).join('.') || 'params';
+  const what = (first?.message ?? 'invalid').replace(/^Invalid input: /, '');
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+  return c.json({
+    jsonrpc: '2.0',
+    id,
+    error: { code: ErrorCode.InvalidParams, message: `invalid params: '${field}' ${what}${more}` },
+  });
+}
+
 export async function serveMcp(
   app: OpenAPIHono,
   c: Context,
   deps: McpDeps,
   message: unknown,
 ): Promise<Response> {
+  const refused = invalidParams(c, message);
+  if (refused) return refused;
   const routes = await toolRoutes(deps);
   const server = new Server(
     { name: 'kafka-groups-rest', version: deps.version },

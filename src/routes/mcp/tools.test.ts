@@ -192,4 +192,52 @@ describe('POST /mcp keeps the limits of HTTP', () => {
     expect(next.status).toBe(429);
     expect(JSON.stringify(answer)).not.toContain(KEY);
   });
+
+  it('answers a request whose params misfit the method as invalid params naming the field, not an internal error', async () => {
+    const app = appWith();
+    const version = { 'mcp-protocol-version': '2025-06-18' };
+    const cases: [unknown, string][] = [
+      [{ name: 'list_consumer_groups', arguments: [] }, "'params.arguments' expected record, received array"],
+      [
+        { name: 'list_consumer_groups', arguments: 'x' },
+        "'params.arguments' expected record, received string",
+      ],
+      [{ name: 5 }, "'params.name' expected string, received number"],
+    ];
+    for (const [params, said] of cases) {
+      const res = await post(
+        app,
+        JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params }),
+        version,
+      );
+      expect(res.status).toBe(200);
+      const answer = (await res.json()) as { id: unknown; error?: { code: number; message: string } };
+      expect(answer.id).toBe(7);
+      expect(answer.error?.code, JSON.stringify(answer)).toBe(-32602);
+      expect(answer.error?.message).toContain(said);
+      expect(answer.error?.message).not.toContain('"code"');
+    }
+    const arrayId = await post(
+      app,
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 8,
+        method: 'tools/call',
+        params: { name: 'describe_consumer_group', arguments: { groupId: [] } },
+      }),
+      version,
+    );
+    const toolError = (await arrayId.json()) as { result: { structuredContent: { errors: unknown[] } } };
+    expect(toolError.result.structuredContent.errors[0]).toMatchObject({
+      name: 'groupId',
+      received: 'an array',
+    });
+    const init = await post(
+      app,
+      JSON.stringify({ jsonrpc: '2.0', id: 'i', method: 'initialize', params: { protocolVersion: 5 } }),
+    );
+    const refused = (await init.json()) as { error?: { code: number; message: string } };
+    expect(refused.error?.code).toBe(-32602);
+    expect(refused.error?.message).toContain("'params.protocolVersion' expected string, received number");
+  });
 });

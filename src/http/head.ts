@@ -1,0 +1,20 @@
+/**
+ * HEAD answers with GET's headers and no body. Hono drops the body of the GET answer it gives a
+ * HEAD without cancelling it, so a streamed answer (an event stream, NDJSON, /metrics) would go on
+ * being made for nobody: an event stream would keep its caller's stream slot and its poll until
+ * its lifetime ends, long after the client left. Cancelled here, the stream's producer stops now.
+ */
+
+import type { MiddlewareHandler } from 'hono';
+
+export function headWithoutBody(): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    const body = c.res.body;
+    if (c.req.method !== 'HEAD' || !body) return;
+    const res = c.res;
+    c.res = undefined;
+    c.res = new Response(null, res);
+    await body.cancel().catch(() => undefined);
+  };
+}
