@@ -235,7 +235,11 @@ function hasBody(c: Context): boolean {
   // A GET or HEAD never has a body in a fetch Request; asking for it would make the Node adapter
   // build the whole Request (headers, signal, stream) that its light stand-in saves.
   const method = c.req.method;
-  return method !== 'GET' && method !== 'HEAD' && c.req.raw.body !== null;
+  if (method === 'GET' || method === 'HEAD') return false;
+  // The Node adapter gives every other method a body stream, sent or not; over HTTP/1.1 a request
+  // with neither a length nor chunks has no body (RFC 9112 §6.3), and is owed its 404 or 405.
+  if ((c.env as { incoming?: unknown } | undefined)?.incoming !== undefined) return false;
+  return c.req.raw.body !== null;
 }
 
 /**
