@@ -12,18 +12,32 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import type { Action } from '../auth/grants.js';
+import { negotiate, notAcceptable } from './negotiation.js';
 
 export type RoutePolicy =
   /** Liveness and readiness: served to everyone, with their own rate-limit bucket. */
   | { open: true }
-  /** An API route: the grant action it needs, and `json` when it takes a JSON body. */
-  | { open?: false; action: Action; body?: 'json' };
+  /**
+   * An API route: the grant action it needs, `json` when it takes a JSON body, and `negotiates`
+   * when it answers in more than JSON (it weighs the Accept header itself).
+   */
+  | { open?: false; action: Action; body?: 'json'; negotiates?: true };
 
 const policies = new WeakMap<MiddlewareHandler, RoutePolicy>();
+const JSON_ONLY = ['application/json'] as const;
 
 /** The route's policy, as the first middleware of its definition (it does nothing itself). */
 export function requires(policy: RoutePolicy): MiddlewareHandler {
-  const marker: MiddlewareHandler = (_c, next) => next();
+  // A route that answers JSON alone says 406 to an Accept that takes no JSON (RFC 9110 §12.5.1),
+  // after the guards have let the caller in. Probes answer whatever the Accept: their status code
+  // is their answer, and a probe refused for its header would take a ready server out of service.
+  const marker: MiddlewareHandler =
+    policy.open || policy.negotiates
+      ? (_c, next) => next()
+      : (c, next) => {
+          if (negotiate(c.req.header('accept'), JSON_ONLY) === undefined) notAcceptable(c, JSON_ONLY);
+          return next();
+        };
   policies.set(marker, policy);
   return marker;
 }

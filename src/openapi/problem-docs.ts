@@ -38,7 +38,8 @@ export const PROBLEM_WHEN: Readonly<Record<ProblemSlug, string>> = {
   forbidden:
     "a known principal with no grant for the route's action (a write: `action` names the one it needs)",
   'method-not-allowed': 'a known path, another method (with `Allow`)',
-  'not-acceptable': '`GET /groups` with an `Accept` that takes neither JSON nor NDJSON; `offers` names both',
+  'not-acceptable':
+    '`GET /groups` with an `Accept` that takes neither JSON nor NDJSON (`offers` names both), or a route that answers JSON alone with one that takes no JSON',
   'client-timeout': 'the request was not received in time (Node server)',
   'payload-too-large': 'a body larger than `MAX_BODY_BYTES`, declared or counted while read',
   'unsupported-media-type': 'a body that is not `application/json`',

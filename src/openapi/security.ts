@@ -55,6 +55,14 @@ function addProblems(operation: Operation, slugs: ProblemSlug[]): void {
   }
 }
 
+/** Whether every success the operation documents is application/json (route-policy's 406 rule). */
+function answersJsonAlone(operation: Operation): boolean {
+  const types = Object.entries(operation.responses ?? {})
+    .filter(([status]) => status.startsWith('2'))
+    .flatMap(([, response]) => Object.keys(response.content ?? {}));
+  return types.length > 0 && types.every((type) => type === 'application/json');
+}
+
 export function addSecurity<T extends object>(document: T): T {
   const doc = document as Document;
   doc.components ??= {};
@@ -95,6 +103,8 @@ export function addSecurity<T extends object>(document: T): T {
         'request-timeout',
       ]);
       if (operation.requestBody) addProblems(operation, ['payload-too-large', 'unsupported-media-type']);
+      if (answersJsonAlone(operation) && !operation.responses?.['406'])
+        addProblems(operation, ['not-acceptable']);
     }
   }
   return document;

@@ -36,7 +36,7 @@ const PROTOCOL_TYPES = ['application/json', NDJSON] as const;
 const clusterProtocols = createRoute({
   method: 'get',
   path: '/cluster/protocols',
-  middleware: requires({ action: 'read' }),
+  middleware: requires({ action: 'read', negotiates: true }),
   operationId: 'getClusterProtocols',
   tags: ['cluster'],
   summary: 'Which groups still use the classic protocol, and which can leave it',
@@ -54,7 +54,7 @@ const clusterProtocols = createRoute({
 const streamClusterProtocols = createRoute({
   method: 'get',
   path: '/cluster/protocols.ndjson',
-  middleware: requires({ action: 'read' }),
+  middleware: requires({ action: 'read', negotiates: true }),
   operationId: 'streamClusterProtocols',
   tags: ['cluster'],
   summary: 'Which groups still use the classic protocol, one JSON object per line',

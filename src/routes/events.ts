@@ -92,7 +92,7 @@ const STREAM_DESCRIPTION =
 const groupEvents = createRoute({
   method: 'get',
   path: '/groups/{groupId}/events',
-  middleware: requires({ action: 'read' }),
+  middleware: requires({ action: 'read', negotiates: true }),
   operationId: 'streamGroupEvents',
   tags: ['groups'],
   summary: "A group's changes and lag as server-sent events",
@@ -123,7 +123,7 @@ const groupEvents = createRoute({
 const listingEvents = createRoute({
   method: 'get',
   path: '/groups.events',
-  middleware: requires({ action: 'read' }),
+  middleware: requires({ action: 'read', negotiates: true }),
   operationId: 'streamGroupsEvents',
   tags: ['groups'],
   summary: 'Changes and lag of the groups the /groups filters match, as server-sent events',

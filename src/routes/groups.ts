@@ -44,7 +44,7 @@ const LISTING_TYPES = ['application/json', NDJSON] as const;
 const listGroups = createRoute({
   method: 'get',
   path: '/groups',
-  middleware: requires({ action: 'read' }),
+  middleware: requires({ action: 'read', negotiates: true }),
   operationId: 'listGroups',
   tags: ['groups'],
   summary: 'List the groups of every broker, filtered and paged',
@@ -70,7 +70,7 @@ const streamGroups = createRoute({
   method: 'get',
   path: '/groups.ndjson',
   operationId: 'streamGroups',
-  middleware: requires({ action: 'read' }),
+  middleware: requires({ action: 'read', negotiates: true }),
   tags: ['groups'],
   summary: 'Every matching group, one JSON object per line, streamed',
   description:

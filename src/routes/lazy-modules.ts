@@ -14,8 +14,8 @@ export const OFFSET_ROUTES = lazyModule<typeof import('./offsets.js')>(
 
 export const TOPIC_GROUP_ROUTES = lazyModule<typeof import('./topic-groups.js')>(
   [
-    { method: 'get', path: '/topics/{topic}/groups', policy: { action: 'read' } },
-    { method: 'get', path: '/topics/{topic}/groups.ndjson', policy: { action: 'read' } },
+    { method: 'get', path: '/topics/{topic}/groups', policy: { action: 'read', negotiates: true } },
+    { method: 'get', path: '/topics/{topic}/groups.ndjson', policy: { action: 'read', negotiates: true } },
   ],
   () => import('./topic-groups.js'),
 );
@@ -77,27 +77,27 @@ export const GROUP_DIAGNOSIS_ROUTES = lazyModule<typeof import('./group-diagnosi
 
 export const CLUSTER_PROTOCOL_ROUTES = lazyModule<typeof import('./cluster-protocols.js')>(
   [
-    { method: 'get', path: '/cluster/protocols', policy: { action: 'read' } },
-    { method: 'get', path: '/cluster/protocols.ndjson', policy: { action: 'read' } },
+    { method: 'get', path: '/cluster/protocols', policy: { action: 'read', negotiates: true } },
+    { method: 'get', path: '/cluster/protocols.ndjson', policy: { action: 'read', negotiates: true } },
   ],
   () => import('./cluster-protocols.js'),
 );
 
 export const EVENT_ROUTES = lazyModule<typeof import('./events.js')>(
   [
-    { method: 'get', path: '/groups/{groupId}/events', policy: { action: 'read' } },
-    { method: 'get', path: '/groups.events', policy: { action: 'read' } },
+    { method: 'get', path: '/groups/{groupId}/events', policy: { action: 'read', negotiates: true } },
+    { method: 'get', path: '/groups.events', policy: { action: 'read', negotiates: true } },
   ],
   () => import('./events.js'),
 );
 
 export const MCP_ROUTES = lazyModule<typeof import('./mcp/route.js')>(
-  [{ method: 'post', path: '/mcp', policy: { action: 'read', body: 'json' } }],
+  [{ method: 'post', path: '/mcp', policy: { action: 'read', body: 'json', negotiates: true } }],
   () => import('./mcp/route.js'),
 );
 
 export const METRICS_ROUTES = lazyModule<typeof import('./metrics.js')>(
-  [{ method: 'get', path: '/metrics', policy: { action: 'offsets' } }],
+  [{ method: 'get', path: '/metrics', policy: { action: 'offsets', negotiates: true } }],
   () => import('./metrics.js'),
 );
 

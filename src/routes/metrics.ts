@@ -59,7 +59,7 @@ kafka_group_series_dropped 0
 const metrics = createRoute({
   method: 'get',
   path: '/metrics',
-  middleware: requires({ action: 'offsets' }),
+  middleware: requires({ action: 'offsets', negotiates: true }),
   operationId: 'getMetrics',
   tags: ['offsets'],
   summary: 'Lag, time lag, members, state and verdict of every visible group, in the Prometheus text format',

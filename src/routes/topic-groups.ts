@@ -121,7 +121,7 @@ const DESCRIPTION =
 const listTopicGroups = createRoute({
   method: 'get',
   path: '/topics/{topic}/groups',
-  middleware: requires({ action: 'read' }),
+  middleware: requires({ action: 'read', negotiates: true }),
   operationId: 'listTopicGroups',
   tags: ['groups'],
   summary: 'The groups that read a topic, with their lag on it',
@@ -139,7 +139,7 @@ const listTopicGroups = createRoute({
 const streamTopicGroups = createRoute({
   method: 'get',
   path: '/topics/{topic}/groups.ndjson',
-  middleware: requires({ action: 'read' }),
+  middleware: requires({ action: 'read', negotiates: true }),
   operationId: 'streamTopicGroups',
   tags: ['groups'],
   summary: 'The groups that read a topic, one JSON object per line, written as they are read',

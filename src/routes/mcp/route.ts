@@ -66,7 +66,7 @@ const mcp = createRoute({
   method: 'post',
   path: '/mcp',
   // Talking to the endpoint needs the read grant; each tool then needs its own route's grant.
-  middleware: requires({ action: 'read', body: 'json' }),
+  middleware: requires({ action: 'read', body: 'json', negotiates: true }),
   operationId: 'mcp',
   tags: ['mcp'],
   summary: 'Model Context Protocol (Streamable HTTP): this API as tools for agents',
