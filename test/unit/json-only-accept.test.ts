@@ -5,24 +5,10 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import type { GroupService } from '../../src/groups/service.js';
-import { securityFrom } from '../../src/http/security.js';
+import { standInApp } from '../support/stand-in-app.js';
 
-const stub = new Proxy({} as GroupService, {
-  get: (_target, name) => {
-    if (name === 'then') return undefined;
-    if (name === 'describeGroup')
-      return async (groupId: string) => ({ groupId, type: 'classic', state: 'Empty', members: [] });
-    return () => Promise.reject(new Error('stand-in service'));
-  },
-});
-const app = createApp({
-  service: stub,
-  security: securityFrom(
-    loadConfig({ KAFKA_BROKERS: '127.0.0.1:9', AUTH: 'none', RATE_LIMIT_PER_MINUTE: '0' }),
-  ),
+const app = standInApp({
+  describeGroup: async (groupId: string) => ({ groupId, type: 'classic', state: 'Empty', members: [] }),
 });
 
 describe('an Accept header a JSON-only route cannot meet', () => {

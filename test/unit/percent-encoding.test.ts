@@ -5,28 +5,14 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import type { GroupService } from '../../src/groups/service.js';
-import { securityFrom } from '../../src/http/security.js';
+import { standInApp } from '../support/stand-in-app.js';
 
 const asked: string[] = [];
-const stub = new Proxy({} as GroupService, {
-  get: (_target, name) => {
-    if (name === 'then') return undefined;
-    if (name === 'describeGroup')
-      return async (groupId: string) => {
-        asked.push(groupId);
-        return { groupId, type: 'classic', state: 'Empty', members: [] };
-      };
-    return () => Promise.reject(new Error('stand-in service'));
+const app = standInApp({
+  describeGroup: async (groupId: string) => {
+    asked.push(groupId);
+    return { groupId, type: 'classic', state: 'Empty', members: [] };
   },
-});
-const app = createApp({
-  service: stub,
-  security: securityFrom(
-    loadConfig({ KAFKA_BROKERS: '127.0.0.1:9', AUTH: 'none', RATE_LIMIT_PER_MINUTE: '0' }),
-  ),
 });
 
 describe('percent-encoding that is not UTF-8', () => {

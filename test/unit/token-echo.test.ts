@@ -5,20 +5,9 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import type { GroupService } from '../../src/groups/service.js';
-import { securityFrom } from '../../src/http/security.js';
+import { standInApp } from '../support/stand-in-app.js';
 
-const stub = new Proxy({} as GroupService, {
-  get: (_target, name) => (name === 'then' ? undefined : () => Promise.reject(new Error('stand-in service'))),
-});
-const app = createApp({
-  service: stub,
-  security: securityFrom(
-    loadConfig({ KAFKA_BROKERS: '127.0.0.1:9', AUTH: 'none', RATE_LIMIT_PER_MINUTE: '0', WRITES: 'enabled' }),
-  ),
-});
+const app = standInApp({}, { WRITES: 'enabled' });
 const TOKEN = `eyJ0b2tlbiI6InNlY3JldCJ9.${'S3cr3tSignature'.repeat(4)}`;
 
 describe('token parameters in validation answers', () => {

@@ -7,20 +7,9 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import type { GroupService } from '../../src/groups/service.js';
-import { securityFrom } from '../../src/http/security.js';
+import { standInApp } from '../support/stand-in-app.js';
 
-const stub = new Proxy({} as GroupService, {
-  get: (_target, name) => (name === 'then' ? undefined : () => Promise.reject(new Error('stand-in service'))),
-});
-const app = createApp({
-  service: stub,
-  security: securityFrom(
-    loadConfig({ KAFKA_BROKERS: '127.0.0.1:9', AUTH: 'none', WRITES: 'enabled', RATE_LIMIT_PER_MINUTE: '0' }),
-  ),
-});
+const app = standInApp({}, { WRITES: 'enabled' });
 
 interface Problem {
   type: string;
