@@ -39,6 +39,7 @@ const EVERY_IMPORT = {
   'node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.js': ['../validation/ajv-provider.js'],
   'node_modules/kafkajs/src/broker/saslAuthenticator/index.js': ['../../protocol/requests'],
   'node_modules/kafkajs/src/errors.js': ['../package.json'],
+  'node_modules/kafkajs/src/protocol/requests/saslHandshake/v0/response.js': ['../../../error'],
 };
 
 describe('the stand-ins', () => {

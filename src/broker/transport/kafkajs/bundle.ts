@@ -5,6 +5,8 @@
  *
  * - kafkajs's request registry, read only by its SASL authenticator: sasl-requests.ts, the two
  *   requests SASL sends, in place of every request kafkajs implements (~100 KB minified).
+ * - its table of Kafka's error codes, read only by the SASL answers: sasl-errors.ts, from the
+ *   project's own table (~12 KB minified).
  * - its package.json, read by its errors for one field: that field (package-fields.json).
  *
  * It lives here because it knows kafkajs's file layout; kafkajs.test.ts checks that layout.
@@ -15,6 +17,12 @@ export const KAFKAJS_STAND_INS = [
     specifier: '../../protocol/requests',
     importer: /[\\/]kafkajs[\\/]src[\\/]broker[\\/]saslAuthenticator[\\/]index\.js$/,
     file: 'src/broker/transport/kafkajs/sasl-requests.ts',
+  },
+  {
+    specifier: '../../../error',
+    importer:
+      /[\\/]kafkajs[\\/]src[\\/]protocol[\\/]requests[\\/]sasl(Handshake|Authenticate)[\\/]v\d[\\/]response\.js$/,
+    file: 'src/broker/transport/kafkajs/sasl-errors.ts',
   },
   {
     specifier: '../package.json',

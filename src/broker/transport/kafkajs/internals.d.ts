@@ -90,6 +90,11 @@ declare module 'kafkajs/src/errors.js' {
   export class KafkaJSConnectionClosedError extends KafkaJSConnectionError {}
   export class KafkaJSRequestTimeoutError extends KafkaJSError {}
   export class KafkaJSSASLAuthenticationError extends KafkaJSError {}
+  export class KafkaJSProtocolError extends KafkaJSError {
+    constructor(e: { type: string; code: number; retriable: boolean; message: string });
+    readonly type: string;
+    readonly code: number;
+  }
   export class KafkaJSServerDoesNotSupportApiKey extends KafkaJSError {
     constructor(message: string, details: { apiKey: number; apiName?: string });
   }
