@@ -20,6 +20,9 @@ export function settleAfterDrop(): Promise<void> {
 /** Relays to `target`; once armed, holds the next answer chunk for HOLD_MS and says when it has one. */
 export class HoldingRelay {
   private armed: (() => void) | undefined;
+  private apiKey: number | undefined;
+  /** Correlation ids of requests of `apiKey` sent while armed. */
+  private readonly awaited = new Set<number>();
   private readonly sockets = new Set<Socket>();
   private constructor(
     private readonly server: Server,
@@ -34,11 +37,28 @@ export class HoldingRelay {
     return relay;
   }
 
-  /** Resolves once an answer is being held. */
-  arm(): Promise<void> {
+  /**
+   * Resolves once an answer is being held: the next answer of any kind, or with `apiKey` the next
+   * answer to a request of that API (Metadata is 3), so that what is held is what the test waits on
+   * and not a connection's ApiVersions or a background read.
+   */
+  arm(apiKey?: number): Promise<void> {
+    this.apiKey = apiKey;
+    this.awaited.clear();
     return new Promise((resolve) => {
       this.armed = resolve;
     });
+  }
+
+  /** The correlation ids of the frames that start in `chunk` (size, then the rest of the frame). */
+  private static frames(chunk: Buffer, read: (frame: Buffer) => void): void {
+    for (let at = 0; at + 12 <= chunk.length; ) {
+      const size = chunk.readInt32BE(at);
+      // A chunk that starts inside a frame has no header here: nothing to read.
+      if (size < 8) return;
+      read(chunk.subarray(at + 4));
+      at += 4 + size;
+    }
   }
 
   /** Closes every relayed connection: the server's next request opens a new one. */
@@ -61,10 +81,21 @@ export class HoldingRelay {
       });
       s.on('close', () => this.sockets.delete(s));
     }
-    client.on('data', (chunk) => broker.write(chunk));
-    broker.on('data', (chunk) => {
+    client.on('data', (chunk: Buffer) => {
+      if (this.armed && this.apiKey !== undefined)
+        HoldingRelay.frames(chunk, (frame) => {
+          if (frame.readInt16BE(0) === this.apiKey) this.awaited.add(frame.readInt32BE(4));
+        });
+      broker.write(chunk);
+    });
+    broker.on('data', (chunk: Buffer) => {
       const held = this.armed;
-      if (!held) {
+      let wanted = this.apiKey === undefined;
+      if (held && !wanted)
+        HoldingRelay.frames(chunk, (frame) => {
+          if (this.awaited.has(frame.readInt32BE(0))) wanted = true;
+        });
+      if (!held || !wanted) {
         client.write(chunk);
         return;
       }
