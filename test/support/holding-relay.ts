@@ -17,12 +17,38 @@ export function settleAfterDrop(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 1_100));
 }
 
-/** Relays to `target`; once armed, holds the next answer chunk for HOLD_MS and says when it has one. */
+/**
+ * The first `headBytes` after the size of every Kafka frame in one direction of a connection, however
+ * TCP cuts the stream: a frame's head may straddle chunks, and a chunk may start inside a frame.
+ */
+class FrameHeads {
+  private skip = 0;
+  private partial = Buffer.alloc(0);
+  constructor(private readonly headBytes: number) {}
+
+  feed(chunk: Buffer, read: (head: Buffer) => void): void {
+    for (let at = 0; at < chunk.length; ) {
+      if (this.skip > 0) {
+        const n = Math.min(this.skip, chunk.length - at);
+        this.skip -= n;
+        at += n;
+        continue;
+      }
+      const take = chunk.subarray(at, at + 4 + this.headBytes - this.partial.length);
+      this.partial = Buffer.concat([this.partial, take]);
+      at += take.length;
+      if (this.partial.length < 4 + this.headBytes) return;
+      read(this.partial.subarray(4));
+      this.skip = this.partial.readInt32BE(0) - this.headBytes;
+      this.partial = Buffer.alloc(0);
+    }
+  }
+}
+
+/** Relays to `target`; once armed, holds the next answer for HOLD_MS and says when it has one. */
 export class HoldingRelay {
   private armed: (() => void) | undefined;
   private apiKey: number | undefined;
-  /** Correlation ids of requests of `apiKey` sent while armed. */
-  private readonly awaited = new Set<number>();
   private readonly sockets = new Set<Socket>();
   private constructor(
     private readonly server: Server,
@@ -39,26 +65,14 @@ export class HoldingRelay {
 
   /**
    * Resolves once an answer is being held: the next answer of any kind, or with `apiKey` the next
-   * answer to a request of that API (Metadata is 3), so that what is held is what the test waits on
-   * and not a connection's ApiVersions or a background read.
+   * answer to a request of that API sent after arming (Metadata is 3), so that what is held is what
+   * the test waits on and not a connection's ApiVersions.
    */
   arm(apiKey?: number): Promise<void> {
     this.apiKey = apiKey;
-    this.awaited.clear();
     return new Promise((resolve) => {
       this.armed = resolve;
     });
-  }
-
-  /** The correlation ids of the frames that start in `chunk` (size, then the rest of the frame). */
-  private static frames(chunk: Buffer, read: (frame: Buffer) => void): void {
-    for (let at = 0; at + 12 <= chunk.length; ) {
-      const size = chunk.readInt32BE(at);
-      // A chunk that starts inside a frame has no header here: nothing to read.
-      if (size < 8) return;
-      read(chunk.subarray(at + 4));
-      at += 4 + size;
-    }
   }
 
   /** Closes every relayed connection: the server's next request opens a new one. */
@@ -81,27 +95,42 @@ export class HoldingRelay {
       });
       s.on('close', () => this.sockets.delete(s));
     }
+    // Correlation ids are a connection's own: each relayed connection tracks the requests it awaits.
+    const requests = new FrameHeads(8);
+    const answers = new FrameHeads(4);
+    const awaited = new Set<number>();
+    // Once an answer is held, what follows on the connection waits behind it: bytes keep their order.
+    let queued: Buffer[] | undefined;
     client.on('data', (chunk: Buffer) => {
-      if (this.armed && this.apiKey !== undefined)
-        HoldingRelay.frames(chunk, (frame) => {
-          if (frame.readInt16BE(0) === this.apiKey) this.awaited.add(frame.readInt32BE(4));
-        });
+      requests.feed(chunk, (head) => {
+        if (this.armed && this.apiKey !== undefined && head.readInt16BE(0) === this.apiKey)
+          awaited.add(head.readInt32BE(4));
+      });
       broker.write(chunk);
     });
     broker.on('data', (chunk: Buffer) => {
-      const held = this.armed;
-      let wanted = this.apiKey === undefined;
-      if (held && !wanted)
-        HoldingRelay.frames(chunk, (frame) => {
-          if (this.awaited.has(frame.readInt32BE(0))) wanted = true;
-        });
-      if (!held || !wanted) {
+      let wanted = false;
+      answers.feed(chunk, (head) => {
+        const id = head.readInt32BE(0);
+        if (this.armed && (this.apiKey === undefined || awaited.has(id))) wanted = true;
+        awaited.delete(id);
+      });
+      if (queued) {
+        queued.push(chunk);
+        return;
+      }
+      const held = wanted ? this.armed : undefined;
+      if (!held) {
         client.write(chunk);
         return;
       }
       this.armed = undefined;
+      queued = [chunk];
       held();
-      setTimeout(() => client.write(chunk), HOLD_MS);
+      setTimeout(() => {
+        for (const c of queued ?? []) client.write(c);
+        queued = undefined;
+      }, HOLD_MS);
     });
     client.on('end', () => broker.end());
     broker.on('end', () => client.end());
