@@ -13,7 +13,19 @@ import { ok } from './outcome.js';
  * A link that answers FindCoordinator from a table after `delayMs` and records each request's
  * keys: ids starting with 'x' have no coordinator yet (COORDINATOR_NOT_AVAILABLE).
  */
-function fakeLink({ delayMs = 5, version = 6, slowKey = '', slowMs = 0 } = {}) {
+function fakeLink({
+  delayMs = 5,
+  version = 6,
+  slowKey = '',
+  slowMs = 0,
+  held,
+}: {
+  delayMs?: number;
+  version?: number;
+  slowKey?: string;
+  slowMs?: number;
+  held?: Promise<void>;
+} = {}) {
   const requests: string[][] = [];
   const nodeOf = (id: string) => (id.charCodeAt(id.length - 1) % 2) + 1;
   const connection = {
@@ -26,7 +38,10 @@ function fakeLink({ delayMs = 5, version = 6, slowKey = '', slowMs = 0 } = {}) {
       };
       const keys = request.coordinatorKeys ?? [request.key as string];
       requests.push([...keys]);
-      await new Promise((resolve) => setTimeout(resolve, keys.includes(slowKey) ? slowMs : delayMs));
+      // A request with `slowKey` waits `slowMs`, or for `held` when given: the order of turns then
+      // does not hang on timers firing on time.
+      if (held && keys.includes(slowKey)) await held;
+      else await new Promise((resolve) => setTimeout(resolve, keys.includes(slowKey) ? slowMs : delayMs));
       const answer = (key: string) => ({
         key,
         nodeId: key.startsWith('x') ? -1 : nodeOf(key),
@@ -96,7 +111,11 @@ describe('Coordinators: batched lookups', () => {
   });
 
   it('keeps at most maxInFlight lookups out: later ones wait and leave together', async () => {
-    const { cluster, requests } = fakeLink({ delayMs: 30 });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { cluster, requests } = fakeLink({ slowKey: 'a', held });
     const coordinators = new Coordinators(cluster, NO_RETRY, { maxInFlight: 1, windowMs: 1_000 });
     const first = coordinatorsOf(coordinators, ['a']);
     await new Promise((resolve) => setTimeout(resolve, 5)); // 'a' is out
@@ -104,6 +123,9 @@ describe('Coordinators: batched lookups', () => {
       await new Promise((resolve) => setTimeout(resolve, i * 3));
       return coordinatorsOf(coordinators, [id]);
     });
+    // 'a' comes back only after d's turn: a timer due later fires after the earlier ones.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    release();
     await Promise.all([first, ...later]);
     // b, c and d came in different turns while 'a' was out: one request once it came back.
     expect(requests).toEqual([['a'], ['b', 'c', 'd']]);

@@ -23,6 +23,8 @@
  *   produce TOPIC PARTITION COUNT   appends COUNT records to TOPIC-PARTITION (KafkaProducer, acks=all), one batch
  *                                   per record, and prints their offsets: OFFSET <offset>
  *   delete-groups GROUP...          deletes the groups, which must have no members (Admin.deleteConsumerGroups)
+ *   elect-preferred-leaders         moves every partition's leadership to its preferred replica where it is not
+ *                                   there (Admin.electLeaders, PREFERRED, all partitions)
  *   share-consume GROUP TOPIC COUNT a KafkaShareConsumer of share group GROUP reads TOPIC until COUNT records
  *                                   came (or 30 s passed), acknowledging each, and prints them:
  *                                     RECORD <partition> <offset>
@@ -58,6 +60,7 @@ import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.ElectionType;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -188,6 +191,11 @@ public class AdminOps {
         case "delete-groups" -> {
           if (args.isEmpty()) throw new IllegalArgumentException("delete-groups GROUP...");
           admin.deleteConsumerGroups(args).all().get(WAIT_MS, TimeUnit.MILLISECONDS);
+        }
+        case "elect-preferred-leaders" -> {
+          if (!args.isEmpty()) throw new IllegalArgumentException("elect-preferred-leaders takes no arguments");
+          // Per partition, "election not needed" is an answer, not a failure: only the call's own fails.
+          admin.electLeaders(ElectionType.PREFERRED, null).partitions().get(WAIT_MS, TimeUnit.MILLISECONDS);
         }
         case "share-consume" -> {
           if (args.size() != 3) throw new IllegalArgumentException("share-consume GROUP TOPIC COUNT");

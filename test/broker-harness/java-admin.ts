@@ -130,6 +130,11 @@ export async function javaAdminDeleteGroups(bootstrap: string, groupIds: readonl
   await adminOps(bootstrap, ['delete-groups', ...groupIds]);
 }
 
+/** Hands every partition's leadership back to its preferred replica (after a node was fenced). */
+export async function javaAdminElectPreferredLeaders(bootstrap: string): Promise<void> {
+  await adminOps(bootstrap, ['elect-preferred-leaders']);
+}
+
 /** Every group the cluster lists: group id → protocol type ('' when none). */
 export async function javaAdminListGroups(bootstrap: string): Promise<Map<string, string>> {
   const decode = (s: string | undefined) => Buffer.from(s ?? '', 'base64').toString('utf8');

@@ -20,6 +20,7 @@ import { createLogger } from '../../src/logger.js';
 import { createService, type Service } from '../../src/service.js';
 import { type RunningCluster, startCluster } from '../broker-harness/cluster.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
+import { javaAdminElectPreferredLeaders } from '../broker-harness/java-admin.js';
 import { hungMidStream } from './hung-stream.js';
 
 /** One Kafka request's bound, and the HTTP request's (and a stream's) deadline above it. */
@@ -138,13 +139,21 @@ describe('the first bootstrap broker hangs (SIGSTOP): the healthy part still ans
     if (!first) throw new Error('no node');
     expect(cluster.bootstrap.split(',')[0]).toBe(first.bootstrap);
     await cluster.waitUntilReady();
-    // The groups whose coordinator is not the node about to hang.
+    // The groups whose coordinator is not the node about to hang. A node fenced for a moment on a
+    // busy machine leaves its leaderships (the offsets topic's too) with the others, and Kafka hands
+    // them back only at its next imbalance check (5 minutes): here they are handed back at once.
     const healthy: string[] = [];
-    for (const id of groups) {
-      const res = await app.request(`/groups/${id}`);
-      expect(res.status).toBe(200);
-      const { coordinator } = (await res.json()) as { coordinator: { nodeId: number } };
-      if (coordinator.nodeId !== first.nodeId) healthy.push(id);
+    for (let round = 0; healthy.length === 0 && round < 10; round++) {
+      if (round > 0) {
+        await javaAdminElectPreferredLeaders(cluster.bootstrap);
+        await new Promise((r) => setTimeout(r, 2_000));
+      }
+      for (const id of groups) {
+        const res = await app.request(`/groups/${id}`);
+        expect(res.status).toBe(200);
+        const { coordinator } = (await res.json()) as { coordinator: { nodeId: number } };
+        if (coordinator.nodeId !== first.nodeId) healthy.push(id);
+      }
     }
     expect(healthy.length, 'groups coordinated by the healthy nodes').toBeGreaterThan(0);
     const paths = [
@@ -206,7 +215,7 @@ describe('the first bootstrap broker hangs (SIGSTOP): the healthy part still ans
       await new Promise((r) => setTimeout(r, 500));
     }
     process.stderr.write(`[hung-bootstrap] complete again ${Date.now() - resumedAt} ms after SIGCONT\n`);
-  }, 150_000);
+  }, 240_000);
 });
 
 describe('a broker hangs mid-stream: the streams end within their deadline, every group once', () => {
