@@ -33,10 +33,6 @@ function build(stream: boolean): Instance {
   const config = loadConfig(process.env);
   const logger = createLogger(config.logLevel);
   const service = createService(config, { logger, awsMskIamSigner });
-  // The first broker connection (TCP, TLS, ApiVersions, SASL) opens while this invocation builds
-  // the app and loads Node's fetch classes: its round trips overlap that work instead of following
-  // it. A failure here is the first call's to report (it retries the connection), so it is dropped.
-  service.cluster.anyBroker((connection) => connection.apiVersions()).catch(() => undefined);
   // Built once per instance: the token buckets and the JWKS cache outlive one invocation.
   const security = securityFrom(config, { clientAddress: (c) => getConnInfo(c).remote.address });
   return {
