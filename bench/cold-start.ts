@@ -121,25 +121,33 @@ async function main(): Promise<void> {
         console.log(`${b.name} run ${String(i + 1).padStart(2)}: ${format(r)}`);
       }
     }
+    // Each figure is the median of its own per-run values: answer and import + answer are medians
+    // of each run's, not differences of other medians (which a few slow runs pull apart).
     const medians = results.map((rs) => {
-      const m = (key: keyof Run) => median(rs.map((r) => r[key]));
+      const m = (of: (r: Run) => number) => median(rs.map(of));
       return {
-        status: 200,
-        start: m('start'),
-        import: m('import'),
-        sinceStart: m('sinceStart'),
-        cpu: m('cpu'),
-        wall: m('wall'),
+        boot: m((r) => r.start),
+        import: m((r) => r.import),
+        answer: m((r) => r.sinceStart - r.start - r.import),
+        cold: m((r) => r.sinceStart - r.start),
+        sinceStart: m((r) => r.sinceStart),
+        cpu: m((r) => r.cpu),
+        wall: m((r) => r.wall),
       };
     });
-    for (const [k, b] of bundles.entries())
-      console.log(`${b.name}, median of ${runs}: ${format(medians[k] as Run)}`);
+    const f = (ms: number) => `${ms.toFixed(1)} ms`;
+    for (const [k, b] of bundles.entries()) {
+      const r = medians[k] as (typeof medians)[number];
+      console.log(
+        `${b.name}, medians of ${runs}: boot ${f(r.boot)}, import ${f(r.import)}, answer ${f(r.answer)}, ` +
+          `import + answer ${f(r.cold)}, sinceStart ${f(r.sinceStart)}; wall ${f(r.wall)}; cpu ${f(r.cpu)}`,
+      );
+    }
     const [mine, theirs] = medians;
     if (mine && theirs) {
       const ratio = (a: number, b: number) => (a / b).toFixed(2);
-      const cold = (r: Run) => r.sinceStart - r.start;
       console.log(
-        `this build / ${other}: import ${ratio(mine.import, theirs.import)}×, import + answer ${ratio(cold(mine), cold(theirs))}×, sinceStart ${ratio(mine.sinceStart, theirs.sinceStart)}×, cpu ${ratio(mine.cpu, theirs.cpu)}×`,
+        `this build / ${other}: import ${ratio(mine.import, theirs.import)}×, answer ${ratio(mine.answer, theirs.answer)}×, import + answer ${ratio(mine.cold, theirs.cold)}×, sinceStart ${ratio(mine.sinceStart, theirs.sinceStart)}×, cpu ${ratio(mine.cpu, theirs.cpu)}×`,
       );
     }
     console.log(
