@@ -11,7 +11,8 @@
  * own start until the first line of the child runs (`node -e 0` costs as much); `import`, loading
  * the bundle; `answer`, the first invocation (client and app built, Node's fetch classes loaded,
  * connect, ApiVersions, FindCoordinator, describe); `sinceStart`, all three. `wall` is spawn to
- * answer as this process sees it (adds process creation). Prints each run and the medians.
+ * answer as this process sees it (adds process creation); `cpu`, the child's CPU time (user + system,
+ * boot included), which a busy machine inflates far less than the clock. Prints each run and the medians.
  */
 
 import { execFile } from 'node:child_process';
@@ -38,7 +39,8 @@ const res = await handler({
   body: null, isBase64Encoded: false,
 });
 const done = performance.now();
-console.log(JSON.stringify({ status: res.statusCode, start: t0, import: imported - t0, sinceStart: done }));
+const cpu = process.cpuUsage();
+console.log(JSON.stringify({ status: res.statusCode, start: t0, import: imported - t0, sinceStart: done, cpu: (cpu.user + cpu.system) / 1000 }));
 process.exit(0);
 `;
 
@@ -47,6 +49,8 @@ interface Run {
   start: number;
   import: number;
   sinceStart: number;
+  /** CPU time of the child, boot included (user + system): what another process's load inflates least. */
+  cpu: number;
   wall: number;
 }
 
@@ -66,7 +70,7 @@ function format(r: Run): string {
   const answer = r.sinceStart - r.start - r.import;
   return (
     `sinceStart ${r.sinceStart.toFixed(1)} ms = boot ${r.start.toFixed(1)} + import ${r.import.toFixed(1)} + ` +
-    `answer ${answer.toFixed(1)}; wall ${r.wall.toFixed(1)} ms`
+    `answer ${answer.toFixed(1)}; wall ${r.wall.toFixed(1)} ms; cpu ${r.cpu.toFixed(1)} ms`
   );
 }
 
@@ -117,24 +121,33 @@ async function main(): Promise<void> {
         console.log(`${b.name} run ${String(i + 1).padStart(2)}: ${format(r)}`);
       }
     }
+    // Each figure is the median of its own per-run values: answer and import + answer are medians
+    // of each run's, not differences of other medians (which a few slow runs pull apart).
     const medians = results.map((rs) => {
-      const m = (key: keyof Run) => median(rs.map((r) => r[key]));
+      const m = (of: (r: Run) => number) => median(rs.map(of));
       return {
-        status: 200,
-        start: m('start'),
-        import: m('import'),
-        sinceStart: m('sinceStart'),
-        wall: m('wall'),
+        boot: m((r) => r.start),
+        import: m((r) => r.import),
+        answer: m((r) => r.sinceStart - r.start - r.import),
+        cold: m((r) => r.sinceStart - r.start),
+        sinceStart: m((r) => r.sinceStart),
+        cpu: m((r) => r.cpu),
+        wall: m((r) => r.wall),
       };
     });
-    for (const [k, b] of bundles.entries())
-      console.log(`${b.name}, median of ${runs}: ${format(medians[k] as Run)}`);
+    const f = (ms: number) => `${ms.toFixed(1)} ms`;
+    for (const [k, b] of bundles.entries()) {
+      const r = medians[k] as (typeof medians)[number];
+      console.log(
+        `${b.name}, medians of ${runs}: boot ${f(r.boot)}, import ${f(r.import)}, answer ${f(r.answer)}, ` +
+          `import + answer ${f(r.cold)}, sinceStart ${f(r.sinceStart)}; wall ${f(r.wall)}; cpu ${f(r.cpu)}`,
+      );
+    }
     const [mine, theirs] = medians;
     if (mine && theirs) {
       const ratio = (a: number, b: number) => (a / b).toFixed(2);
-      const cold = (r: Run) => r.sinceStart - r.start;
       console.log(
-        `this build / ${other}: import ${ratio(mine.import, theirs.import)}×, import + answer ${ratio(cold(mine), cold(theirs))}×, sinceStart ${ratio(mine.sinceStart, theirs.sinceStart)}×`,
+        `this build / ${other}: import ${ratio(mine.import, theirs.import)}×, answer ${ratio(mine.answer, theirs.answer)}×, import + answer ${ratio(mine.cold, theirs.cold)}×, sinceStart ${ratio(mine.sinceStart, theirs.sinceStart)}×, cpu ${ratio(mine.cpu, theirs.cpu)}×`,
       );
     }
     console.log(

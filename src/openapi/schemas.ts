@@ -10,9 +10,15 @@ import { GROUP_TYPES } from '../vocabulary.js';
 import { KafkaErrorSchema, ProblemSchema } from './problems.js';
 import { CLASSIC_GROUP_EXAMPLE, GroupSchema } from './shapes/groups.js';
 import { LagTotalsSchema } from './shapes/offsets.js';
-import { BrokerRefSchema, GROUP_ID_RULE, Int32, Int64, MAX_GROUP_ID_BYTES } from './shapes/primitives.js';
-import { expect } from './validation.js';
+import { BrokerRefSchema, Int32, Int64 } from './shapes/primitives.js';
 
+export { BatchDescribeRequestSchema, MAX_BATCH_GROUPS } from './batch-request.js';
+export {
+  BrokerReadinessSchema,
+  ClusterReadinessSchema,
+  HealthSchema,
+  ReadinessSchema,
+} from './probe-schemas.js';
 export {
   CLASSIC_GROUP_EXAMPLE,
   ClassicGroupSchema,
@@ -90,8 +96,6 @@ export const GroupListSchema = z
     },
   });
 
-export const MAX_BATCH_GROUPS = 100;
-
 export const GroupPageSchema = z
   .object({
     groups: z.array(
@@ -125,31 +129,6 @@ export const GroupPageSchema = z
       failures: [],
       nextCursor: 'ZzE6ZGVtby1zaGFyZQ',
     },
-  });
-
-export const BatchDescribeRequestSchema = z
-  .strictObject({
-    groupIds: z
-      .array(
-        z
-          .string(expect(GROUP_ID_RULE))
-          .min(1, expect(GROUP_ID_RULE))
-          .refine(
-            (id) => new TextEncoder().encode(id).byteLength <= MAX_GROUP_ID_BYTES,
-            expect(GROUP_ID_RULE),
-          ),
-        expect(`an array of 1 to ${MAX_BATCH_GROUPS} group ids`),
-      )
-      .min(1, expect(`an array of 1 to ${MAX_BATCH_GROUPS} group ids`))
-      .max(MAX_BATCH_GROUPS, expect(`an array of 1 to ${MAX_BATCH_GROUPS} group ids`))
-      .openapi({ description: `1 to ${MAX_BATCH_GROUPS} group ids; duplicates are answered once` }),
-    type: z
-      .enum(GROUP_TYPES, expect(`one of ${GROUP_TYPES.join(', ')}`))
-      .optional()
-      .openapi({ description: 'Assert every group has this type (mismatches are per-group 409 problems)' }),
-  })
-  .openapi('BatchDescribeRequest', {
-    example: { groupIds: ['demo-classic', 'demo-share', 'no-such-group'] },
   });
 
 export const BatchDescribeFoundSchema = z
@@ -254,72 +233,5 @@ export const ClusterSchema = z
       controllerId: 1,
       brokers: [{ nodeId: 1, host: '127.0.0.1', port: 9092, rack: null }],
       features: CLUSTER_FEATURES_EXAMPLE,
-    },
-  });
-
-export const HealthSchema = z
-  .object({ status: z.enum(['ok']) })
-  .openapi('Health', { example: { status: 'ok' } });
-
-export const BrokerReadinessSchema = z
-  .object({
-    nodeId: z
-      .number()
-      .int()
-      .nullable()
-      .openapi({ description: 'null for a bootstrap address Metadata has not named yet' }),
-    broker: z.string().openapi({ description: 'host:port' }),
-    answered: z.boolean().openapi({ description: 'It answered a Metadata request in this check' }),
-    latencyMs: Int32().optional().openapi({ description: 'Round trip, when it answered' }),
-    error: z.string().optional().openapi({ description: 'Why it did not answer' }),
-  })
-  .openapi('BrokerReadiness');
-
-export const ClusterReadinessSchema = z
-  .object({
-    ready: z
-      .boolean()
-      .openapi({ description: 'A broker of this cluster answered a Metadata request in this check' }),
-    reason: z.string().optional().openapi({ description: 'Why it is not ready' }),
-  })
-  .openapi('ClusterReadiness');
-
-export const ReadinessSchema = z
-  .object({
-    status: z.enum(['ok']),
-    checkedAt: z.string().openapi({
-      format: 'date-time',
-      description: 'When the brokers were asked; one check serves every probe for a second',
-    }),
-    brokers: z.array(BrokerReadinessSchema).openapi({
-      description: 'Every bootstrap and discovered broker, asked at once; ready when one answered',
-    }),
-    clusters: z
-      .record(z.string(), ClusterReadinessSchema)
-      .optional()
-      .openapi({
-        description:
-          'At /readyz only: every configured cluster by alias, the default included, and whether it is ready now. ' +
-          "The status is the default cluster's whatever the others say.",
-      }),
-  })
-  .openapi('Readiness', {
-    example: {
-      status: 'ok',
-      checkedAt: '2026-11-30T20:00:00.000Z',
-      brokers: [
-        { nodeId: 1, broker: '10.0.0.11:9092', answered: true, latencyMs: 2 },
-        { nodeId: 2, broker: '10.0.0.12:9092', answered: true, latencyMs: 3 },
-        {
-          nodeId: 3,
-          broker: '10.0.0.13:9092',
-          answered: false,
-          error: '10.0.0.13:9092 did not answer Metadata within 2000 ms',
-        },
-      ],
-      clusters: {
-        default: { ready: true },
-        'eu-west': { ready: false, reason: '10.1.0.11:9092 did not answer Metadata within 2000 ms' },
-      },
     },
   });

@@ -22,9 +22,9 @@ import { type Context, Hono } from 'hono';
 import { GROUP_TYPES, type GroupType } from '../groups/model.js';
 import type { GroupService } from '../groups/service.js';
 import { requires } from '../http/route-policy.js';
-import { BROKER_PROBLEMS, EXAMPLES, PROBLEM_CONTENT_TYPE, problemResponses } from '../openapi/problems.js';
-import { ClusterSchema } from '../openapi/schemas.js';
+import { EXAMPLES, PROBLEM_CONTENT_TYPE, problemResponses } from '../openapi/problems.js';
 import { strictQuery, validationHook } from '../openapi/validation.js';
+import { startResponses } from './deferred-docs.js';
 
 /** What the API shows of a cluster without asking it: nothing secret. */
 export interface ClusterSettings {
@@ -128,122 +128,35 @@ function withClusterNotFound(responses: Record<string, ResponseObject>): Record<
   };
 }
 
-const ClusterSummarySchema = z
-  .object({
-    alias: z.string().openapi({ example: 'eu-west' }),
-    default: z
-      .boolean()
-      .openapi({ description: 'Whether the short routes (/groups, ...) serve this cluster' }),
-    bootstrap: z
-      .array(z.string())
-      .openapi({ description: 'The bootstrap brokers configured', example: ['b-1.eu.example.com:9096'] }),
-    tls: z.boolean(),
-    sasl: z
-      .string()
-      .nullable()
-      .openapi({ description: 'The SASL mechanism, null without SASL', example: 'scram-sha-512' }),
-  })
-  .openapi('ClusterSummary');
+const NO_QUERY = { query: strictQuery({}) };
+const CLUSTER_REQUEST = { params: z.object({ alias: AliasParam }), query: strictQuery({}) };
 
-const ClusterListSchema = z.object({ clusters: z.array(ClusterSummarySchema) }).openapi('ClusterList', {
-  example: {
-    clusters: [
-      { alias: 'default', default: true, bootstrap: ['10.0.0.11:9092'], tls: false, sasl: null },
-      {
-        alias: 'eu-west',
-        default: false,
-        bootstrap: ['b-1.eu.example.com:9096'],
-        tls: true,
-        sasl: 'aws-msk-iam',
-      },
-    ],
-  },
-});
-
-const ApiRangeSchema = z
-  .object({
-    min: z.number().int().openapi({ format: 'int32' }),
-    max: z.number().int().openapi({ format: 'int32' }),
-  })
-  .nullable();
-
-const ClusterDetailSchema = ClusterSummarySchema.extend({
-  clusterId: z.string().nullable(),
-  controllerId: z.number().int().nullable().openapi({ format: 'int32' }),
-  brokers: ClusterSchema.shape.brokers,
-  features: ClusterSchema.shape.features,
-  groupTypes: z.array(z.enum(GROUP_TYPES)).openapi({
+/** `GET /clusters`: documented with the start's other routes (start-docs.ts), built with the document. */
+const listClusters = () =>
+  createRoute({
+    method: 'get',
+    path: '/clusters',
+    middleware: requires({ action: 'read' }),
+    operationId: 'listClusters',
+    tags: ['clusters'],
+    summary: 'The clusters this API serves (those the caller may use)',
     description:
-      'Group types whose describe RPC the broker offers (a type switched off by a feature flag answers 501 later)',
-  }),
-  kafkaVersionHint: z.string().openapi({
-    description: 'The Kafka releases whose RPC versions match what the broker offers',
-    example: '4.4 or newer',
-  }),
-  apiVersions: z.record(z.string(), ApiRangeSchema).openapi({
-    description: 'Version ranges of the group RPCs this product uses, null where the broker has none',
-  }),
-}).openapi('ClusterDetail', {
-  example: {
-    alias: 'eu-west',
-    default: false,
-    bootstrap: ['b-1.eu.example.com:9096'],
-    tls: true,
-    sasl: 'aws-msk-iam',
-    clusterId: 'MkU3OEVBNTcwNTJENDM2Qk',
-    controllerId: 1,
-    brokers: [{ nodeId: 1, host: 'b-1.eu.example.com', port: 9096, rack: 'euw1-az1' }],
-    features: {
-      finalizedEpoch: 42,
-      finalized: [
-        { name: 'group.version', level: 1, minLevel: 1 },
-        { name: 'share.version', level: 1, minLevel: 1 },
-        { name: 'streams.version', level: 1, minLevel: 1 },
-      ],
-      supported: [{ name: 'group.version', minVersion: 0, maxVersion: 1 }],
-    },
-    groupTypes: ['classic', 'consumer', 'share', 'streams'],
-    kafkaVersionHint: '4.4 or newer',
-    apiVersions: {
-      ListGroups: { min: 0, max: 5 },
-      DescribeGroups: { min: 0, max: 6 },
-      ConsumerGroupDescribe: { min: 0, max: 1 },
-      ShareGroupDescribe: { min: 1, max: 1 },
-      StreamsGroupDescribe: { min: 0, max: 1 },
-      OffsetFetch: { min: 1, max: 10 },
-    },
-  },
-});
+      'From the configuration alone: no cluster is asked, so one that is down is listed like the others.',
+    request: NO_QUERY,
+    responses: startResponses('listClusters'),
+  });
 
-const listClusters = createRoute({
-  method: 'get',
-  path: '/clusters',
-  middleware: requires({ action: 'read' }),
-  operationId: 'listClusters',
-  tags: ['clusters'],
-  summary: 'The clusters this API serves (those the caller may use)',
-  description:
-    'From the configuration alone: no cluster is asked, so one that is down is listed like the others.',
-  request: { query: strictQuery({}) },
-  responses: {
-    200: { description: 'The clusters', content: { 'application/json': { schema: ClusterListSchema } } },
-    ...problemResponses('invalid-input'),
-  },
-});
-
-const getCluster = createRoute({
-  method: 'get',
-  path: CLUSTER_PREFIX,
-  middleware: requires({ action: 'read' }),
-  operationId: 'getClusterByAlias',
-  tags: ['clusters'],
-  summary: 'One cluster: id, controller, brokers, the group types it serves, Kafka version hints',
-  request: { params: z.object({ alias: AliasParam }), query: strictQuery({}) },
-  responses: {
-    200: { description: 'The cluster', content: { 'application/json': { schema: ClusterDetailSchema } } },
-    ...problemResponses('invalid-input', 'cluster-not-found', ...BROKER_PROBLEMS),
-  },
-});
+const getCluster = () =>
+  createRoute({
+    method: 'get',
+    path: CLUSTER_PREFIX,
+    middleware: requires({ action: 'read' }),
+    operationId: 'getClusterByAlias',
+    tags: ['clusters'],
+    summary: 'One cluster: id, controller, brokers, the group types it serves, Kafka version hints',
+    request: CLUSTER_REQUEST,
+    responses: startResponses('getClusterByAlias'),
+  });
 
 const RPCS = {
   ListGroups: 16,
@@ -279,7 +192,7 @@ export function clustersRoutes(
   clusters: ApiClusters,
   visible: (c: Context, alias: string) => boolean,
 ): void {
-  app.openapi(listClusters, (c) =>
+  app.openapi(listClusters(), (c) =>
     c.json(
       {
         clusters: clusters.list
@@ -289,7 +202,7 @@ export function clustersRoutes(
       200,
     ),
   );
-  app.openapi(getCluster, async (c) => {
+  app.openapi(getCluster(), async (c) => {
     const { alias } = c.req.valid('param');
     // Unknown and ungranted aliases never get here (the guard answers them).
     const cluster = clusters.list.find((k) => k.alias === alias) as ApiCluster;

@@ -4,60 +4,14 @@
  * are written as soon as it is in, so lag of a hundred thousand groups streams with a batch in memory.
  */
 
-import { z } from '@hono/zod-openapi';
 import type { Deadline } from '../broker/deadline.js';
-import { ESTATE_BATCH_GROUPS, pipelined, UnreadError } from '../groups/estate.js';
+import { pipelined, UnreadError } from '../groups/estate.js';
 import type { BrokerFailure, GroupListing } from '../groups/model.js';
 import type { Outcome } from '../groups/outcome.js';
 import type { GroupService, ListedDetails, ListedOffsetsOptions, OffsetTable } from '../groups/service.js';
 import type { Problem } from '../openapi/problems.js';
-import { ProblemSchema } from '../openapi/problems.js';
-import { BrokerFailureSchema, GroupListingSchema, LagTotalsSchema } from '../openapi/schemas.js';
 import { ndjsonBatches } from './ndjson-stream.js';
 import { startAfter } from './paging.js';
-
-/** One line of the application/x-ndjson listing. */
-export const ListingLineSchema = z
-  .union([
-    GroupListingSchema.extend({
-      lag: LagTotalsSchema.optional(),
-      lagError: ProblemSchema.optional(),
-    }).openapi('GroupListingLagLine', {
-      description:
-        'A group as listed; with include=lag (or timeLag) also `lag` (its totals) or `lagError` (why not)',
-    }),
-    z.object({ failure: BrokerFailureSchema }).openapi({
-      description: 'A broker whose ListGroups failed: the groups it coordinates are missing from the stream',
-    }),
-    z
-      .object({
-        end: z.object({
-          groups: z.number().int().openapi({ format: 'int32', description: 'Group lines sent' }),
-          failures: z.number().int().openapi({ format: 'int32', description: 'Failure lines sent' }),
-          lagErrors: z
-            .number()
-            .int()
-            .optional()
-            .openapi({ format: 'int32', description: 'With include=lag: group lines with `lagError`' }),
-          unread: z.number().int().optional().openapi({
-            format: 'int32',
-            description:
-              "Group lines not read because the stream's deadline (STREAM_TIMEOUT_MS) passed first, each with a `request-timeout` `lagError` (counted in `lagErrors` too); absent when none",
-          }),
-        }),
-      })
-      .openapi({ description: 'The last line: a stream without it was cut short' }),
-  ])
-  .openapi('GroupListingLine', {
-    description:
-      'With `Accept: application/x-ndjson` every line is one JSON object: first a `{"failure": …}` line per broker ' +
-      'whose ListGroups failed, then one group per line sorted by group id, then `{"end": {"groups": n, "failures": m}}`. ' +
-      'With include=lag each group line carries its lag totals (or `lagError`), written as each batch of ' +
-      `${ESTATE_BATCH_GROUPS} groups is read under the stream's deadline (STREAM_TIMEOUT_MS): a group whose coordinator ` +
-      'does not answer in time has a `broker-timeout` `lagError` naming the broker, and the groups left when the deadline ' +
-      'passes each a `request-timeout` one; every listed group is in the stream once.',
-    example: { groupId: 'demo-classic', type: 'classic', protocolType: 'consumer', state: 'Stable' },
-  });
 
 /** Reads the details of one batch; a batch that fails whole fails each of its groups. */
 export function batchReader(service: GroupService, offsets: ListedOffsetsOptions, skipEmpty = false) {

@@ -10,21 +10,11 @@ import { requires } from '../http/route-policy.js';
 import { RouteProblem } from '../http/route-problem.js';
 import { describeVisible, listedVisible, listingVisibility, readVisible } from '../http/visibility.js';
 import type { Logger } from '../logger.js';
-import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
-import {
-  BatchDescribeRequestSchema,
-  BatchDescribeResultSchema,
-  CLASSIC_GROUP_EXAMPLE,
-  CONSUMER_GROUP_EXAMPLE,
-  GroupPageSchema,
-  GroupSchema,
-  MAX_BATCH_GROUPS,
-  SHARE_GROUP_EXAMPLE,
-  STREAMS_GROUP_EXAMPLE,
-} from '../openapi/schemas.js';
+import { BatchDescribeRequestSchema, MAX_BATCH_GROUPS } from '../openapi/batch-request.js';
 import { strictQuery } from '../openapi/validation.js';
+import { startResponses } from './deferred-docs.js';
 import { problemOf } from './errors.js';
-import { ListingLineSchema, ndjsonWithLag } from './group-lines.js';
+import { ndjsonWithLag } from './group-lines.js';
 import { ndjsonRows } from './listing-lines.js';
 import {
   brokerFilterOf,
@@ -41,127 +31,93 @@ import { GroupIdParam, TypeAssertionParam } from './params.js';
 /** What GET /groups answers with, in its order of preference (JSON first: it wins ties). */
 const LISTING_TYPES = ['application/json', NDJSON] as const;
 
-const listGroups = createRoute({
-  method: 'get',
-  path: '/groups',
-  middleware: requires({ action: 'read', negotiates: true }),
-  operationId: 'listGroups',
-  tags: ['groups'],
-  summary: 'List the groups of every broker, filtered and paged',
-  description:
-    'Asks every broker for its groups (ListGroups at the highest version it offers; `type` and `state` are sent to brokers that ' +
-    'can filter, v5 and v4, and applied here in every case) and merges the answers, sorted by group id in UTF-8 byte order. ' +
-    'A broker that fails is listed in `failures`, never silently dropped. `include=details` describes the groups of the page, ' +
-    'one RPC per coordinator and type. A page with more after it links the next one (`Link: <…>; rel="next"`) beside ' +
-    '`nextCursor`. The whole listing as NDJSON is `GET /groups.ndjson` (streamGroups); a caller whose `Accept` prefers ' +
-    '`application/x-ndjson` (RFC 9110 content negotiation: q-values, then the more specific range, then the order given) ' +
-    'gets that stream here too, where `limit` and `include=details` are refused. An `Accept` that takes neither is a 406.',
-  request: { query: ListQuery },
-  responses: {
-    200: {
-      description: 'A page of groups',
-      content: { 'application/json': { schema: GroupPageSchema } },
-    },
-    ...problemResponses('invalid-input', 'not-acceptable', ...BROKER_PROBLEMS),
-  },
-});
+const listGroups = () =>
+  createRoute({
+    method: 'get',
+    path: '/groups',
+    middleware: requires({ action: 'read', negotiates: true }),
+    operationId: 'listGroups',
+    tags: ['groups'],
+    summary: 'List the groups of every broker, filtered and paged',
+    description:
+      'Asks every broker for its groups (ListGroups at the highest version it offers; `type` and `state` are sent to brokers that ' +
+      'can filter, v5 and v4, and applied here in every case) and merges the answers, sorted by group id in UTF-8 byte order. ' +
+      'A broker that fails is listed in `failures`, never silently dropped. `include=details` describes the groups of the page, ' +
+      'one RPC per coordinator and type. A page with more after it links the next one (`Link: <…>; rel="next"`) beside ' +
+      '`nextCursor`. The whole listing as NDJSON is `GET /groups.ndjson` (streamGroups); a caller whose `Accept` prefers ' +
+      '`application/x-ndjson` (RFC 9110 content negotiation: q-values, then the more specific range, then the order given) ' +
+      'gets that stream here too, where `limit` and `include=details` are refused. An `Accept` that takes neither is a 406.',
+    request: { query: ListQuery },
+    responses: startResponses('listGroups'),
+  });
 
-const streamGroups = createRoute({
-  method: 'get',
-  path: '/groups.ndjson',
-  operationId: 'streamGroups',
-  middleware: requires({ action: 'read', negotiates: true }),
-  tags: ['groups'],
-  summary: 'Every matching group, one JSON object per line, streamed',
-  description:
-    'The whole listing of `GET /groups` (after `cursor`, if given) as application/x-ndjson: one ListGroups per broker, the ' +
-    'filters applied, sorted by group id in UTF-8 byte order, broker failures in-band. Memory holds the listing once; lines ' +
-    'are made as the client reads. With include=lag each group line carries its lag totals: the groups are read in ' +
-    'batches (one describe, one OffsetFetch per coordinator, one ListOffsets per partition leader each) and each ' +
-    "batch's lines are written as it completes. A path of its own (not under /groups/) so that it names no group id.",
-  request: { query: StreamQuery },
-  responses: {
-    200: {
-      description: 'Every matching group, one per line',
-      content: { [NDJSON]: { schema: ListingLineSchema } },
-    },
-    ...problemResponses('invalid-input', ...BROKER_PROBLEMS),
-  },
-});
+const streamGroups = () =>
+  createRoute({
+    method: 'get',
+    path: '/groups.ndjson',
+    operationId: 'streamGroups',
+    middleware: requires({ action: 'read', negotiates: true }),
+    tags: ['groups'],
+    summary: 'Every matching group, one JSON object per line, streamed',
+    description:
+      'The whole listing of `GET /groups` (after `cursor`, if given) as application/x-ndjson: one ListGroups per broker, the ' +
+      'filters applied, sorted by group id in UTF-8 byte order, broker failures in-band. Memory holds the listing once; lines ' +
+      'are made as the client reads. With include=lag each group line carries its lag totals: the groups are read in ' +
+      'batches (one describe, one OffsetFetch per coordinator, one ListOffsets per partition leader each) and each ' +
+      "batch's lines are written as it completes. A path of its own (not under /groups/) so that it names no group id.",
+    request: { query: StreamQuery },
+    responses: startResponses('streamGroups'),
+  });
 
-const describeGroup = createRoute({
-  method: 'get',
-  path: '/groups/{groupId}',
-  middleware: requires({ action: 'read' }),
-  operationId: 'getGroup',
-  tags: ['groups'],
-  summary: 'Describe a group of any type',
-  description:
-    "Finds the group's coordinator and describes the group with its type's own RPC (DescribeGroups, ConsumerGroupDescribe, " +
-    'ShareGroupDescribe, StreamsGroupDescribe). `type` asserts the type: a group of another type is a 409 naming both types. ' +
-    '`include=topology` adds a streams group’s topology description (StreamsGroupDescribe v1, Kafka 4.4+; a broker without ' +
-    'it answers 502 unsupported-broker-api); groups of other types ignore it.',
-  request: {
-    params: z.object({ groupId: GroupIdParam }),
-    query: strictQuery({
-      type: TypeAssertionParam,
-      include: listParam(
-        DESCRIBE_INCLUDES,
-        (v) => DESCRIBE_INCLUDES.find((i) => i === v.toLowerCase()),
-        'Extra data (topology: the topology description of a streams group, one StreamsGroupDescribe more)',
-      ).openapi({
-        param: { name: 'include', in: 'query', style: 'form', explode: true },
-        example: ['topology'],
-      }),
+/** Built once: every registration (the short route, each cluster's, the document's) shares it. */
+const DESCRIBE_REQUEST = {
+  params: z.object({ groupId: GroupIdParam }),
+  query: strictQuery({
+    type: TypeAssertionParam,
+    include: listParam(
+      DESCRIBE_INCLUDES,
+      (v) => DESCRIBE_INCLUDES.find((i) => i === v.toLowerCase()),
+      'Extra data (topology: the topology description of a streams group, one StreamsGroupDescribe more)',
+    ).openapi({
+      param: { name: 'include', in: 'query', style: 'form', explode: true },
+      example: ['topology'],
     }),
-  },
-  responses: {
-    200: {
-      description: 'The group',
-      content: {
-        'application/json': {
-          schema: GroupSchema,
-          examples: {
-            classic: { summary: 'A classic consumer group', value: CLASSIC_GROUP_EXAMPLE },
-            consumer: { summary: 'A consumer group (KIP-848)', value: CONSUMER_GROUP_EXAMPLE },
-            share: { summary: 'A share group (KIP-932)', value: SHARE_GROUP_EXAMPLE },
-            streams: { summary: 'A streams group (KIP-1071)', value: STREAMS_GROUP_EXAMPLE },
-          },
-        },
-      },
-    },
-    ...problemResponses(
-      'invalid-input',
-      'group-not-found',
-      'group-type-mismatch',
-      'group-type-unavailable',
-      'coordinator-unavailable',
-      ...BROKER_PROBLEMS,
-    ),
-  },
-});
+  }),
+};
 
-const batchDescribe = createRoute({
-  method: 'post',
-  path: '/groups/describe',
-  middleware: requires({ action: 'read', body: 'json' }),
-  operationId: 'describeGroups',
-  tags: ['groups'],
-  summary: `Describe up to ${MAX_BATCH_GROUPS} groups at once`,
-  description:
-    'Each group gets its own outcome, `found` with the group or `failed` with a problem, in the order asked (duplicates answered once). One FindCoordinator ' +
-    'for all of them (v4+), then one describe RPC per coordinator and group type.',
-  request: {
-    body: { required: true, content: { 'application/json': { schema: BatchDescribeRequestSchema } } },
-  },
-  responses: {
-    200: {
-      description: 'One outcome per group id',
-      content: { 'application/json': { schema: BatchDescribeResultSchema } },
+const describeGroup = () =>
+  createRoute({
+    method: 'get',
+    path: '/groups/{groupId}',
+    middleware: requires({ action: 'read' }),
+    operationId: 'getGroup',
+    tags: ['groups'],
+    summary: 'Describe a group of any type',
+    description:
+      "Finds the group's coordinator and describes the group with its type's own RPC (DescribeGroups, ConsumerGroupDescribe, " +
+      'ShareGroupDescribe, StreamsGroupDescribe). `type` asserts the type: a group of another type is a 409 naming both types. ' +
+      '`include=topology` adds a streams group’s topology description (StreamsGroupDescribe v1, Kafka 4.4+; a broker without ' +
+      'it answers 502 unsupported-broker-api); groups of other types ignore it.',
+    request: DESCRIBE_REQUEST,
+    responses: startResponses('getGroup'),
+  });
+
+const batchDescribe = () =>
+  createRoute({
+    method: 'post',
+    path: '/groups/describe',
+    middleware: requires({ action: 'read', body: 'json' }),
+    operationId: 'describeGroups',
+    tags: ['groups'],
+    summary: `Describe up to ${MAX_BATCH_GROUPS} groups at once`,
+    description:
+      'Each group gets its own outcome, `found` with the group or `failed` with a problem, in the order asked (duplicates answered once). One FindCoordinator ' +
+      'for all of them (v4+), then one describe RPC per coordinator and group type.',
+    request: {
+      body: { required: true, content: { 'application/json': { schema: BatchDescribeRequestSchema } } },
     },
-    ...problemResponses('invalid-input', ...BROKER_PROBLEMS),
-  },
-});
+    responses: startResponses('describeGroups'),
+  });
 
 /** `{ [name]: value }`, or nothing when the value is undefined (exactOptionalPropertyTypes). */
 const optional = <K extends string, V>(name: K, value: V | undefined) =>
@@ -198,7 +154,7 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
 
   // Per process (per isolate in a Worker): the listings that the next pages are cut from.
   const snapshots = new ListingSnapshots();
-  app.openapi(listGroups, async (c) => {
+  app.openapi(listGroups(), async (c) => {
     const query = c.req.valid('query');
     const brokerFilter = brokerFilterOf(query);
     // Before any page is cut, so that pages and cursors are the same for every caller with these grants.
@@ -302,7 +258,7 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
     return c.json({ groups: entries, failures, nextCursor }, 200);
   });
 
-  app.openapi(streamGroups, async (c) => {
+  app.openapi(streamGroups(), async (c) => {
     const query = c.req.valid('query');
     if (query.topic !== undefined) {
       const { topicFilteredListing } = await import('./topic-groups.js');
@@ -316,7 +272,7 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
     )) as never;
   });
 
-  app.openapi(describeGroup, async (c) => {
+  app.openapi(describeGroup(), async (c) => {
     const { groupId } = c.req.valid('param');
     const { type, include } = c.req.valid('query');
     const group = await readVisible(c, 'read', groupId, () =>
@@ -332,7 +288,7 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
     return c.json(group, 200);
   });
 
-  app.openapi(batchDescribe, async (c) => {
+  app.openapi(batchDescribe(), async (c) => {
     const { groupIds, type } = c.req.valid('json');
     const results = await describeVisible(c, 'read', groupIds, (ids) =>
       service.describeGroups(ids, type ? { expected: type } : {}),

@@ -5,6 +5,7 @@
  * (test/unit/lazy-routes.test.ts) fails when they differ.
  */
 
+import { START_DOCS } from './deferred-docs.js';
 import { lazyModule } from './lazy.js';
 
 export const OFFSET_ROUTES = lazyModule<typeof import('./offsets.js')>(
@@ -101,7 +102,7 @@ export const METRICS_ROUTES = lazyModule<typeof import('./metrics.js')>(
   () => import('./metrics.js'),
 );
 
-/** Every lazily loaded module, for the document (which registers them all). */
+/** Every lazily loaded module, and the start routes' answers, for the document (which registers them all). */
 export const LAZY_MODULES: readonly { load(): Promise<unknown> }[] = [
   OFFSET_ROUTES,
   TOPIC_GROUP_ROUTES,
@@ -116,4 +117,5 @@ export const LAZY_MODULES: readonly { load(): Promise<unknown> }[] = [
   EVENT_ROUTES,
   MCP_ROUTES,
   METRICS_ROUTES,
+  START_DOCS,
 ];

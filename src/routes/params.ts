@@ -2,7 +2,7 @@
 
 import { z } from '@hono/zod-openapi';
 import { GROUP_TYPES } from '../groups/model.js';
-import { GROUP_ID_RULE, MAX_GROUP_ID_BYTES } from '../openapi/schemas.js';
+import { GROUP_ID_RULE, MAX_GROUP_ID_BYTES } from '../openapi/shapes/scalars.js';
 import { expect } from '../openapi/validation.js';
 
 const utf8 = new TextEncoder();

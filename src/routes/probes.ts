@@ -2,8 +2,8 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { BrokerError, BrokerUnavailableError } from '../broker/errors.js';
 import type { GroupService } from '../groups/service.js';
 import { requires } from '../http/route-policy.js';
+import { HealthSchema, ReadinessSchema } from '../openapi/probe-schemas.js';
 import { problemResponses } from '../openapi/problems.js';
-import { HealthSchema, ReadinessSchema } from '../openapi/schemas.js';
 import type { ApiClusters } from './clusters.js';
 
 const live = createRoute({

@@ -64,14 +64,18 @@ async function hmacKey(secret: Uint8Array): Promise<CryptoKey> {
  * `now` is injectable for expiry tests.
  */
 export function tokenSigner(secrets: readonly string[] = [], now: () => number = Date.now): TokenSigner {
-  const keys: Promise<CryptoKey[]> = Promise.all(
-    secrets.length > 0
-      ? secrets.map((s) => hmacKey(encoder.encode(s)))
-      : [hmacKey(crypto.getRandomValues(new Uint8Array(32)))],
-  );
+  // Made on the first token, not with the signer: WebCrypto loads on first use, and a start that
+  // answers no token-bearing route (a cold Lambda's first describe) should not pay for it.
+  let made: Promise<CryptoKey[]> | undefined;
+  const keys = () =>
+    (made ??= Promise.all(
+      secrets.length > 0
+        ? secrets.map((s) => hmacKey(encoder.encode(s)))
+        : [hmacKey(crypto.getRandomValues(new Uint8Array(32)))],
+    ));
   return {
     async sign(purpose, data) {
-      const [key] = await keys;
+      const [key] = await keys();
       const body = base64url(encoder.encode(JSON.stringify({ p: purpose, t: now(), d: data })));
       const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key as CryptoKey, encoder.encode(body)));
       return `${body}.${base64url(mac)}`;
@@ -87,7 +91,7 @@ export function tokenSigner(secrets: readonly string[] = [], now: () => number =
         return refuse('malformed', 'not a token issued by this API');
       }
       let valid = false;
-      for (const key of await keys) {
+      for (const key of await keys()) {
         if (await crypto.subtle.verify('HMAC', key, mac, encoder.encode(body))) valid = true;
       }
       if (!valid) {

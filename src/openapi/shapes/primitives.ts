@@ -4,11 +4,9 @@
  */
 
 import { z } from '@hono/zod-openapi';
+import { Int32 } from './scalars.js';
 
-/** A Kafka int64 (offsets, lag): `format: int64` so that generated clients use 64-bit integers. */
-export const Int64 = () => z.number().int().openapi({ format: 'int64' });
-/** A Kafka int32 (epochs, partitions, ports). */
-export const Int32 = () => z.number().int().openapi({ format: 'int32' });
+export { GROUP_ID_RULE, Int32, Int64, MAX_GROUP_ID_BYTES } from './scalars.js';
 
 /**
  * A named schema or null: `anyOf [$ref, null]`. zod's `.nullable()` on a named schema loses the
@@ -23,10 +21,6 @@ export function nullableRef<T extends z.ZodType>(schema: T, description: string)
     .optional()
     .openapi({ description: `${description} (always present)` });
 }
-
-/** Kafka strings carry an int16 length: the longest group id a broker can hold, in UTF-8 bytes. */
-export const MAX_GROUP_ID_BYTES = 32_767;
-export const GROUP_ID_RULE = `a group id of 1 to ${MAX_GROUP_ID_BYTES} UTF-8 bytes`;
 
 export const BrokerRefSchema = z
   .object({
