@@ -176,7 +176,8 @@ export function createApp(deps: AppDeps) {
         import('./openapi/document.js'),
         ...LAZY_MODULES.map((m) => m.load()),
       ]);
-      const whole = eagerRoutes ? app : createApp({ ...deps, eagerRoutes: true });
+      // Always an app made now: one made before the modules loaded lacks their routes' answers.
+      const whole = createApp({ ...deps, eagerRoutes: true });
       return openApiDocument(whole, documentHead(publicUrl));
     })().catch((error: unknown) => {
       document = undefined;

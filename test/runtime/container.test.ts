@@ -134,9 +134,9 @@ describe.skipIf(!canSwitchUser)('dist/node alone, as an unprivileged user withou
 
   it('stand-in: SIGTERM with a request in flight → it is answered, then exit 0 within the grace period', async () => {
     // The answer held is the readiness Metadata's (API key 3), the one `/readyz` waits on.
-    const held = relay.arm(3);
     relay.dropConnections();
     await settleAfterDrop();
+    const held = relay.arm(3);
     // Readiness asks every broker it knows, the relay too, even while another answers faster.
     const pending = fetch(`${base}/readyz`);
     await held;

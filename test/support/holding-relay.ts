@@ -26,7 +26,8 @@ class FrameHeads {
   private partial = Buffer.alloc(0);
   constructor(private readonly headBytes: number) {}
 
-  feed(chunk: Buffer, read: (head: Buffer) => void): void {
+  /** `read` gets each head and where its frame starts in `chunk` (0 when it started in an earlier one). */
+  feed(chunk: Buffer, read: (head: Buffer, start: number) => void): void {
     for (let at = 0; at < chunk.length; ) {
       if (this.skip > 0) {
         const n = Math.min(this.skip, chunk.length - at);
@@ -34,11 +35,12 @@ class FrameHeads {
         at += n;
         continue;
       }
+      const start = Math.max(0, at - this.partial.length);
       const take = chunk.subarray(at, at + 4 + this.headBytes - this.partial.length);
       this.partial = Buffer.concat([this.partial, take]);
       at += take.length;
       if (this.partial.length < 4 + this.headBytes) return;
-      read(this.partial.subarray(4));
+      read(this.partial.subarray(4), start);
       this.skip = this.partial.readInt32BE(0) - this.headBytes;
       this.partial = Buffer.alloc(0);
     }
@@ -99,8 +101,10 @@ export class HoldingRelay {
     const requests = new FrameHeads(8);
     const answers = new FrameHeads(4);
     const awaited = new Set<number>();
-    // Once an answer is held, what follows on the connection waits behind it: bytes keep their order.
+    // Once an answer is held, what follows on the connection waits behind it: bytes keep their order,
+    // and the broker's end of the connection too.
     let queued: Buffer[] | undefined;
+    let ended = false;
     client.on('data', (chunk: Buffer) => {
       requests.feed(chunk, (head) => {
         if (this.armed && this.apiKey !== undefined && head.readInt16BE(0) === this.apiKey)
@@ -109,30 +113,36 @@ export class HoldingRelay {
       broker.write(chunk);
     });
     broker.on('data', (chunk: Buffer) => {
-      let wanted = false;
-      answers.feed(chunk, (head) => {
+      // Where, in this chunk, the first wanted answer starts: what comes before it is not held.
+      let from = -1;
+      answers.feed(chunk, (head, start) => {
         const id = head.readInt32BE(0);
-        if (this.armed && (this.apiKey === undefined || awaited.has(id))) wanted = true;
+        if (from < 0 && this.armed && (this.apiKey === undefined || awaited.has(id))) from = start;
         awaited.delete(id);
       });
       if (queued) {
         queued.push(chunk);
         return;
       }
-      const held = wanted ? this.armed : undefined;
+      const held = from >= 0 ? this.armed : undefined;
       if (!held) {
         client.write(chunk);
         return;
       }
       this.armed = undefined;
-      queued = [chunk];
+      if (from > 0) client.write(chunk.subarray(0, from));
+      queued = [chunk.subarray(from)];
       held();
       setTimeout(() => {
         for (const c of queued ?? []) client.write(c);
         queued = undefined;
+        if (ended) client.end();
       }, HOLD_MS);
     });
     client.on('end', () => broker.end());
-    broker.on('end', () => client.end());
+    broker.on('end', () => {
+      if (queued) ended = true;
+      else client.end();
+    });
   }
 }
