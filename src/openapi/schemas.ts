@@ -293,14 +293,11 @@ export const ReadinessSchema = z
     }),
     brokersAsked: Int32().openapi({ description: 'How many brokers were asked, bootstrap and discovered' }),
     brokersAnswered: Int32().openapi({ description: 'How many of them answered; ready when one did' }),
-    brokers: z
-      .array(BrokerReadinessSchema)
-      .optional()
-      .openapi({
-        description:
-          'Every bootstrap and discovered broker, asked at once: to a caller with the `read` action in this cluster, ' +
-          'and to everyone with AUTH=none',
-      }),
+    brokers: z.array(BrokerReadinessSchema).openapi({
+      description:
+        'Every bootstrap and discovered broker, asked at once: to a caller with the `read` action in this cluster, ' +
+        'and to everyone with AUTH=none; empty to any other caller (brokersAsked and brokersAnswered count them)',
+    }),
     clusters: z
       .record(z.string(), ClusterReadinessSchema)
       .optional()

@@ -31,7 +31,7 @@ const ready = createRoute({
     'under /clusters/{alias} it is about that cluster alone. ' +
     'Open to every caller, with the same status codes for all; with authentication on, the brokers (addresses, node ids, errors) and the clusters by alias ' +
     'are told only to a caller whose credentials hold and grant the `read` action there (as GET /cluster names the brokers to it): ' +
-    'anyone else gets the status, when it was checked and how many brokers answered, and a 503 that names no broker.',
+    'anyone else gets the status, when it was checked and how many brokers answered (`brokers` empty), and a 503 that names no broker.',
   responses: {
     200: {
       description: 'Ready: at least one broker answered',
@@ -65,6 +65,7 @@ const ready = createRoute({
                 checkedAt: '2026-11-30T20:00:00.000Z',
                 brokersAsked: 2,
                 brokersAnswered: 1,
+                brokers: [],
               },
             },
           },
@@ -129,7 +130,8 @@ export function readinessRoutes(
         status: 'ok' as const,
         checkedAt: readiness.checkedAt,
         ...counts,
-        ...(details && { brokers: readiness.brokers }),
+        // Always there (a required field of 1.x), empty to a caller not told the brokers.
+        brokers: details ? readiness.brokers : [],
         ...(others && { clusters: others }),
       },
       200,
