@@ -22,6 +22,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildLambda } from '../scripts/build.js';
 import { type RunningBroker, startBroker } from '../test/broker-harness/broker.js';
 import { startFixtures, uniqueName } from '../test/broker-harness/fixtures.js';
+import { stopAll } from './stop-all.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
 const runs = Number(process.argv[2] ?? 9);
@@ -156,8 +157,7 @@ async function main(): Promise<void> {
         .join(' ')}`,
     );
   } finally {
-    await fixtures.stop();
-    await broker?.stop();
+    await stopAll([], fixtures, broker);
   }
 }
 

@@ -17,6 +17,7 @@ import { securityFrom } from '../src/http/security.js';
 import { createService } from '../src/service.js';
 import { startBroker } from '../test/broker-harness/broker.js';
 import { startFixtures, uniqueName } from '../test/broker-harness/fixtures.js';
+import { stopAll } from './stop-all.js';
 
 const iterations = Number(process.argv[2] ?? 300);
 
@@ -108,8 +109,7 @@ async function main() {
     }
   } finally {
     await service.close();
-    await fixtures.stop();
-    await broker?.stop();
+    await stopAll([], fixtures, broker);
   }
 }
 

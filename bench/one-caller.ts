@@ -20,6 +20,7 @@ import { buildNode } from '../scripts/build.js';
 import { type RunningBroker, startBroker } from '../test/broker-harness/broker.js';
 import { startFixtures, uniqueName } from '../test/broker-harness/fixtures.js';
 import { type ServerProcess, startServerProcess } from '../test/support/server-process.js';
+import { stopAll } from './stop-all.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
@@ -102,12 +103,7 @@ async function main(): Promise<void> {
     }
     console.log(`load average ${load()}`);
   } finally {
-    for (const { server } of servers) {
-      server.child.kill('SIGINT');
-      await new Promise((r) => server.child.once('exit', r));
-    }
-    await fixtures.stop();
-    await broker?.stop();
+    await stopAll(servers, fixtures, broker);
   }
 }
 

@@ -23,6 +23,7 @@ import { performance } from 'node:perf_hooks';
 import { type RunningBroker, startBroker } from '../test/broker-harness/broker.js';
 import { type GroupSpec, type RunningFixtures, startFixtures } from '../test/broker-harness/fixtures.js';
 import { type ServerProcess, startServerProcess } from '../test/support/server-process.js';
+import { stopAll } from './stop-all.js';
 
 const flags = new Map<string, string[]>();
 const builds: string[] = [];
@@ -146,12 +147,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    for (const { server } of servers) {
-      server.child.kill('SIGINT');
-      await new Promise((r) => server.child.once('exit', r));
-    }
-    await fixtures.stop();
-    await broker?.stop();
+    await stopAll(servers, fixtures, broker);
   }
 }
 

@@ -30,7 +30,7 @@ export interface paths {
         };
         /**
          * Readiness: a broker answers a Metadata request now
-         * @description Asks every bootstrap and discovered broker for Metadata at once (each bounded by the smaller of 2 s and the request timeout) and says which answered. One check serves every probe for a second. At /readyz the answer is about the default cluster, whatever the others, and `clusters` says which of every configured cluster is ready; under /clusters/{alias} it is about that cluster alone.
+         * @description Asks every bootstrap and discovered broker for Metadata at once (each bounded by the smaller of 2 s and the request timeout) and says which answered. One check serves every probe for a second. At /readyz the answer is about the default cluster, whatever the others, and `clusters` says which of every configured cluster is ready; under /clusters/{alias} it is about that cluster alone. Open to every caller, with the same status codes for all; with authentication on, the brokers (addresses, node ids, errors) and the clusters by alias are told only to a caller whose credentials hold and grant the `read` action there (as GET /cluster names the brokers to it): anyone else gets the status, when it was checked and how many brokers answered (`brokers` empty), and a 503 that names no broker.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -50,7 +50,7 @@ export interface paths {
         };
         /**
          * Readiness: a broker answers a Metadata request now (one cluster)
-         * @description Asks every bootstrap and discovered broker for Metadata at once (each bounded by the smaller of 2 s and the request timeout) and says which answered. One check serves every probe for a second. At /readyz the answer is about the default cluster, whatever the others, and `clusters` says which of every configured cluster is ready; under /clusters/{alias} it is about that cluster alone.
+         * @description Asks every bootstrap and discovered broker for Metadata at once (each bounded by the smaller of 2 s and the request timeout) and says which answered. One check serves every probe for a second. At /readyz the answer is about the default cluster, whatever the others, and `clusters` says which of every configured cluster is ready; under /clusters/{alias} it is about that cluster alone. Open to every caller, with the same status codes for all; with authentication on, the brokers (addresses, node ids, errors) and the clusters by alias are told only to a caller whose credentials hold and grant the `read` action there (as GET /cluster names the brokers to it): anyone else gets the status, when it was checked and how many brokers answered (`brokers` empty), and a 503 that names no broker.
          */
         get: operations["getReadinessInCluster"];
         put?: never;
@@ -913,6 +913,8 @@ export interface components {
          * @example {
          *       "status": "ok",
          *       "checkedAt": "2026-11-30T20:00:00.000Z",
+         *       "brokersAsked": 3,
+         *       "brokersAnswered": 2,
          *       "brokers": [
          *         {
          *           "nodeId": 1,
@@ -952,9 +954,19 @@ export interface components {
              * @description When the brokers were asked; one check serves every probe for a second
              */
             checkedAt: string;
-            /** @description Every bootstrap and discovered broker, asked at once; ready when one answered */
+            /**
+             * Format: int32
+             * @description How many brokers were asked, bootstrap and discovered
+             */
+            brokersAsked: number;
+            /**
+             * Format: int32
+             * @description How many of them answered; ready when one did
+             */
+            brokersAnswered: number;
+            /** @description Every bootstrap and discovered broker, asked at once: to a caller with the `read` action in this cluster, and to everyone with AUTH=none; empty to any other caller (brokersAsked and brokersAnswered count them) */
             brokers: components["schemas"]["BrokerReadiness"][];
-            /** @description At /readyz only: every configured cluster by alias, the default included, and whether it is ready now. The status is the default cluster's whatever the others say. */
+            /** @description At /readyz only: each configured cluster by alias, the default included, and whether it is ready now; the clusters where the caller has the `read` action (every cluster with AUTH=none), absent when none. The status is the default cluster's whatever the others say. */
             clusters?: {
                 [key: string]: components["schemas"]["ClusterReadiness"];
             };

@@ -110,7 +110,9 @@ export function createApp(deps: AppDeps) {
   // /clusters/{alias}/...: register a route module through `mirror` (see routes/clusters.ts).
   const mirror = clusterMirror(app, clusters);
   // Each cluster its own readiness; the short /readyz is the default's and names every cluster's.
-  mirror((app, service, alias) => readinessRoutes(app, service, alias === undefined ? clusters : undefined));
+  mirror((app, service, alias) =>
+    readinessRoutes(app, service, alias ?? clusters.defaultAlias, alias === undefined ? clusters : undefined),
+  );
   mirror((app, service) => groupRoutes(app, service, logger));
   mirror(OFFSET_ROUTES.module((m, app, service) => m.offsetRoutes(app, service), eagerRoutes));
   mirror(GROUP_CONFIG_ROUTES.module((m, app, service) => m.groupConfigRoutes(app, service), eagerRoutes));

@@ -136,6 +136,18 @@ function rateLimited(c: Context, who: string, retryAfterSeconds: number): Respon
 
 const CLUSTER_PATH = /^\/clusters\/([^/]+)(?:\/|$)/;
 
+/**
+ * An open route answers everyone, and tells more to a caller it knows: anyone under AUTH=none, or
+ * one whose credentials hold (its full permissions; the route scopes them). Credentials refused or
+ * not checkable make an unknown caller, not a 401: a probe's status must not hang on a token.
+ */
+async function identify(c: Context, authenticator: Authenticator): Promise<void> {
+  const authorization = c.req.header('authorization');
+  if (authenticator.enforced && authorization === undefined) return;
+  const outcome = await authenticator.authenticate(authorization);
+  if (outcome.ok) c.set('principal', outcome.principal);
+}
+
 function guard(security: Security, logger: Logger, clusters: ClusterScope): MiddlewareHandler {
   const { authenticator, rateLimiter } = security;
   return async (c, next) => {
@@ -150,6 +162,7 @@ function guard(security: Security, logger: Logger, clusters: ClusterScope): Midd
         `address:${security.clientAddress?.(c) ?? 'unknown'}`,
       );
       if (decision && !decision.allowed) return rateLimited(c, 'this address', decision.retryAfterSeconds);
+      if (matched.kind === 'route' && matched.policy.open) await identify(c, authenticator);
       return next();
     }
 

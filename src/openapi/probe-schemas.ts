@@ -40,15 +40,20 @@ export const ReadinessSchema = z
       format: 'date-time',
       description: 'When the brokers were asked; one check serves every probe for a second',
     }),
+    brokersAsked: Int32().openapi({ description: 'How many brokers were asked, bootstrap and discovered' }),
+    brokersAnswered: Int32().openapi({ description: 'How many of them answered; ready when one did' }),
     brokers: z.array(BrokerReadinessSchema).openapi({
-      description: 'Every bootstrap and discovered broker, asked at once; ready when one answered',
+      description:
+        'Every bootstrap and discovered broker, asked at once: to a caller with the `read` action in this cluster, ' +
+        'and to everyone with AUTH=none; empty to any other caller (brokersAsked and brokersAnswered count them)',
     }),
     clusters: z
       .record(z.string(), ClusterReadinessSchema)
       .optional()
       .openapi({
         description:
-          'At /readyz only: every configured cluster by alias, the default included, and whether it is ready now. ' +
+          'At /readyz only: each configured cluster by alias, the default included, and whether it is ready now; ' +
+          'the clusters where the caller has the `read` action (every cluster with AUTH=none), absent when none. ' +
           "The status is the default cluster's whatever the others say.",
       }),
   })
@@ -56,6 +61,8 @@ export const ReadinessSchema = z
     example: {
       status: 'ok',
       checkedAt: '2026-11-30T20:00:00.000Z',
+      brokersAsked: 3,
+      brokersAnswered: 2,
       brokers: [
         { nodeId: 1, broker: '10.0.0.11:9092', answered: true, latencyMs: 2 },
         { nodeId: 2, broker: '10.0.0.12:9092', answered: true, latencyMs: 3 },

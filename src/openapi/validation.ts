@@ -230,13 +230,75 @@ export async function invalidParameters(
   return { errors: out, total };
 }
 
+/**
+ * Keys that name the machinery of every JavaScript object. A schema's record drops `__proto__`
+ * without a word (assigning it sets a prototype), so a change sent with it would be applied in
+ * part; none is a field, a config or an argument of this API, so each is refused wherever it is.
+ */
+const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+const RESERVED_EXPECTED = 'a key other than __proto__, constructor and prototype';
+
+interface Visit {
+  value: unknown;
+  key: PropertyKey | undefined;
+  parent: Visit | undefined;
+}
+
+function pathOf(visit: Visit): PropertyKey[] {
+  const path: PropertyKey[] = [];
+  for (let v: Visit | undefined = visit; v?.key !== undefined; v = v.parent) path.unshift(v.key);
+  return path;
+}
+
+/**
+ * Every reserved key in a parsed body (the first MAX_PROBLEMS named), walked without recursion:
+ * a body nested as deep as the size cap allows costs one pass and no stack.
+ */
+export function reservedKeys(body: unknown): { errors: InvalidParameter[]; total: number } {
+  const errors: InvalidParameter[] = [];
+  let total = 0;
+  const stack: Visit[] = [{ value: body, key: undefined, parent: undefined }];
+  for (let visit = stack.pop(); visit !== undefined; visit = stack.pop()) {
+    const { value, key } = visit;
+    if (typeof key === 'string' && RESERVED_KEYS.has(key)) {
+      total++;
+      if (errors.length >= MAX_PROBLEMS) continue;
+      const name = shorten(bodyPath(pathOf(visit)));
+      errors.push({
+        in: 'body',
+        name,
+        expected: RESERVED_EXPECTED,
+        received: key,
+        message: `body field '${name}' is not allowed: the key '${key}' is reserved, expected ${RESERVED_EXPECTED}`,
+      });
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    // Pushed last to first: popped, and so named, in the body's own order.
+    const keys: PropertyKey[] = Array.isArray(value) ? value.map((_, i) => i) : Object.keys(value);
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const k = keys[i] as PropertyKey;
+      stack.push({ value: (value as Record<PropertyKey, unknown>)[k], key: k, parent: visit });
+    }
+  }
+  return { errors, total };
+}
+
 /** The `defaultHook` of every route: passes valid input through, answers 400 otherwise. */
 export async function validationHook(
   result: { success: boolean; error?: z.ZodError; target: string },
   c: Context,
 ) {
+  if (result.target === 'json') {
+    const reserved = reservedKeys(await c.req.json().catch(() => undefined));
+    if (reserved.total > 0) return invalidInput(c, reserved.errors, reserved.total);
+  }
   if (result.success || !result.error) return undefined;
   const { errors, total } = await invalidParameters(result.error, result.target, c);
+  return invalidInput(c, errors, total);
+}
+
+function invalidInput(c: Context, errors: InvalidParameter[], total: number): Response {
   const more = total - errors.length;
   const detail =
     errors.map((e) => e.message).join('; ') +

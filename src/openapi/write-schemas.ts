@@ -98,8 +98,9 @@ export const MemberRemovalSchema = z
 
 export const MAX_REMOVALS = 100;
 
+// Strict: a field this route does not take (a `dryRun`, say) is refused, not dropped while the removal goes on.
 export const MemberRemovalRequestSchema = z
-  .object({
+  .strictObject({
     instanceIds: z
       .array(z.string().min(1, 'a non-empty group.instance.id'), 'a list of group.instance.id strings')
       .min(1, `1 to ${MAX_REMOVALS} group.instance.id strings`)

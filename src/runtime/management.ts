@@ -14,6 +14,7 @@ import type { Duplex } from 'node:stream';
 import { serve } from '@hono/node-server';
 import { getPath } from 'hono/utils/url';
 import { PROBLEM_CONTENT_TYPE, problemBody } from '../openapi/problems.js';
+import { answerHalfClosed } from './half-close.js';
 
 export const MANAGEMENT_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
 
@@ -65,6 +66,7 @@ export async function startManagementListener(
   options: { maxHeaderBytes: number; graceMs: number; onClientError: (error: Error, socket: Duplex) => void },
 ): Promise<ManagementListener> {
   const server = serve({ fetch, port, serverOptions: { maxHeaderSize: options.maxHeaderBytes } });
+  answerHalfClosed(server);
   server.on('clientError', options.onClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);

@@ -21,6 +21,7 @@ import { createLogger, type Logger } from '../logger.js';
 import { PROBLEM_CONTENT_TYPE, type ProblemSlug, problemBody } from '../openapi/problems.js';
 import { clustersOf, createService } from '../service.js';
 import { tokenSigner } from '../tokens/signed.js';
+import { answerHalfClosed } from './half-close.js';
 import { type ManagementListener, splitFetch, startManagementListener } from './management.js';
 
 /** Keyed by the request's path segment: a Map, so `__proto__` or `constructor` is just not there. */
@@ -127,6 +128,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   server.on('clientError', (error: Error, socket: Duplex) =>
     answerClientError(error, socket, MAX_HEADER_BYTES),
   );
+  answerHalfClosed(server);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

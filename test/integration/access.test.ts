@@ -187,6 +187,31 @@ describe('without credentials', () => {
     expect(checker.document).toHaveProperty('components.securitySchemes.bearerAuth.scheme', 'bearer');
   });
 
+  it('/readyz tells an unknown caller the status and counts only, no broker address or node id', async () => {
+    const [host] = bootstrap.split(',');
+    // No credentials, a wrong key, and a known key without the read action: the same short answer.
+    for (const token of [undefined, newKey(), KEYS.none]) {
+      const answer = await call(app, '/readyz', token);
+      expect(answer.status).toBe(200);
+      expect(Object.keys(answer.body).sort()).toEqual([
+        'brokers',
+        'brokersAnswered',
+        'brokersAsked',
+        'checkedAt',
+        'status',
+      ]);
+      expect(answer.body.brokers).toEqual([]);
+      expect(answer.body.brokersAnswered).toBeGreaterThanOrEqual(1);
+      expect(JSON.stringify(answer.body)).not.toContain(String(host));
+    }
+    // A caller GET /cluster names the brokers to sees them here too, and which clusters are ready.
+    const granted = await call(app, '/readyz', KEYS.readOnly);
+    expect(granted.status).toBe(200);
+    expect(granted.body.brokers.map((b: { broker: string }) => b.broker)).toContain(host);
+    expect(granted.body.clusters).toEqual({ default: { ready: true } });
+    expect(granted.body.brokersAsked).toBe(granted.body.brokers.length);
+  });
+
   it('refuses a wrong key with invalid_token, never echoing it', async () => {
     const wrong = newKey();
     const answer = await call(app, TEAM_LIST, wrong);

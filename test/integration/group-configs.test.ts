@@ -169,6 +169,15 @@ describe.skipIf(!kafkaAtLeast(4, 0))('PATCH /groups/{groupId}/configs', () => {
     expect(unknown.body.errors[0].name).toBe('set.no.such.group.config');
   });
 
+  it('a change with a __proto__ key: 400 naming it, and the rest of the change is not applied', async () => {
+    // JSON.parse makes `__proto__` an own key, as a client's JSON does.
+    const body = JSON.parse(`{"set":{"__proto__":"1","${name}":"55000"}}`);
+    const { status, body: problem } = await patch(writer, '', body);
+    expect(status).toBe(400);
+    expect(problem.errors[0]).toMatchObject({ in: 'body', name: 'set.__proto__', received: '__proto__' });
+    expect((await javaValue())?.source).not.toBe('DYNAMIC_GROUP_CONFIG');
+  });
+
   it('a group that does not exist yet: 404, unless allowMissing=true; then Kafka keeps the configs for it', async () => {
     const future = `${run}-future`;
     const change = async (query: string) => {

@@ -6,14 +6,8 @@
  */
 
 import { type InvalidParameter, type Problem, problemBody } from '../../openapi/problems.js';
+import { argumentErrors } from './arguments.js';
 import { CLUSTER_ARGUMENT, type ToolRoute } from './schemas.js';
-
-/** What came, in words: 'an array', 'null', 'a number'. */
-function kindOf(value: unknown): string {
-  if (value === null) return 'null';
-  const kind = Array.isArray(value) ? 'array' : typeof value;
-  return /^[aeiou]/.test(kind) ? `an ${kind}` : `a ${kind}`;
-}
 
 /** Request headers a tool call passes on to its route: who calls, and from where. */
 const PASSED_HEADERS = ['authorization', 'cf-connecting-ip', 'user-agent'] as const;
@@ -23,15 +17,6 @@ export interface ToolResult {
   content: { type: 'text'; text: string }[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
-}
-
-/** A call the route is not even asked about: its arguments do not fit the tool. */
-export function refusedArguments(errors: InvalidParameter[]): ToolResult {
-  const first = errors[0] as InvalidParameter;
-  return problemResult(
-    problemBody('invalid-input', `argument '${first.name}': ${first.message}`, { errors }) as Problem &
-      Record<string, unknown>,
-  );
 }
 
 function problemResult(problem: Record<string, unknown>, retryAfter?: string | null): ToolResult {
@@ -49,26 +34,18 @@ function queryValues(value: unknown): string[] {
   return Array.isArray(value) ? value.map(one) : [one(value)];
 }
 
-/** The route's request for these arguments, or the refusal of arguments that fit no parameter. */
+/**
+ * The route's request for these arguments, or what misfits the tool's input schema (arguments.ts):
+ * a misfit never reaches the route, whose path and query would take a number as its spelling.
+ */
 export function toolRequest(
   route: ToolRoute,
   args: Record<string, unknown>,
   base: string,
   incoming: Headers,
-): Request | ToolResult {
-  const errors: InvalidParameter[] = [];
-  const known = [...route.places.keys()].join(', ') || 'none';
-  for (const name of Object.keys(args)) {
-    if (!route.places.has(name)) {
-      errors.push({
-        in: route.places.size > 0 && [...route.places.values()].includes('body') ? 'body' : 'query',
-        name,
-        expected: `one of the tool's arguments: ${known}`,
-        received: kindOf(args[name]),
-        message: `${route.spec.name} takes no argument '${name}'; it takes ${known}`,
-      });
-    }
-  }
+): Request | InvalidParameter[] {
+  const errors = argumentErrors(route, args);
+  if (errors.length > 0) return errors;
   let path = route.path;
   const cluster = args[CLUSTER_ARGUMENT];
   if (route.clusterPath && cluster !== undefined) {
@@ -78,26 +55,11 @@ export function toolRequest(
   const body: Record<string, unknown> = {};
   for (const [name, place] of route.places) {
     const value = args[name];
-    if (place === 'path') {
-      if (typeof value !== 'string' && typeof value !== 'number') {
-        errors.push({
-          in: 'path',
-          name,
-          expected: 'a string',
-          received: value === undefined ? null : kindOf(value),
-          message: `${route.spec.name} needs '${name}'`,
-        });
-        continue;
-      }
-      path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
-    } else if (value === undefined) {
-    } else if (place === 'query') {
-      for (const v of queryValues(value)) query.append(name, v);
-    } else if (place === 'body') {
-      body[name] = value;
-    }
+    if (value === undefined) continue;
+    if (place === 'path') path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
+    else if (place === 'query') for (const v of queryValues(value)) query.append(name, v);
+    else if (place === 'body') body[name] = value;
   }
-  if (errors.length > 0) return refusedArguments(errors);
   const headers = new Headers({ accept: 'application/json' });
   for (const name of PASSED_HEADERS) {
     const value = incoming.get(name);

@@ -20,6 +20,7 @@ import type { Context } from 'hono';
 import type { WritesSetting } from '../../config.js';
 import { isAnonymous, permissionsOf } from '../../http/middleware.js';
 import { problemResponse } from '../../openapi/problems.js';
+import { argumentErrors } from './arguments.js';
 import { toolRequest, toolResult } from './dispatch.js';
 import { type OpenApiDocument, type ToolRoute, toolRoute } from './schemas.js';
 import { MCP_TOOLS, type ToolSpec } from './tools.js';
@@ -116,12 +117,36 @@ function invalidParams(c: Context, message: unknown): Response | undefined {
   const first = issues[0];
   const field = first?.path.map(String).join('.') || 'params';
   const what = (first?.message ?? 'invalid').replace(/^Invalid input: /, '');
-  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+  return invalidParamsAnswer(c, id, `'${field}' ${what}`, issues.length);
+}
+
+function invalidParamsAnswer(c: Context, id: unknown, said: string, count: number, data?: unknown): Response {
+  const more = count > 1 ? ` (and ${count - 1} more)` : '';
   return c.json({
     jsonrpc: '2.0',
     id,
-    error: { code: ErrorCode.InvalidParams, message: `invalid params: '${field}' ${what}${more}` },
+    error: {
+      code: ErrorCode.InvalidParams,
+      message: `invalid params: ${said}${more}`,
+      ...(data !== undefined && { data }),
+    },
   });
+}
+
+/** A tool call whose arguments misfit the tool's input schema: invalid params, each misfit in `data.errors`. */
+function misfitArguments(c: Context, message: unknown, routes: readonly ToolRoute[]): Response | undefined {
+  const { id, method, params } = message as {
+    id?: unknown;
+    method?: unknown;
+    params?: { name?: unknown; arguments?: Record<string, unknown> };
+  };
+  if (id === undefined || method !== 'tools/call') return undefined;
+  const route = routes.find((r) => r.spec.name === params?.name);
+  if (!route) return undefined;
+  const errors = argumentErrors(route, params?.arguments ?? {});
+  const [first] = errors;
+  if (!first) return undefined;
+  return invalidParamsAnswer(c, id, `'${first.name}' ${first.message}`, errors.length, { errors });
 }
 
 export async function serveMcp(
@@ -133,6 +158,8 @@ export async function serveMcp(
   const refused = invalidParams(c, message);
   if (refused) return refused;
   const routes = await toolRoutes(deps);
+  const misfit = misfitArguments(c, message, routes);
+  if (misfit) return misfit;
   const server = new Server(
     { name: 'kafka-groups-rest', version: deps.version },
     {
@@ -155,7 +182,10 @@ export async function serveMcp(
       );
     }
     const call = toolRequest(route, request.params.arguments ?? {}, c.req.url, c.req.raw.headers);
-    return call instanceof Request ? toolResult(await app.fetch(call, c.env)) : call;
+    // Misfits were answered above (misfitArguments); this one is for a call that slipped past.
+    if (!(call instanceof Request))
+      throw new McpError(ErrorCode.InvalidParams, call[0]?.message ?? 'invalid');
+    return toolResult(await app.fetch(call, c.env));
   });
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,

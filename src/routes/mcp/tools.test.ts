@@ -117,7 +117,83 @@ describe('the MCP tool table', () => {
       'http://x/mcp',
       new Headers(),
     );
-    expect(refused).toMatchObject({ isError: true, structuredContent: { type: '/problems/invalid-input' } });
+    expect(refused).toEqual([
+      expect.objectContaining({ name: 'params.arguments.scenario', received: 'string' }),
+    ]);
+  });
+});
+
+describe('tool arguments of another JSON type than the input schema', () => {
+  it('answers each as invalid params naming the argument, never as its spelling sent to the route', async () => {
+    const app = appWith();
+    const version = { 'mcp-protocol-version': '2025-06-18' };
+    const cases: [string, Record<string, unknown>, string][] = [
+      [
+        'describe_consumer_group',
+        { groupId: 5 },
+        "'params.arguments.groupId' expected string, received number",
+      ],
+      [
+        'describe_consumer_group_lag',
+        { groupId: true },
+        "'params.arguments.groupId' expected string, received boolean",
+      ],
+      [
+        'list_topic_consumer_groups',
+        { topic: 7 },
+        "'params.arguments.topic' expected string, received number",
+      ],
+      ['list_consumer_groups', { prefix: 5 }, "'params.arguments.prefix' expected string, received number"],
+      ['list_consumer_groups', { cursor: {} }, "'params.arguments.cursor' expected string, received object"],
+      ['list_consumer_groups', { limit: '5' }, "'params.arguments.limit' expected integer, received string"],
+      ['list_consumer_groups', { limit: 1.5 }, "'params.arguments.limit' expected integer, received number"],
+      [
+        'list_consumer_groups',
+        { type: 'classic' },
+        "'params.arguments.type' expected an array of strings, received string",
+      ],
+      [
+        'list_consumer_groups',
+        { state: [1] },
+        "'params.arguments.state' expected an array of strings, received array",
+      ],
+      [
+        'describe_consumer_group',
+        { groupId: 'g', type: 1 },
+        "'params.arguments.type' expected string, received number",
+      ],
+      [
+        'describe_consumer_group_health',
+        { groupId: 'g', maxLag: '10' },
+        "'params.arguments.maxLag' expected integer",
+      ],
+      ['describe_consumer_group', { groupId: '' }, "'params.arguments.groupId' expected a non-empty string"],
+      ['describe_consumer_group', {}, "'params.arguments.groupId' is required by describe_consumer_group"],
+      [
+        'describe_cluster',
+        { verbose: true },
+        "'params.arguments.verbose' is not an argument of describe_cluster",
+      ],
+      [
+        'reset_consumer_group_offsets_dry_run',
+        { groupId: 'g', type: 'classic', scenario: 'to-earliest', allTopics: 'true' },
+        "'params.arguments.allTopics' expected boolean, received string",
+      ],
+    ];
+    for (const [name, args, said] of cases) {
+      const res = await post(
+        app,
+        JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name, arguments: args } }),
+        version,
+      );
+      expect(res.status).toBe(200);
+      const answer = (await res.json()) as {
+        error?: { code: number; message: string; data?: { errors: { name: string }[] } };
+      };
+      expect(answer.error?.code, `${name} ${JSON.stringify(args)}: ${JSON.stringify(answer)}`).toBe(-32602);
+      expect(answer.error?.message).toContain(said);
+      expect(answer.error?.data?.errors[0]?.name).toMatch(/^params\.arguments\./);
+    }
   });
 });
 
@@ -227,11 +303,11 @@ describe('POST /mcp keeps the limits of HTTP', () => {
       }),
       version,
     );
-    const toolError = (await arrayId.json()) as { result: { structuredContent: { errors: unknown[] } } };
-    expect(toolError.result.structuredContent.errors[0]).toMatchObject({
-      name: 'groupId',
-      received: 'an array',
-    });
+    const arrayAnswer = (await arrayId.json()) as { error?: { code: number; message: string } };
+    expect(arrayAnswer.error?.code).toBe(-32602);
+    expect(arrayAnswer.error?.message).toContain(
+      "'params.arguments.groupId' expected string, received array",
+    );
     const init = await post(
       app,
       JSON.stringify({ jsonrpc: '2.0', id: 'i', method: 'initialize', params: { protocolVersion: 5 } }),
