@@ -8,6 +8,7 @@
  * every type the cluster serves has said it is not one of its own.
  */
 
+import type { CallOptions } from '../../broker/deadline.js';
 import { type KafkaErrorInfo, KafkaResponseError, UnsupportedApiError } from '../../broker/errors.js';
 import { ErrorCode } from '../../broker/protocol/errors.js';
 import type { BrokerConnection } from '../../broker/transport/connection.js';
@@ -16,7 +17,7 @@ import { type BrokerRef, GROUP_TYPES, type Group, type GroupType } from '../mode
 import { failed, type Outcome, ok } from '../outcome.js';
 import type { GroupDescriber, TypedOutcome } from './describer.js';
 
-export interface ResolveRequest {
+export interface ResolveRequest extends CallOptions {
   /** The type the caller asserts (`?type=`): a group of another type becomes a mismatch error. */
   expected?: GroupType;
   /** The type each group is thought to have (from ListGroups or an earlier describe). */
@@ -36,16 +37,18 @@ export async function resolveGroups(
   connection: BrokerConnection,
   coordinator: BrokerRef,
   groupIds: readonly string[],
-  { expected, hints }: ResolveRequest = {},
+  { expected, hints, deadline }: ResolveRequest = {},
 ): Promise<Map<string, Outcome<Group>>> {
   const verdicts = new Map<string, Verdicts>(
     groupIds.map((id) => [id, { tried: new Set(), said: new Map() }]),
   );
 
+  const options = deadline && { deadline };
   const ask = async (plan: Map<GroupType, string[]>) => {
     const answers = await Promise.all(
       [...plan].map(
-        async ([type, ids]) => [type, await describers[type].describe(connection, coordinator, ids)] as const,
+        async ([type, ids]) =>
+          [type, await describers[type].describe(connection, coordinator, ids, options)] as const,
       ),
     );
     for (const [type, outcomes] of answers) {
