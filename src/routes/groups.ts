@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import { cutPage, ListingSnapshots, snapshotKey } from '../groups/held-listings.js';
 import type { GroupListing } from '../groups/model.js';
 import type { GroupService, ListFilter } from '../groups/service.js';
-import { nextLink } from '../http/links.js';
+import { linkedJson, nextLink } from '../http/links.js';
 import { deadlineOf, streamDeadlineOf, underDeadline } from '../http/middleware.js';
 import { negotiate, notAcceptable } from '../http/negotiation.js';
 import { requires } from '../http/route-policy.js';
@@ -330,7 +330,7 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
         200,
       );
     }
-    return c.json(group, 200);
+    return linkedJson(group) as never;
   });
 
   app.openapi(batchDescribe, async (c) => {
