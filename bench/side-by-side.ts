@@ -12,7 +12,7 @@
  * classic groups `side-r-0000000`…; then per path, per round, `requests` GETs from `callers`
  * keep-alive callers. Without --path: the four groups by id. --random=N: random groups of N, no
  * type named (a group's first describe finds its type); --random-typed=N: the same with
- * ?type=classic. AUTH=none, RATE_LIMIT_PER_MINUTE=0. Linux only (/proc).
+ * ?type=classic. AUTH=none, no rate limit (the open paths' either: --path=/healthz works). Linux only (/proc).
  */
 
 import { readFileSync } from 'node:fs';
@@ -127,7 +127,12 @@ async function main(): Promise<void> {
       name: `random of ${randomTyped}, ?type=classic`,
       path: () => `/groups/${pick(randomTyped)}?type=classic`,
     });
-  const env = { KAFKA_BROKERS: bootstrap, AUTH: 'none', RATE_LIMIT_PER_MINUTE: '0' };
+  const env = {
+    KAFKA_BROKERS: bootstrap,
+    AUTH: 'none',
+    RATE_LIMIT_PER_MINUTE: '0',
+    RATE_LIMIT_OPEN_PER_MINUTE: '0',
+  };
   const servers: { build: string; server: ServerProcess }[] = [];
   try {
     for (const build of builds) servers.push({ build, server: await startServerProcess([build], { env }) });

@@ -5,10 +5,13 @@
  * waiting and answers with what the other calls gave, while the call itself ends on its own
  * timeout in the background.
  *
- * The deadline travels two ways. Explicitly: broker calls take an optional `deadline`. And in the
- * request's async scope (`runWithDeadline`), so that every broker call made while serving the
- * request, in any read path, is bounded by it without each signature in between carrying it. An
- * explicit deadline wins over the scope's.
+ * The deadline travels two ways. Explicitly: broker calls take an optional `deadline`, and the
+ * describe path carries it from the route down. Else in the request's async scope
+ * (`runWithDeadline`), so that every broker call made while serving the request, in any other
+ * read path, is bounded by it without each signature in between carrying it. An explicit deadline
+ * wins over the scope's. On Node 20 the scope is not free: the first one entered turns on promise
+ * hooks for the whole process (about 40 µs of CPU per describe), so it is made on first use and
+ * a route that passes its deadline never enters one.
  */
 
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -205,17 +208,23 @@ export class Deadline {
 const noop = () => undefined;
 const passed = () => new DeadlineExceededError('the request deadline passed');
 
-// Node, Lambda, and Workers with nodejs_compat all have it.
-const scope = new AsyncLocalStorage<Deadline>();
+// Node, Lambda, and Workers with nodejs_compat all have it. Made when first entered (see above).
+let scope: AsyncLocalStorage<Deadline> | undefined;
 
 /** Runs `fn` with `deadline` as the deadline of every broker call made under it. */
 export function runWithDeadline<T>(deadline: Deadline, fn: () => T): T {
+  scope ??= new AsyncLocalStorage<Deadline>();
   return scope.run(deadline, fn);
 }
 
 /** The deadline of the request being served, when there is one. */
 export function currentDeadline(): Deadline | undefined {
-  return scope.getStore();
+  return scope?.getStore();
+}
+
+/** Whether any deadline scope was ever entered in this process (the describe path enters none). */
+export function deadlineScopeUsed(): boolean {
+  return scope !== undefined;
 }
 
 /**

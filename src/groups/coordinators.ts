@@ -6,7 +6,7 @@
  */
 
 import QuickLRU from 'quick-lru';
-import { currentDeadline } from '../broker/deadline.js';
+import { type CallOptions, currentDeadline, type Deadline } from '../broker/deadline.js';
 import {
   BrokerTimeoutError,
   describeKafkaError,
@@ -107,18 +107,20 @@ export class Coordinators {
   /**
    * Calls `call` once per coordinator with the groups it holds, until every group has a value or a
    * final error. Groups answered with a coordinator error go round again after a backoff; the
-   * coordinator is looked up afresh unless it was only loading.
+   * coordinator is looked up afresh unless it was only loading. Bounded by `options.deadline`,
+   * else the request's scope.
    */
   async forEachCoordinator<T>(
     groupIds: readonly string[],
     call: (coordinator: BrokerRef, groupIds: string[]) => Promise<Map<string, Outcome<T>>>,
+    options?: CallOptions,
   ): Promise<Map<string, Outcome<T>>> {
     const done = new Map<string, Outcome<T>>();
     const last = new Map<string, { kafkaError: KafkaErrorInfo; broker?: string; noAnswer?: Error }>();
     let pending = [...new Set(groupIds)];
     // Coordinators that timed out in this call: asked once, never twice in one request.
     const silent = new Map<string, Error>();
-    const deadline = currentDeadline();
+    const deadline = options?.deadline ?? currentDeadline();
     let attempts = 0;
     let cut = false;
     for (let attempt = 0; attempt < this.retry.attempts && pending.length > 0; attempt++) {
@@ -136,7 +138,7 @@ export class Coordinators {
       const retry: string[] = [];
       let found: Map<string, Outcome<BrokerRef>>;
       try {
-        found = await this.find(pending);
+        found = await this.find(pending, deadline);
       } catch (error) {
         // No broker answered the lookup: each group left says so, and what was read stands.
         if (!isNoAnswer(error)) throw error;
@@ -241,7 +243,7 @@ export class Coordinators {
    * Lookups in flight are shared, so concurrent calls for the same groups (a page's details and
    * its lag) ask once.
    */
-  private async find(groupIds: string[]): Promise<Map<string, Outcome<BrokerRef>>> {
+  private async find(groupIds: string[], deadline?: Deadline): Promise<Map<string, Outcome<BrokerRef>>> {
     const out = new Map<string, Outcome<BrokerRef>>();
     const waiting: Promise<void>[] = [];
     const missing: string[] = [];
@@ -255,7 +257,7 @@ export class Coordinators {
     // Each id joins the batch being assembled; a full batch leaves and the next one starts.
     const lookups = new Map<Promise<Map<string, Outcome<BrokerRef>>>, string[]>();
     for (const id of missing) {
-      const lookup = this.join(id);
+      const lookup = this.join(id, deadline);
       this.inflight.set(id, lookup);
       const ids = lookups.get(lookup);
       if (ids) ids.push(id);
@@ -274,8 +276,8 @@ export class Coordinators {
     return out;
   }
 
-  /** The lookup that will answer for `id`: the batch being assembled, which it joins. */
-  private join(id: string): Promise<Map<string, Outcome<BrokerRef>>> {
+  /** The lookup for `id`: the batch being assembled, which it joins (under its first caller's deadline). */
+  private join(id: string, deadline?: Deadline): Promise<Map<string, Outcome<BrokerRef>>> {
     let batch = this.assembling;
     if (!batch) {
       let release!: () => void;
@@ -287,7 +289,7 @@ export class Coordinators {
       const created: Batch = {
         ids,
         // Starts once `send` releases it; until then more ids may join.
-        answers: ready.then(() => this.lookup([...ids])),
+        answers: ready.then(() => this.lookup([...ids], deadline)),
         send: () => {
           if (sent) return;
           sent = true;
@@ -318,13 +320,14 @@ export class Coordinators {
     return answers;
   }
 
-  private async lookup(groupIds: string[]): Promise<Map<string, Outcome<BrokerRef>>> {
+  private async lookup(groupIds: string[], deadline?: Deadline): Promise<Map<string, Outcome<BrokerRef>>> {
+    const options = deadline && { deadline };
     const answers = await this.cluster.anyBroker(async (connection) => {
-      const version = await connection.versionFor(FindCoordinator);
+      const version = await connection.versionFor(FindCoordinator, undefined, options);
       return version !== undefined && version >= 4
-        ? lookupBatch(connection, groupIds)
-        : lookupEach(connection, groupIds);
-    });
+        ? lookupBatch(connection, groupIds, options)
+        : lookupEach(connection, groupIds, options);
+    }, options);
     const out = new Map<string, Outcome<BrokerRef>>();
     for (const answer of answers) {
       if (answer.errorCode === ErrorCode.NONE) {
@@ -384,11 +387,16 @@ interface Lookup {
   broker: string;
 }
 
-async function lookupBatch(connection: BrokerConnection, groupIds: string[]): Promise<Lookup[]> {
+async function lookupBatch(
+  connection: BrokerConnection,
+  groupIds: string[],
+  by?: CallOptions,
+): Promise<Lookup[]> {
   const { response } = await connection.send(
     FindCoordinator,
     { keyType: GROUP_KEY_TYPE, coordinatorKeys: groupIds },
     { min: 4 },
+    by,
   );
   const answers = new Map((response.coordinators ?? []).map((c) => [c.key, c]));
   return groupIds.map((id) => {
@@ -407,7 +415,11 @@ async function lookupBatch(connection: BrokerConnection, groupIds: string[]): Pr
   });
 }
 
-async function lookupEach(connection: BrokerConnection, groupIds: string[]): Promise<Lookup[]> {
+async function lookupEach(
+  connection: BrokerConnection,
+  groupIds: string[],
+  by?: CallOptions,
+): Promise<Lookup[]> {
   const out: Lookup[] = [];
   for (let i = 0; i < groupIds.length; i += SINGLE_LOOKUP_CONCURRENCY) {
     const slice = groupIds.slice(i, i + SINGLE_LOOKUP_CONCURRENCY);
@@ -416,9 +428,8 @@ async function lookupEach(connection: BrokerConnection, groupIds: string[]): Pro
         const { response } = await connection.send(
           FindCoordinator,
           (v) => ({ key, ...(v >= 1 && { keyType: GROUP_KEY_TYPE }) }),
-          {
-            max: 3,
-          },
+          { max: 3 },
+          by,
         );
         return {
           key,

@@ -6,6 +6,7 @@
  */
 
 import QuickLRU from 'quick-lru';
+import type { CallOptions } from '../broker/deadline.js';
 import { KafkaResponseError } from '../broker/errors.js';
 import { ErrorCode } from '../broker/protocol/errors.js';
 import type { ClusterInfo, KafkaCluster, Readiness } from '../broker/transport/cluster.js';
@@ -40,7 +41,8 @@ export interface ListPage {
   limit: number;
 }
 
-export interface DescribeOptions {
+/** `deadline`: the request's, passed down rather than read from its async scope (broker/deadline.ts). */
+export interface DescribeOptions extends CallOptions {
   /** Assert the type: a group of another type is a GroupTypeMismatchError. */
   expected?: GroupType;
 }
@@ -305,7 +307,7 @@ export class KafkaGroupService implements GroupService {
 
   async describeGroups(
     groupIds: readonly string[],
-    { expected, hints }: DescribeOptions & { hints?: ReadonlyMap<string, GroupType> } = {},
+    { expected, hints, deadline }: DescribeOptions & { hints?: ReadonlyMap<string, GroupType> } = {},
   ): Promise<Map<string, Outcome<Group>>> {
     const unique = [...new Set(groupIds)];
     const known = new Map<string, GroupType>();
@@ -313,11 +315,15 @@ export class KafkaGroupService implements GroupService {
       const type = hints?.get(id) ?? this.knownTypes.get(id);
       if (type) known.set(id, type);
     }
-    const results = await this.coordinators.forEachCoordinator(unique, (coordinator, ids) =>
-      resolveGroups(this.describers, this.cluster.connection(coordinator), coordinator, ids, {
-        ...(expected && { expected }),
-        hints: known,
-      }),
+    const results = await this.coordinators.forEachCoordinator(
+      unique,
+      (coordinator, ids) =>
+        resolveGroups(this.describers, this.cluster.connection(coordinator), coordinator, ids, {
+          ...(expected && { expected }),
+          ...(deadline && { deadline }),
+          hints: known,
+        }),
+      deadline && { deadline },
     );
     return new Map(
       unique.map((groupId) => {

@@ -10,8 +10,11 @@ import type { MiddlewareHandler } from 'hono';
 export function headWithoutBody(): MiddlewareHandler {
   return async (c, next) => {
     await next();
+    // The method first: on the Node server, reading `body` of an answer turns the adapter's light
+    // Response into a whole one (a stream made of the string), for every answer, HEAD or not.
+    if (c.req.method !== 'HEAD') return;
     const body = c.res.body;
-    if (c.req.method !== 'HEAD' || !body) return;
+    if (!body) return;
     const res = c.res;
     c.res = undefined;
     c.res = new Response(null, res);

@@ -12,11 +12,31 @@ import type { Context, MiddlewareHandler } from 'hono';
 
 export const SERVICE_DESC_LINK = '</openapi.json>; rel="service-desc"';
 
+/** Answers made with the document's link already among their headers (`linkedJson`). */
+const linked = new WeakSet<Response>();
+
+/**
+ * A JSON answer carrying the document's link from the start: its headers stay a plain object,
+ * which the Node adapter writes as they are, where adding the link afterwards makes a Headers.
+ */
+export function linkedJson(body: unknown, status = 200): Response {
+  const res = new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', link: SERVICE_DESC_LINK },
+  });
+  linked.add(res);
+  return res;
+}
+
 /** Adds the document's link to every answer; register first, so that it wraps every other answer. */
 export function serviceDescLink(): MiddlewareHandler {
   return async (c, next) => {
     await next();
-    editHeaders(c, (headers) => headers.append('link', SERVICE_DESC_LINK));
+    if (linked.has(c.res)) return;
+    // A linked answer copied on its way out (CORS headers set before it) still carries the link.
+    editHeaders(c, (headers) => {
+      if (!headers.get('link')?.includes(SERVICE_DESC_LINK)) headers.append('link', SERVICE_DESC_LINK);
+    });
   };
 }
 

@@ -9,7 +9,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import type { Authenticator, Principal } from '../auth/authenticate.js';
 import { isWriteAction, Permissions } from '../auth/grants.js';
-import { Deadline, runWithDeadline } from '../broker/deadline.js';
+import { type CallOptions, Deadline, runWithDeadline } from '../broker/deadline.js';
 import type { HttpLimits, WritesSetting } from '../config.js';
 import type { Logger } from '../logger.js';
 import { addResponseHeaders } from '../openapi/headers.js';
@@ -70,7 +70,8 @@ export function isAnonymous(c: Context): boolean {
 }
 
 /**
- * The request's one deadline (REQUEST_TIMEOUT_MS), made here and carried down: every broker call
+ * The request's one deadline (REQUEST_TIMEOUT_MS), made here and carried down (by the route's
+ * policy marker, as an async scope, or by the route itself, see route-policy.ts): every broker call
  * made while serving the request takes its budget from it (broker/deadline.ts), so the route
  * answers with what it could read before the deadline. Should the route still be busy at the
  * deadline, the answer is a 504 and the calls under it are abandoned.
@@ -87,7 +88,7 @@ function deadline(ms: number, streamMs = ms): MiddlewareHandler {
     // behind once the route has answered.
     const outcome = await new Promise<'done' | 'expired'>((resolve, reject) => {
       const cancel = requestDeadline.whenPassed(() => resolve('expired'));
-      runWithDeadline(requestDeadline, next).then(
+      next().then(
         () => {
           cancel();
           resolve('done');
@@ -107,6 +108,18 @@ function deadline(ms: number, streamMs = ms): MiddlewareHandler {
       );
     }
   };
+}
+
+/** The request's deadline as a broker call's options, for a route that passes it down itself. */
+export function deadlineOf(c: Context): CallOptions {
+  const deadline = c.get('deadline');
+  return deadline ? { deadline } : {};
+}
+
+/** Runs `fn` in the request's deadline scope: a route that passes its deadline, calling what does not. */
+export function underDeadline<T>(c: Context, fn: () => Promise<T>): Promise<T> {
+  const deadline = c.get('deadline');
+  return deadline ? runWithDeadline(deadline, fn) : fn();
 }
 
 /**

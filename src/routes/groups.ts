@@ -3,8 +3,8 @@ import type { Context } from 'hono';
 import { cutPage, ListingSnapshots, snapshotKey } from '../groups/held-listings.js';
 import type { GroupListing } from '../groups/model.js';
 import type { GroupService, ListFilter } from '../groups/service.js';
-import { nextLink } from '../http/links.js';
-import { streamDeadlineOf } from '../http/middleware.js';
+import { linkedJson, nextLink } from '../http/links.js';
+import { deadlineOf, streamDeadlineOf, underDeadline } from '../http/middleware.js';
 import { negotiate, notAcceptable } from '../http/negotiation.js';
 import { requires } from '../http/route-policy.js';
 import { RouteProblem } from '../http/route-problem.js';
@@ -89,7 +89,7 @@ const describeGroup = () =>
   createRoute({
     method: 'get',
     path: '/groups/{groupId}',
-    middleware: requires({ action: 'read' }),
+    middleware: requires({ action: 'read', passesDeadline: true }),
     operationId: 'getGroup',
     tags: ['groups'],
     summary: 'Describe a group of any type',
@@ -106,7 +106,7 @@ const batchDescribe = () =>
   createRoute({
     method: 'post',
     path: '/groups/describe',
-    middleware: requires({ action: 'read', body: 'json' }),
+    middleware: requires({ action: 'read', body: 'json', passesDeadline: true }),
     operationId: 'describeGroups',
     tags: ['groups'],
     summary: `Describe up to ${MAX_BATCH_GROUPS} groups at once`,
@@ -276,22 +276,23 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
     const { groupId } = c.req.valid('param');
     const { type, include } = c.req.valid('query');
     const group = await readVisible(c, 'read', groupId, () =>
-      service.describeGroup(groupId, type ? { expected: type } : {}),
+      service.describeGroup(groupId, { ...deadlineOf(c), ...(type && { expected: type }) }),
     );
     if (group.type === 'streams' && include?.includes('topology') && service.streamsTopologyDescription) {
-      const topology = await service.streamsTopologyDescription(groupId);
+      const describeTopology = service.streamsTopologyDescription.bind(service);
+      const topology = await underDeadline(c, () => describeTopology(groupId));
       return c.json(
         { ...group, topologyDescriptionStatus: topology.status, topologyDescription: topology.description },
         200,
       );
     }
-    return c.json(group, 200);
+    return linkedJson(group) as never;
   });
 
   app.openapi(batchDescribe(), async (c) => {
     const { groupIds, type } = c.req.valid('json');
     const results = await describeVisible(c, 'read', groupIds, (ids) =>
-      service.describeGroups(ids, type ? { expected: type } : {}),
+      service.describeGroups(ids, { ...deadlineOf(c), ...(type && { expected: type }) }),
     );
     return c.json(
       {

@@ -37,8 +37,8 @@ import { latestPerInstance } from './static-members.js';
 export const classicDescriber: GroupDescriber = {
   type: 'classic',
   api: DescribeGroups.name,
-  async describe(connection, coordinator, groupIds) {
-    const version = await connection.versionFor(DescribeGroups);
+  async describe(connection, coordinator, groupIds, options) {
+    const version = await connection.versionFor(DescribeGroups, undefined, options);
     if (version === undefined)
       return unsupportedForAll(groupIds, `${connection.label} does not support DescribeGroups`);
     // From v6 the broker explains a missing group in ErrorMessage; for ids near the 32,767-byte
@@ -49,6 +49,7 @@ export const classicDescriber: GroupDescriber = {
       DescribeGroups,
       (v) => ({ groups: [...groupIds], ...(v >= 3 && { includeAuthorizedOperations: false }) }),
       nearLimit ? { max: 5 } : undefined,
+      options,
     );
     const byId = bestPerGroup(response.groups);
     const out = new Map<string, TypedOutcome>();

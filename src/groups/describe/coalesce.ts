@@ -9,9 +9,11 @@
  * no extra turn and no window. One that finds an RPC out but a free slot goes out at the end of the
  * current event-loop turn, with whatever else arrived in that turn; one that finds no free slot
  * waits for the next one, but never longer than `windowMs`: then it goes out anyway. Every caller
- * gets the outcomes of its own groups only.
+ * gets the outcomes of its own groups only. A batch goes out under the deadline of its first caller
+ * (callers of one server share one REQUEST_TIMEOUT_MS, so their deadlines differ by their arrival).
  */
 
+import type { CallOptions } from '../../broker/deadline.js';
 import type { BrokerConnection } from '../../broker/transport/connection.js';
 import type { BrokerRef } from '../model.js';
 import type { GroupDescriber, TypedOutcome } from './describer.js';
@@ -27,6 +29,7 @@ export interface CoalesceOptions {
 
 interface Waiter {
   groupIds: readonly string[];
+  options: CallOptions | undefined;
   resolve: (outcomes: Map<string, TypedOutcome>) => void;
   reject: (error: unknown) => void;
 }
@@ -74,7 +77,7 @@ export function coalesced(describer: GroupDescriber, options: CoalesceOptions = 
       lane.inFlight -= 1;
       afterChange(key, lane);
     };
-    describer.describe(lane.connection, lane.coordinator, [...ids]).then(
+    describer.describe(lane.connection, lane.coordinator, [...ids], batch[0]?.options).then(
       (outcomes) => {
         done();
         for (const waiter of batch) {
@@ -119,7 +122,7 @@ export function coalesced(describer: GroupDescriber, options: CoalesceOptions = 
   return {
     type: describer.type,
     api: describer.api,
-    describe(connection, coordinator, groupIds) {
+    describe(connection, coordinator, groupIds, options) {
       if (groupIds.length === 0) return Promise.resolve(new Map());
       const key = `${coordinator.nodeId}@${connection.label}`;
       let lane = lanes.get(key);
@@ -129,7 +132,7 @@ export function coalesced(describer: GroupDescriber, options: CoalesceOptions = 
       }
       const current = lane;
       return new Promise<Map<string, TypedOutcome>>((resolve, reject) => {
-        current.waiting.push({ groupIds, resolve, reject });
+        current.waiting.push({ groupIds, options, resolve, reject });
         if (current.inFlight === 0 && !current.scheduled && current.waiting.length === 1) send(key, current);
         else afterChange(key, current);
       });

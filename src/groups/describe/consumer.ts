@@ -12,7 +12,7 @@ import { latestPerInstance } from './static-members.js';
 export const consumerDescriber: GroupDescriber = {
   type: 'consumer',
   api: ConsumerGroupDescribe.name,
-  describe: (connection, coordinator, groupIds) =>
+  describe: (connection, coordinator, groupIds, options) =>
     perGroup(
       connection,
       ConsumerGroupDescribe,
@@ -56,6 +56,7 @@ export const consumerDescriber: GroupDescriber = {
         };
         return group;
       },
+      options,
     ),
 };
 

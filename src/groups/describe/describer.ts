@@ -5,6 +5,7 @@
  * "missing" from "another type".
  */
 
+import type { CallOptions } from '../../broker/deadline.js';
 import type { KafkaErrorInfo } from '../../broker/errors.js';
 import { BrokerResponseError, describeKafkaError, KafkaResponseError } from '../../broker/errors.js';
 import type { ApiMessage } from '../../broker/protocol/api.js';
@@ -27,11 +28,12 @@ export interface GroupDescriber {
   readonly type: GroupType;
   /** The RPC's name, for messages. */
   readonly api: string;
-  /** One RPC for all `groupIds` (they share this coordinator). */
+  /** One RPC for all `groupIds` (they share this coordinator), under `options.deadline` if given. */
   describe(
     connection: BrokerConnection,
     coordinator: BrokerRef,
     groupIds: readonly string[],
+    options?: CallOptions,
   ): Promise<Map<string, TypedOutcome>>;
 }
 
@@ -81,11 +83,12 @@ export async function perGroup<
   groupIds: readonly string[],
   request: Req,
   found: (group: G) => Group,
+  options?: CallOptions,
 ): Promise<Map<string, TypedOutcome>> {
-  const version = await connection.versionFor(api);
+  const version = await connection.versionFor(api, undefined, options);
   if (version === undefined)
     return unsupportedForAll(groupIds, `${connection.label} does not support ${api.name}`);
-  const { response } = await connection.send(api, request);
+  const { response } = await connection.send(api, request, undefined, options);
   const byId = bestPerGroup(response.groups);
   const out = new Map<string, TypedOutcome>();
   for (const id of groupIds) {

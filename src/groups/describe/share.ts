@@ -8,7 +8,7 @@ import { type GroupDescriber, perGroup } from './describer.js';
 export const shareDescriber: GroupDescriber = {
   type: 'share',
   api: ShareGroupDescribe.name,
-  describe: (connection, coordinator, groupIds) =>
+  describe: (connection, coordinator, groupIds, options) =>
     perGroup(
       connection,
       ShareGroupDescribe,
@@ -38,5 +38,6 @@ export const shareDescriber: GroupDescriber = {
         };
         return group;
       },
+      options,
     ),
 };

@@ -18,7 +18,7 @@ import { latestPerInstance } from './static-members.js';
 export const streamsDescriber: GroupDescriber = {
   type: 'streams',
   api: StreamsGroupDescribe.name,
-  describe: (connection, coordinator, groupIds) =>
+  describe: (connection, coordinator, groupIds, options) =>
     perGroup(
       connection,
       StreamsGroupDescribe,
@@ -77,6 +77,7 @@ export const streamsDescriber: GroupDescriber = {
         };
         return group;
       },
+      options,
     ),
 };
 
