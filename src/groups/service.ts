@@ -6,7 +6,7 @@
  */
 
 import QuickLRU from 'quick-lru';
-import type { CallOptions } from '../broker/deadline.js';
+import { type CallOptions, currentDeadline } from '../broker/deadline.js';
 import { KafkaResponseError } from '../broker/errors.js';
 import { ErrorCode } from '../broker/protocol/errors.js';
 import type { ClusterInfo, KafkaCluster, Readiness } from '../broker/transport/cluster.js';
@@ -112,10 +112,7 @@ export interface GroupService {
    */
   groupReading(groupId: string, options?: Omit<OffsetsOptions, 'timeLag'>): Promise<GroupReading>;
   describeCluster(): Promise<ClusterInfo>;
-  /**
-   * A streams group's topology description (StreamsGroupDescribe v1, Kafka 4.4+), asked of its
-   * coordinator; UnsupportedApiError from a broker without v1.
-   */
+  /** A streams group's topology (StreamsGroupDescribe v1, Kafka 4.4+); UnsupportedApiError before. */
   streamsTopologyDescription?(groupId: string): Promise<TopologyDescriptionAnswer>;
   /** The group's own configs (DescribeConfigs, resource type GROUP), for any group id. */
   groupConfigs?(groupId: string): Promise<GroupConfig[]>;
@@ -307,8 +304,10 @@ export class KafkaGroupService implements GroupService {
 
   async describeGroups(
     groupIds: readonly string[],
-    { expected, hints, deadline }: DescribeOptions & { hints?: ReadonlyMap<string, GroupType> } = {},
+    { expected, hints, deadline: given }: DescribeOptions & { hints?: ReadonlyMap<string, GroupType> } = {},
   ): Promise<Map<string, Outcome<Group>>> {
+    // Explicit below: a coalesced RPC may run in another caller's turn, under its scope or none.
+    const deadline = given ?? currentDeadline();
     const unique = [...new Set(groupIds)];
     const known = new Map<string, GroupType>();
     for (const id of unique) {

@@ -7,7 +7,13 @@
 
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
-import { bounded, type CallOptions, Deadline, deadlineScopeUsed } from '../../src/broker/deadline.js';
+import {
+  bounded,
+  type CallOptions,
+  Deadline,
+  deadlineScopeUsed,
+  runWithDeadline,
+} from '../../src/broker/deadline.js';
 import { BrokerTimeoutError } from '../../src/broker/errors.js';
 import { ErrorCode } from '../../src/broker/protocol/errors.js';
 import type { KafkaCluster } from '../../src/broker/transport/cluster.js';
@@ -88,7 +94,7 @@ describe('the request deadline passed down the describe path (stand-in broker th
     expect(deadlineScopeUsed()).toBe(false);
   });
 
-  it('coalesced describes: a lone caller’s deadline reaches the RPC; a batch goes under its first caller’s', async () => {
+  it('coalesced describes: a lone caller’s deadline reaches the RPC; a batch goes under its latest caller’s', async () => {
     const seen: (Deadline | undefined)[][] = [];
     const describer: GroupDescriber = {
       type: 'classic',
@@ -105,13 +111,41 @@ describe('the request deadline passed down the describe path (stand-in broker th
     const [first, second, third] = [Deadline.after(5_000), Deadline.after(6_000), Deadline.after(7_000)];
     await lanes.describe(connection, coordinator, ['a'], { deadline: first });
     expect(seen).toEqual([[first]]);
-    // One out (a), then b and c wait for the end of the turn and leave together under b's deadline.
+    // One out (a), then b and c wait for the end of the turn and leave together under c's deadline,
+    // the later of the two: b's, sooner, does not cut the RPC short for c.
     await Promise.all([
       lanes.describe(connection, coordinator, ['a'], { deadline: first }),
       lanes.describe(connection, coordinator, ['b'], { deadline: second }),
       lanes.describe(connection, coordinator, ['c'], { deadline: third }),
     ]);
-    expect(seen).toEqual([[first], [first], [second]]);
+    expect(seen).toEqual([[first], [first], [third]]);
+  });
+
+  it('coalesced describes: a caller whose deadline comes sooner than its batch’s stops waiting at its own', async () => {
+    const describer: GroupDescriber = {
+      type: 'classic',
+      api: 'DescribeGroups',
+      describe: async (_connection, _coordinator, ids) => {
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        return new Map<string, TypedOutcome>(ids.map((id) => [id, { kind: 'absent' }]));
+      },
+    };
+    const lanes = coalesced(describer);
+    const connection = { label: 'stand-in:9092' } as BrokerConnection;
+    const coordinator: BrokerRef = { nodeId: 1, host: 'stand-in', port: 9092 };
+    const started = Date.now();
+    const [out, soon, later] = await Promise.allSettled([
+      lanes.describe(connection, coordinator, ['a'], { deadline: Deadline.after(5_000) }),
+      lanes.describe(connection, coordinator, ['b'], { deadline: Deadline.after(200) }),
+      lanes.describe(connection, coordinator, ['c'], { deadline: Deadline.after(5_000) }),
+    ]);
+    expect(out.status).toBe('fulfilled');
+    expect(later).toEqual({ status: 'fulfilled', value: new Map([['c', { kind: 'absent' }]]) });
+    expect(soon.status).toBe('rejected');
+    const error = (soon as PromiseRejectedResult).reason as Error;
+    expect(error).toBeInstanceOf(BrokerTimeoutError);
+    expect(error.message).toContain('abandoned at the request deadline');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(550);
   });
 
   it('the group service: a describe that never answers is cut at the deadline passed to describeGroup', async () => {
@@ -169,5 +203,17 @@ describe('the request deadline passed down the describe path (stand-in broker th
     for (const options of asked) expect(options?.deadline?.totalMs).toBe(400);
     expect(asked[0]).toMatchObject({ expected: 'classic' });
     expect(deadlineScopeUsed()).toBe(false);
+  });
+
+  // Last: it enters a scope, which the tests above check was never entered.
+  it('the group service: a describe made in a deadline scope passes that deadline on explicitly', async () => {
+    const { cluster, given } = stalledBroker();
+    const service = new KafkaGroupService(cluster, { coalesce: false });
+    const deadline = Deadline.after(400);
+    const error = await runWithDeadline(deadline, () => service.describeGroup('g1')).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BrokerTimeoutError);
+    // A coalesced RPC may run in another caller's turn: each call was given the deadline itself.
+    expect(given.map((g) => g.api)).toEqual(expect.arrayContaining(['FindCoordinator', 'DescribeGroups']));
+    for (const call of given) expect(call).toEqual({ api: call.api, deadline });
   });
 });

@@ -9,11 +9,12 @@
  * no extra turn and no window. One that finds an RPC out but a free slot goes out at the end of the
  * current event-loop turn, with whatever else arrived in that turn; one that finds no free slot
  * waits for the next one, but never longer than `windowMs`: then it goes out anyway. Every caller
- * gets the outcomes of its own groups only. A batch goes out under the deadline of its first caller
- * (callers of one server share one REQUEST_TIMEOUT_MS, so their deadlines differ by their arrival).
+ * gets the outcomes of its own groups only. A batch goes out under the latest of its callers'
+ * deadlines, and each caller whose deadline comes sooner stops waiting at its own: a caller on its
+ * third retry, or a stream's batch, does not cut the RPC short for a caller that just came.
  */
 
-import type { CallOptions } from '../../broker/deadline.js';
+import { bounded, type CallOptions, type Deadline } from '../../broker/deadline.js';
 import type { BrokerConnection } from '../../broker/transport/connection.js';
 import type { BrokerRef } from '../model.js';
 import type { GroupDescriber, TypedOutcome } from './describer.js';
@@ -77,23 +78,27 @@ export function coalesced(describer: GroupDescriber, options: CoalesceOptions = 
       lane.inFlight -= 1;
       afterChange(key, lane);
     };
-    describer.describe(lane.connection, lane.coordinator, [...ids], batch[0]?.options).then(
-      (outcomes) => {
-        done();
-        for (const waiter of batch) {
+    const options = latestOf(batch);
+    const shared = describer.describe(lane.connection, lane.coordinator, [...ids], options);
+    shared.then(done, done);
+    for (const waiter of batch) {
+      const mine = waiter.options?.deadline;
+      const heard =
+        mine && mine !== options?.deadline
+          ? bounded(lane.connection.label, describer.api, waiter.options, shared)
+          : shared;
+      heard.then(
+        (outcomes) => {
           const own = new Map<string, TypedOutcome>();
           for (const id of waiter.groupIds) {
             const outcome = outcomes.get(id);
             if (outcome) own.set(id, outcome);
           }
           waiter.resolve(own);
-        }
-      },
-      (error: unknown) => {
-        done();
-        for (const waiter of batch) waiter.reject(error);
-      },
-    );
+        },
+        (error: unknown) => waiter.reject(error),
+      );
+    }
   };
 
   const afterChange = (key: string, lane: Lane) => {
@@ -138,4 +143,15 @@ export function coalesced(describer: GroupDescriber, options: CoalesceOptions = 
       });
     },
   };
+}
+
+/** The batch's bound: the latest of its callers' deadlines; none when a caller has none. */
+function latestOf(batch: readonly Waiter[]): CallOptions | undefined {
+  let latest: Deadline | undefined;
+  for (const waiter of batch) {
+    const deadline = waiter.options?.deadline;
+    if (!deadline) return undefined;
+    if (!latest || deadline.expiresAt > latest.expiresAt) latest = deadline;
+  }
+  return latest && { deadline: latest };
 }
