@@ -274,11 +274,21 @@ export function reservedKeys(body: unknown): { errors: InvalidParameter[]; total
       continue;
     }
     if (value === null || typeof value !== 'object') continue;
-    // Pushed last to first: popped, and so named, in the body's own order.
-    const keys: PropertyKey[] = Array.isArray(value) ? value.map((_, i) => i) : Object.keys(value);
+    // Pushed last to first: popped, and so named, in the body's own order. Only what can hold a
+    // reserved key is visited: a body of a million numbers costs no visit per number.
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) {
+        const v: unknown = value[i];
+        if (v !== null && typeof v === 'object') stack.push({ value: v, key: i, parent: visit });
+      }
+      continue;
+    }
+    const keys = Object.keys(value);
     for (let i = keys.length - 1; i >= 0; i--) {
-      const k = keys[i] as PropertyKey;
-      stack.push({ value: (value as Record<PropertyKey, unknown>)[k], key: k, parent: visit });
+      const k = keys[i] as string;
+      const v: unknown = (value as Record<string, unknown>)[k];
+      if (RESERVED_KEYS.has(k) || (v !== null && typeof v === 'object'))
+        stack.push({ value: v, key: k, parent: visit });
     }
   }
   return { errors, total };
