@@ -353,6 +353,15 @@ export function problemResponses(...slugs: ProblemSlug[]) {
   return responses;
 }
 
+/** Problems of every route about one group: its id, its type, its coordinator. */
+export const GROUP_PROBLEMS: ProblemSlug[] = [
+  'invalid-input',
+  'group-not-found',
+  'group-type-mismatch',
+  'group-type-unavailable',
+  'coordinator-unavailable',
+];
+
 /** Problems every route that talks to Kafka can return. */
 export const BROKER_PROBLEMS: ProblemSlug[] = [
   'internal-error',

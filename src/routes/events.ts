@@ -25,7 +25,7 @@ import { type StreamSlots, streamCaller } from '../http/stream-slots.js';
 import { readVisible } from '../http/visibility.js';
 import type { Logger } from '../logger.js';
 import { GroupStreamEventSchema } from '../openapi/event-schemas.js';
-import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
+import { BROKER_PROBLEMS, GROUP_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { expect, strictQuery } from '../openapi/validation.js';
 import { bindCluster, clusterMismatch } from '../tokens/cluster-binding.js';
 import type { TokenSigner } from '../tokens/signed.js';
@@ -108,11 +108,7 @@ const groupEvents = createRoute({
       content: { [EVENT_STREAM]: { schema: GroupStreamEventSchema } },
     },
     ...problemResponses(
-      'invalid-input',
-      'group-not-found',
-      'group-type-mismatch',
-      'group-type-unavailable',
-      'coordinator-unavailable',
+      ...GROUP_PROBLEMS,
       'too-many-streams',
       'event-streams-unsupported',
       ...BROKER_PROBLEMS,

@@ -12,7 +12,7 @@ import { requires } from '../http/route-policy.js';
 import { SNAPSHOT_MAX_AGE_MS, SNAPSHOT_MAX_CHARS, snapshotSince } from '../http/since-token.js';
 import { readVisible } from '../http/visibility.js';
 import { GroupDiagnosisSchema } from '../openapi/diagnosis-schemas.js';
-import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
+import { BROKER_PROBLEMS, GROUP_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { expect, strictQuery } from '../openapi/validation.js';
 import { bindCluster } from '../tokens/cluster-binding.js';
 import type { TokenSigner } from '../tokens/signed.js';
@@ -63,14 +63,7 @@ const groupDiagnosis = createRoute({
   },
   responses: {
     200: { description: 'Findings', content: { 'application/json': { schema: GroupDiagnosisSchema } } },
-    ...problemResponses(
-      'invalid-input',
-      'group-not-found',
-      'group-type-mismatch',
-      'group-type-unavailable',
-      'coordinator-unavailable',
-      ...BROKER_PROBLEMS,
-    ),
+    ...problemResponses(...GROUP_PROBLEMS, ...BROKER_PROBLEMS),
   },
 });
 

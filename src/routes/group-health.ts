@@ -13,7 +13,7 @@ import { requires } from '../http/route-policy.js';
 import { SNAPSHOT_MAX_AGE_MS, snapshotSince } from '../http/since-token.js';
 import { readVisible } from '../http/visibility.js';
 import { GroupHealthSchema } from '../openapi/health-schemas.js';
-import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
+import { BROKER_PROBLEMS, GROUP_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { expect, strictQuery } from '../openapi/validation.js';
 import { bindCluster } from '../tokens/cluster-binding.js';
 import type { TokenSigner } from '../tokens/signed.js';
@@ -109,14 +109,7 @@ const groupHealth = createRoute({
   },
   responses: {
     200: { description: 'Verdicts and lag', content: { 'application/json': { schema: GroupHealthSchema } } },
-    ...problemResponses(
-      'invalid-input',
-      'group-not-found',
-      'group-type-mismatch',
-      'group-type-unavailable',
-      'coordinator-unavailable',
-      ...BROKER_PROBLEMS,
-    ),
+    ...problemResponses(...GROUP_PROBLEMS, ...BROKER_PROBLEMS),
   },
 });
 

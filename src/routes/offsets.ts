@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { GroupService } from '../groups/service.js';
 import { requires } from '../http/route-policy.js';
 import { readVisible } from '../http/visibility.js';
-import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
+import { BROKER_PROBLEMS, GROUP_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { GroupOffsetsSchema } from '../openapi/schemas.js';
 import { expect, strictQuery } from '../openapi/validation.js';
 import { GroupIdParam, IsolationParam, TypeAssertionParam } from './params.js';
@@ -38,14 +38,7 @@ const groupOffsets = createRoute({
   },
   responses: {
     200: { description: 'Offsets and lag', content: { 'application/json': { schema: GroupOffsetsSchema } } },
-    ...problemResponses(
-      'invalid-input',
-      'group-not-found',
-      'group-type-mismatch',
-      'group-type-unavailable',
-      'coordinator-unavailable',
-      ...BROKER_PROBLEMS,
-    ),
+    ...problemResponses(...GROUP_PROBLEMS, ...BROKER_PROBLEMS),
   },
 });
 

@@ -8,7 +8,7 @@
 import { z } from '@hono/zod-openapi';
 import { ESTATE_BATCH_GROUPS } from '../groups/estate.js';
 import { GROUP_TYPES } from '../groups/model.js';
-import { BROKER_PROBLEMS, ProblemSchema, problemResponses } from '../openapi/problems.js';
+import { BROKER_PROBLEMS, GROUP_PROBLEMS, ProblemSchema, problemResponses } from '../openapi/problems.js';
 import {
   BatchDescribeResultSchema,
   BrokerFailureSchema,
@@ -185,14 +185,7 @@ export const START_RESPONSES = {
         },
       },
     },
-    ...problemResponses(
-      'invalid-input',
-      'group-not-found',
-      'group-type-mismatch',
-      'group-type-unavailable',
-      'coordinator-unavailable',
-      ...BROKER_PROBLEMS,
-    ),
+    ...problemResponses(...GROUP_PROBLEMS, ...BROKER_PROBLEMS),
   },
   describeGroups: {
     200: {
