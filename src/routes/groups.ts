@@ -221,12 +221,12 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
     let snapshot = query.cursor?.snapshot;
     let cut = snapshot === undefined ? undefined : snapshots.page(snapshot, key, after, limit, visible);
     if (!cut) {
-      // A first page, or a snapshot this process does not hold: a fresh listing, kept for the next pages.
+      // A first page, or a snapshot this process does not hold: a fresh listing, kept for the
+      // next pages if there are any. This page is selected from it as it came (one pass, see
+      // cutPage); the listing is sorted only when a next page is cut from its snapshot.
       const listed = await service.listUnsorted(brokerFilter);
-      snapshot = snapshots.take(key, listed.groups, listed.failures);
-      cut =
-        (snapshot !== undefined && snapshots.page(snapshot, key, after, limit, visible)) ||
-        cutPage(listed.groups, listed.failures, after, limit, visible);
+      cut = cutPage(listed.groups, listed.failures, after, limit, visible);
+      snapshot = cut.more ? snapshots.take(key, listed.groups, listed.failures) : undefined;
     }
     const { groups: page, failures, more } = cut;
     const nextCursor = more ? encodeCursor((page.at(-1) as { groupId: string }).groupId, snapshot) : null;
