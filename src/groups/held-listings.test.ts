@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cutPage, ListingSnapshots, snapshotKey } from './held-listings.js';
+import { type CutPage, cutPage, ListingSnapshots, snapshotKey } from './held-listings.js';
 import type { BrokerFailure, GroupListing } from './model.js';
 
 const listing = (groupId: string): GroupListing => ({
@@ -62,6 +62,26 @@ describe('ListingSnapshots', () => {
     for (const limit of [1, 7, 100, 250, 1000]) {
       expect(follow(cache, 'k', shuffled(250), limit)).toEqual(expected);
     }
+  });
+
+  it('cuts the first log2(n) pages by a pass over the listing as it came, and sorts it only then', () => {
+    const cache = new ListingSnapshots();
+    const groups = shuffled(1000);
+    const listed = ids(groups);
+    const id = cache.take('k', groups, []) as string;
+    let after: string | undefined;
+    const seen: string[] = [];
+    // log2(1000) is 9.97: ten pages are passes, the eleventh sorts.
+    for (let i = 0; i < 10; i++) {
+      const page = cache.page(id, 'k', after, 5) as CutPage;
+      seen.push(...ids(page.groups));
+      after = page.groups.at(-1)?.groupId;
+    }
+    expect(ids(groups)).toEqual(listed);
+    const page = cache.page(id, 'k', after, 5) as CutPage;
+    seen.push(...ids(page.groups));
+    expect(ids(groups)).toEqual([...listed].sort());
+    expect(seen).toEqual([...listed].sort().slice(0, 55));
   });
 
   it('applies the caller’s `visible` before the page is cut: full pages of what it may see', () => {

@@ -42,9 +42,11 @@ export interface CutPage {
 
 interface Snapshot {
   readonly key: string;
-  /** Unsorted until a page is cut from it: the first page (see `cutPage`) needs no sort. */
+  /** Unsorted until enough pages were cut from it to pay for a sort (see `page`). */
   groups: GroupListing[];
   sorted: boolean;
+  /** Pages cut by a pass over the unsorted listing so far. */
+  scans: number;
   readonly failures: BrokerFailure[];
   readonly takenAt: number;
   usedAt: number;
@@ -144,6 +146,7 @@ export class ListingSnapshots {
       key,
       groups,
       sorted: false,
+      scans: 0,
       failures: [...failures],
       takenAt: at,
       usedAt: at,
@@ -169,7 +172,16 @@ export class ListingSnapshots {
     this.snapshots.delete(id);
     this.snapshots.set(id, snapshot);
     snapshot.usedAt = this.now();
-    // Sorted once, at the first page cut from it: then every page is a binary search and a walk.
+    // A page from the unsorted listing is one pass over it (n comparisons); a sort is about
+    // n·log2(n), after which every page is a binary search and a walk. So the first log2(n) pages
+    // are passes and the sort comes after: a caller who reads a few pages never waits for a sort
+    // of the whole estate, and one who follows every page pays at most twice the sort.
+    if (!snapshot.sorted && snapshot.scans < Math.log2(snapshot.groups.length)) {
+      snapshot.scans++;
+      const cut = cutPage(snapshot.groups, snapshot.failures, after, limit, visible);
+      if (!cut.more) this.drop(id, snapshot);
+      return cut;
+    }
     if (!snapshot.sorted) {
       sortById(snapshot.groups);
       snapshot.sorted = true;
