@@ -223,7 +223,7 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
     if (!cut) {
       // A first page, or a snapshot this process does not hold: a fresh listing, kept for the
       // next pages if there are any. This page is selected from it as it came (one pass, see
-      // cutPage); the listing is sorted only when a next page is cut from its snapshot.
+      // cutPage); when it is sorted, if ever, is the snapshot's choice (ListingSnapshots.page).
       const listed = await service.listUnsorted(brokerFilter);
       cut = cutPage(listed.groups, listed.failures, after, limit, visible);
       snapshot = cut.more ? snapshots.take(key, listed.groups, listed.failures) : undefined;
