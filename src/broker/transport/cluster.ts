@@ -253,11 +253,16 @@ export class KafkaCluster {
       if (share <= 0) break;
       const connection = this.connection(address);
       let abandoned = false;
+      const late = () => {
+        abandoned = true;
+        return new BrokerTimeoutError(connection.label, 'a request', share, 'abandoned for another broker');
+      };
+      // The last broker's try ends at the deadline's cut, wherever that is by then: a deadline
+      // shared by the callers of one lookup moves later as callers join.
+      const last = left === 1;
+      const wait = last ? this.settings.requestTimeoutMs : share;
       try {
-        return await abandonAfter(call(connection), share, deadline, () => {
-          abandoned = true;
-          return new BrokerTimeoutError(connection.label, 'a request', share, 'abandoned for another broker');
-        });
+        return await abandonAfter(call(connection), wait, deadline, late, last);
       } catch (error) {
         // Not answering within its share counts as not answering: the calls that follow ask the
         // others first rather than each pay the same share until the call ends on its timeout.
