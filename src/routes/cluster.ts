@@ -4,7 +4,8 @@ import { requires } from '../http/route-policy.js';
 import { strictQuery } from '../openapi/validation.js';
 import { startResponses } from './deferred-docs.js';
 
-const NO_QUERY = { query: strictQuery({}) };
+/** The request of a route that takes no parameters: any query parameter is refused by name. */
+export const NO_QUERY = { query: strictQuery({}) };
 
 const describeCluster = () =>
   createRoute({

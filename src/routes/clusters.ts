@@ -23,7 +23,8 @@ import { GROUP_TYPES, type GroupType } from '../groups/model.js';
 import type { GroupService } from '../groups/service.js';
 import { requires } from '../http/route-policy.js';
 import { EXAMPLES, PROBLEM_CONTENT_TYPE, problemResponses } from '../openapi/problems.js';
-import { strictQuery, validationHook } from '../openapi/validation.js';
+import { validationHook } from '../openapi/validation.js';
+import { NO_QUERY } from './cluster.js';
 import { startResponses } from './deferred-docs.js';
 
 /** What the API shows of a cluster without asking it: nothing secret. */
@@ -128,8 +129,7 @@ function withClusterNotFound(responses: Record<string, ResponseObject>): Record<
   };
 }
 
-const NO_QUERY = { query: strictQuery({}) };
-const CLUSTER_REQUEST = { params: z.object({ alias: AliasParam }), query: strictQuery({}) };
+const CLUSTER_REQUEST = { params: z.object({ alias: AliasParam }), ...NO_QUERY };
 
 /** `GET /clusters`: documented with the start's other routes (start-docs.ts), built with the document. */
 const listClusters = () =>
