@@ -21,6 +21,7 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { type Context, Hono } from 'hono';
 import { GROUP_TYPES, type GroupType } from '../groups/model.js';
 import type { GroupService } from '../groups/service.js';
+import { deadlineOf } from '../http/middleware.js';
 import { requires } from '../http/route-policy.js';
 import { EXAMPLES, PROBLEM_CONTENT_TYPE, problemResponses } from '../openapi/problems.js';
 import { validationHook } from '../openapi/validation.js';
@@ -136,7 +137,8 @@ const listClusters = () =>
   createRoute({
     method: 'get',
     path: '/clusters',
-    middleware: requires({ action: 'read' }),
+    // Asks no broker: nothing to bound.
+    middleware: requires({ action: 'read', passesDeadline: true }),
     operationId: 'listClusters',
     tags: ['clusters'],
     summary: 'The clusters this API serves (those the caller may use)',
@@ -150,7 +152,7 @@ const getCluster = () =>
   createRoute({
     method: 'get',
     path: CLUSTER_PREFIX,
-    middleware: requires({ action: 'read' }),
+    middleware: requires({ action: 'read', passesDeadline: true }),
     operationId: 'getClusterByAlias',
     tags: ['clusters'],
     summary: 'One cluster: id, controller, brokers, the group types it serves, Kafka version hints',
@@ -206,9 +208,11 @@ export function clustersRoutes(
     const { alias } = c.req.valid('param');
     // Unknown and ungranted aliases never get here (the guard answers them).
     const cluster = clusters.list.find((k) => k.alias === alias) as ApiCluster;
+    const options = deadlineOf(c);
     const [info, versions] = await Promise.all([
-      cluster.service.describeCluster(),
-      cluster.service.apiVersions?.() ?? Promise.resolve(new Map<number, { min: number; max: number }>()),
+      cluster.service.describeCluster(options),
+      cluster.service.apiVersions?.(options) ??
+        Promise.resolve(new Map<number, { min: number; max: number }>()),
     ]);
     const groupTypes: GroupType[] = GROUP_TYPES.filter((type) => {
       const key = {

@@ -257,8 +257,7 @@ export class KafkaCluster {
         abandoned = true;
         return new BrokerTimeoutError(connection.label, 'a request', share, 'abandoned for another broker');
       };
-      // The last broker's try ends at the deadline's cut, wherever that is by then: a deadline
-      // shared by the callers of one lookup moves later as callers join.
+      // The last try ends at the deadline's cut, wherever a shared deadline has moved it by then.
       const last = left === 1;
       const wait = last ? this.settings.requestTimeoutMs : share;
       try {
@@ -389,8 +388,9 @@ export class KafkaCluster {
             ...(version >= 4 && { allowAutoTopicCreation: false }),
           }),
           { min: 1 },
+          options,
         ),
-        connection.send(ApiVersions, (version) => (version >= 3 ? CLIENT_SOFTWARE : {})),
+        connection.send(ApiVersions, (version) => (version >= 3 ? CLIENT_SOFTWARE : {}), undefined, options),
       ]);
       const brokers = response.brokers
         .map((b) => ({ nodeId: b.nodeId, host: b.host, port: b.port, rack: b.rack ?? null }))
