@@ -6,22 +6,18 @@
 
 import type { CallOptions } from '../broker/deadline.js';
 import { ErrorCode } from '../broker/protocol/errors.js';
-import { FindCoordinator } from '../broker/protocol/messages/find-coordinator.js';
+import { type Coordinator, FindCoordinator } from '../broker/protocol/messages/find-coordinator.js';
 import type { BrokerConnection } from '../broker/transport/connection.js';
 
 const GROUP_KEY_TYPE = 0;
 /** FindCoordinator before v4 takes one key a request: so many go out at once. */
 const SINGLE_LOOKUP_CONCURRENCY = 16;
 
-export interface CoordinatorAnswer {
-  key: string;
-  nodeId: number;
-  host: string;
-  port: number;
-  errorCode: number;
-  errorMessage: string | null;
-  broker: string;
-}
+/** One key's answer, and the broker that gave it. */
+export type CoordinatorAnswer = Pick<
+  Coordinator,
+  'key' | 'nodeId' | 'host' | 'port' | 'errorCode' | 'errorMessage'
+> & { broker: string };
 
 /** The coordinator of each of `groupIds`, as `connection`'s broker answers. */
 export async function findCoordinators(
