@@ -41,6 +41,36 @@ describe('Deadline', () => {
   });
 });
 
+describe('a deadline shared by the callers of one call', () => {
+  it('moves its cut to a later caller’s, never earlier, and a request’s own deadline never moves', () => {
+    const now = 0;
+    const first = Deadline.after(1_000, () => now);
+    const shared = Deadline.shared(first);
+    expect(shared.cutAt()).toBe(first.cutAt());
+    const later = Deadline.after(30_000, () => now);
+    expect(shared.extendTo(later)).toBe(true);
+    expect(shared.cutAt()).toBe(later.cutAt());
+    expect(shared.reserveMs()).toBe(later.reserveMs());
+    expect(shared.extendTo(first)).toBe(true);
+    expect(shared.cutAt()).toBe(later.cutAt());
+    expect(first.extendTo(later)).toBe(false);
+    expect(first.cutAt()).toBe(950);
+  });
+
+  it('refuses a caller once its calls were cut, and cuts them at the moved cut', async () => {
+    const shared = Deadline.shared(Deadline.after(60));
+    const cut = vi.fn();
+    shared.whenCut(cut);
+    shared.extendTo(Deadline.after(150));
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    // The timer armed for the first cut (40 ms) found time left.
+    expect(cut).not.toHaveBeenCalled();
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(cut).toHaveBeenCalledOnce();
+    expect(shared.extendTo(Deadline.after(5_000))).toBe(false);
+  });
+});
+
 describe('abandonAfter', () => {
   it('passes an answer or an error that comes in time', async () => {
     await expect(abandonAfter(Promise.resolve(1), 100, undefined, () => new Error('late'))).resolves.toBe(1);

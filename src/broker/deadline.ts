@@ -61,14 +61,21 @@ export class Deadline {
    */
   private readonly unanswered: Map<string, BrokerTimeoutError> | undefined;
 
+  /** Only a shared deadline moves (see `shared`); a request's own never does. */
+  private extendable = false;
+  private expiry: number;
+  private total: number;
+
   private constructor(
     /** Epoch ms. */
-    readonly expiresAt: number,
+    expiresAt: number,
     /** The whole budget, ms. */
-    readonly totalMs: number,
+    totalMs: number,
     private readonly now: () => number,
     options: DeadlineOptions,
   ) {
+    this.expiry = expiresAt;
+    this.total = totalMs;
     this.unanswered = options.oncePerBroker ? new Map() : undefined;
     if (expiresAt - now() <= 0) this.ended = true;
   }
@@ -76,6 +83,42 @@ export class Deadline {
   /** A deadline `ms` from now. */
   static after(ms: number, now: () => number = Date.now, options: DeadlineOptions = {}): Deadline {
     return new Deadline(now() + ms, ms, now, options);
+  }
+
+  /**
+   * The deadline of one call that several callers wait on, each with a deadline of its own: it
+   * starts as `first`'s and moves later as callers whose deadlines are cut later join
+   * (`extendTo`), so the call runs until the last of them gives up. Each caller bounds its own
+   * wait by its own deadline.
+   */
+  static shared(first: Deadline): Deadline {
+    const shared = new Deadline(first.expiry, first.total, first.now, {});
+    shared.extendable = true;
+    return shared;
+  }
+
+  /** Epoch ms. */
+  get expiresAt(): number {
+    return this.expiry;
+  }
+
+  /** The whole budget, ms. */
+  get totalMs(): number {
+    return this.total;
+  }
+
+  /**
+   * Moves a shared deadline's cut to `other`'s when that comes later. False when it cannot wait
+   * for `other`: it is not shared, or its calls were cut already (the caller must ask anew).
+   */
+  extendTo(other: Deadline): boolean {
+    if (!this.extendable || this.ended || this.now() >= this.cutAt()) return false;
+    if (other.cutAt() > this.cutAt()) {
+      this.expiry = other.expiry;
+      this.total = other.total;
+      // The timer armed for the earlier cut finds time left when it fires and arms again (`fire`).
+    }
+    return true;
   }
 
   /** Aborts when the deadline passes (or the request is given up early, see `abort`). */
@@ -122,7 +165,7 @@ export class Deadline {
   /** Ms left, 0 once passed or aborted. */
   remainingMs(): number {
     if (this.ended) return 0;
-    return Math.max(0, this.expiresAt - this.now());
+    return Math.max(0, this.expiry - this.now());
   }
 
   expired(): boolean {
@@ -134,12 +177,17 @@ export class Deadline {
    * were abandoned) is made and sent before the deadline: a twentieth of the deadline, 20 ms to 1 s.
    */
   reserveMs(): number {
-    return Math.min(1_000, Math.max(20, Math.floor(this.totalMs / 20)));
+    return Math.min(1_000, Math.max(20, Math.floor(this.total / 20)));
   }
 
   /** The budget of one broker call: at most `capMs`, below what is left; 0 when nothing is. */
   budgetMs(capMs: number): number {
     return Math.max(0, Math.min(capMs, this.remainingMs() - this.reserveMs()));
+  }
+
+  /** Epoch ms at which the calls under this deadline are cut (only the reserve left). */
+  cutAt(): number {
+    return this.expiry - this.reserveMs();
   }
 
   /** Ends the deadline now: calls under it are abandoned. */
@@ -171,8 +219,8 @@ export class Deadline {
   private arm(): void {
     // At the cut while it is ahead, whoever waits: a request's calls then join the timer its
     // 504 armed instead of moving it.
-    const cutAt = this.expiresAt - this.reserveMs();
-    const at = this.now() < cutAt ? cutAt : this.expiresAt;
+    const cutAt = this.cutAt();
+    const at = this.now() < cutAt ? cutAt : this.expiry;
     if (this.timer !== undefined && this.timerAt <= at) return;
     this.disarm();
     this.timerAt = at;
@@ -191,7 +239,7 @@ export class Deadline {
   private fire(): void {
     this.timer = undefined;
     this.timerAt = Number.POSITIVE_INFINITY;
-    const left = this.expiresAt - this.now();
+    const left = this.expiry - this.now();
     if (left <= 0) {
       this.abort();
       return;
@@ -230,13 +278,15 @@ export function deadlineScopeUsed(): boolean {
 /**
  * `call`, unless it does not settle within `budgetMs` or `until` (a signal, or a deadline) ends
  * first: then `late()` is thrown and `call` is left to end by itself (its outcome is dropped, never
- * unhandled). A deadline is waited on with its own timer, not through its AbortSignal.
+ * unhandled). A deadline is waited on with its own timer, not through its AbortSignal; with
+ * `atCut`, until its cut (only the reserve left), wherever a shared deadline has moved it by then.
  */
 export function abandonAfter<T>(
   call: Promise<T>,
   budgetMs: number,
   until: AbortSignal | Deadline | undefined,
   late: () => Error,
+  atCut = false,
 ): Promise<T> {
   const ended = until instanceof Deadline ? until.expired() : until?.aborted === true;
   if (budgetMs <= 0 || ended) {
@@ -256,7 +306,12 @@ export function abandonAfter<T>(
       reject(late());
     };
     const timer = setTimeout(give, budgetMs);
-    stop = until instanceof Deadline ? until.whenPassed(give) : listen(until, give);
+    stop =
+      until instanceof Deadline
+        ? atCut
+          ? until.whenCut(give)
+          : until.whenPassed(give)
+        : listen(until, give);
     call.then(
       (value) => {
         cleanup();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Deadline, runWithDeadline } from '../broker/deadline.js';
+import { bounded, type CallOptions, Deadline, runWithDeadline } from '../broker/deadline.js';
 import { BrokerTimeoutError } from '../broker/errors.js';
 import { ErrorCode } from '../broker/protocol/errors.js';
 import type { KafkaCluster } from '../broker/transport/cluster.js';
@@ -192,5 +192,101 @@ describe('Coordinators under faults and the request deadline', () => {
     const outcome = outcomes.get('x1');
     expect(outcome?.ok).toBe(false);
     expect(outcome && !outcome.ok && outcome.error).toBeInstanceOf(CoordinatorUnavailableError);
+  });
+});
+
+/**
+ * A connection that finds every group's coordinator after `answerMs`, its FindCoordinator bounded
+ * by the deadline it is given (as BrokerConnection's are); records the keys of each request.
+ */
+function slowLookups(answerMs: number) {
+  const requests: string[][] = [];
+  const connection = {
+    label: 'stand-in:9092',
+    versionFor: async () => 4,
+    send(
+      api: { name: string },
+      request: { coordinatorKeys: string[] },
+      _bounds: unknown,
+      options?: CallOptions,
+    ) {
+      requests.push([...request.coordinatorKeys]);
+      const answer = new Promise((resolve) => setTimeout(resolve, answerMs)).then(() => ({
+        response: {
+          coordinators: request.coordinatorKeys.map((key) => ({
+            key,
+            nodeId: 1,
+            host: 'broker',
+            port: 9091,
+            errorCode: ErrorCode.NONE,
+            errorMessage: null,
+          })),
+        },
+      }));
+      return bounded('stand-in:9092', api.name, options, answer);
+    },
+  } as unknown as BrokerConnection;
+  const cluster = {
+    anyBroker: <T>(call: (c: BrokerConnection) => Promise<T>) => call(connection),
+  } as unknown as KafkaCluster;
+  return { cluster, requests };
+}
+
+/** `id`'s outcome and when it came (ms after `started`), asked under `deadline`. */
+async function timedLookup(coordinators: Coordinators, id: string, deadline: Deadline, started: number) {
+  const outcomes = await coordinators.forEachCoordinator(
+    [id],
+    async (_coordinator, held) => new Map(held.map((g) => [g, ok(g)])),
+    { deadline },
+  );
+  return { outcome: outcomes.get(id), atMs: Date.now() - started };
+}
+
+describe('Coordinators: a lookup shared by callers with different deadlines', () => {
+  it('runs under the latest of its callers’ deadlines: one with 20 ms left does not cut it short for one with 5 s', async () => {
+    const { cluster, requests } = slowLookups(80);
+    const coordinators = new Coordinators(cluster, NO_RETRY);
+    const started = Date.now();
+    const [soon, later] = await Promise.all([
+      timedLookup(coordinators, 'g1', Deadline.after(20), started),
+      timedLookup(coordinators, 'g1', Deadline.after(5_000), started),
+    ]);
+    expect(requests).toEqual([['g1']]);
+    expect(later.outcome).toEqual(ok('g1'));
+    // The first stops waiting at its own deadline, with its own timeout, long before the answer.
+    expect(soon.outcome?.ok === false && soon.outcome.error).toBeInstanceOf(BrokerTimeoutError);
+    expect(soon.atMs).toBeLessThan(60);
+  });
+
+  it('is moved later by a caller that joins it in flight, and its first caller still times out at its own deadline', async () => {
+    const { cluster, requests } = slowLookups(250);
+    const coordinators = new Coordinators(cluster, NO_RETRY);
+    const started = Date.now();
+    // Cut at 100 ms (its reserve is 20 ms); the lookup is out by the time the second caller comes.
+    const first = timedLookup(coordinators, 'g1', Deadline.after(120), started);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(requests).toEqual([['g1']]);
+    const second = timedLookup(coordinators, 'g1', Deadline.after(5_000), started);
+    const [soon, later] = await Promise.all([first, second]);
+    expect(requests).toEqual([['g1']]);
+    expect(later.outcome).toEqual(ok('g1'));
+    expect(later.atMs).toBeGreaterThanOrEqual(240);
+    const error = soon.outcome?.ok === false && soon.outcome.error;
+    expect(error).toBeInstanceOf(BrokerTimeoutError);
+    expect((error as Error).message).toContain('abandoned at the request deadline');
+    expect(soon.atMs).toBeGreaterThanOrEqual(90);
+    expect(soon.atMs).toBeLessThan(200);
+  });
+
+  it('a caller with no deadline does not wait on a lookup that went out under one: it asks anew', async () => {
+    const { cluster, requests } = slowLookups(100);
+    const coordinators = new Coordinators(cluster, NO_RETRY);
+    const started = Date.now();
+    const first = timedLookup(coordinators, 'g1', Deadline.after(60), started);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const { outcomes } = await coordinatorsOf(coordinators, ['g1']);
+    expect(outcomes.get('g1')).toEqual(ok('g1'));
+    expect(requests).toEqual([['g1'], ['g1']]);
+    expect((await first).outcome?.ok).toBe(false);
   });
 });

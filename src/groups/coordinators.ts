@@ -6,7 +6,7 @@
  */
 
 import QuickLRU from 'quick-lru';
-import { type CallOptions, currentDeadline, type Deadline } from '../broker/deadline.js';
+import { bounded, type CallOptions, currentDeadline, Deadline } from '../broker/deadline.js';
 import {
   BrokerTimeoutError,
   describeKafkaError,
@@ -14,9 +14,8 @@ import {
   KafkaResponseError,
 } from '../broker/errors.js';
 import { ErrorCode } from '../broker/protocol/errors.js';
-import { FindCoordinator } from '../broker/protocol/messages/find-coordinator.js';
 import { isNoAnswer, type KafkaCluster } from '../broker/transport/cluster.js';
-import type { BrokerConnection } from '../broker/transport/connection.js';
+import { findCoordinators } from './coordinator-lookup.js';
 import { CoordinatorUnavailableError } from './errors.js';
 import type { BrokerRef } from './model.js';
 import { failed, type Outcome, ok } from './outcome.js';
@@ -27,9 +26,6 @@ const COORDINATOR_ERRORS: ReadonlySet<number> = new Set([
   ErrorCode.COORDINATOR_NOT_AVAILABLE,
   ErrorCode.NOT_COORDINATOR,
 ]);
-const GROUP_KEY_TYPE = 0;
-/** FindCoordinator before v4 takes one key a request: so many go out at once. */
-const SINGLE_LOOKUP_CONCURRENCY = 16;
 
 /** Batching of the lookups of concurrent requests (see `Coordinators`). */
 export interface LookupBatching {
@@ -45,6 +41,11 @@ interface Batch {
   ids: Set<string>;
   answers: Promise<Map<string, Outcome<BrokerRef>>>;
   send: () => void;
+  /**
+   * Takes a caller in: the lookup then runs until that caller's deadline too. False when it cannot
+   * (it went out under a deadline and the caller has none, or it was cut already): ask anew.
+   */
+  admit: (deadline: Deadline | undefined) => boolean;
 }
 
 const defer: (run: () => void) => void =
@@ -85,7 +86,8 @@ export class Coordinators {
   // Bounded so a scan over many group ids cannot grow it without limit, and without a delete per
   // insert (see the type cache in service.ts): it holds between CACHE_SIZE and twice that.
   private readonly cache = new QuickLRU<string, BrokerRef>({ maxSize: Coordinators.CACHE_SIZE });
-  private readonly inflight = new Map<string, Promise<Map<string, Outcome<BrokerRef>>>>();
+  /** The lookup each group id is waiting on, until it settles. */
+  private readonly inflight = new Map<string, Batch>();
   /** One object per coordinator, shared by the cache entries of all its groups. */
   private readonly refs = new Map<string, BrokerRef>();
   private readonly windowMs: number;
@@ -241,43 +243,39 @@ export class Coordinators {
   /**
    * Coordinators of `groupIds`: from the cache, else one FindCoordinator (v4+) or one per group.
    * Lookups in flight are shared, so concurrent calls for the same groups (a page's details and
-   * its lag) ask once.
+   * its lag) ask once. A shared lookup runs until the latest deadline of the callers waiting on it
+   * (moved later as callers join), and each caller stops waiting at its own: a caller on its last
+   * milliseconds does not cut the lookup short for one that just came.
    */
   private async find(groupIds: string[], deadline?: Deadline): Promise<Map<string, Outcome<BrokerRef>>> {
     const out = new Map<string, Outcome<BrokerRef>>();
-    const waiting: Promise<void>[] = [];
-    const missing: string[] = [];
+    const waits = new Map<Batch, string[]>();
     for (const id of groupIds) {
       const cached = this.cache.get(id);
-      const pending = this.inflight.get(id);
-      if (cached) out.set(id, ok(cached));
-      else if (pending) waiting.push(pending.then((answers) => void out.set(id, answerFor(answers, id))));
-      else missing.push(id);
-    }
-    // Each id joins the batch being assembled; a full batch leaves and the next one starts.
-    const lookups = new Map<Promise<Map<string, Outcome<BrokerRef>>>, string[]>();
-    for (const id of missing) {
-      const lookup = this.join(id, deadline);
-      this.inflight.set(id, lookup);
-      const ids = lookups.get(lookup);
-      if (ids) ids.push(id);
-      else lookups.set(lookup, [id]);
-    }
-    try {
-      for (const [lookup, ids] of lookups) {
-        const answers = await lookup;
-        for (const id of ids) out.set(id, answerFor(answers, id));
+      if (cached) {
+        out.set(id, ok(cached));
+        continue;
       }
-    } finally {
-      for (const [lookup, ids] of lookups)
-        for (const id of ids) if (this.inflight.get(id) === lookup) this.inflight.delete(id);
+      const shared = this.inflight.get(id);
+      // Each id not in flight joins the batch being assembled; a full batch leaves and the next one starts.
+      const batch = shared?.admit(deadline) ? shared : this.join(id, deadline);
+      const ids = waits.get(batch);
+      if (ids) ids.push(id);
+      else waits.set(batch, [id]);
     }
-    await Promise.all(waiting);
+    await Promise.all(
+      [...waits].map(async ([batch, ids]) => {
+        const answers = await (deadline
+          ? bounded('any broker', 'FindCoordinator', { deadline }, batch.answers)
+          : batch.answers);
+        for (const id of ids) out.set(id, answerFor(answers, id));
+      }),
+    );
     return out;
   }
 
-  /** The lookup for `id`: the batch being assembled, which it joins (under its first caller's deadline). */
-  private join(id: string, deadline?: Deadline): Promise<Map<string, Outcome<BrokerRef>>> {
+  /** The lookup for `id`: the batch being assembled, which it joins. */
+  private join(id: string, deadline?: Deadline): Batch {
     let batch = this.assembling;
     if (!batch) {
       let release!: () => void;
@@ -286,23 +284,36 @@ export class Coordinators {
       });
       const ids = new Set<string>();
       let sent = false;
+      // Until it leaves: the caller whose deadline is cut last, or none (a caller with no deadline).
+      let latest: Deadline | undefined;
+      let open = false;
+      // Once it has left: the deadline it runs under, moved later as callers join.
+      let bound: Deadline | undefined;
       const created: Batch = {
         ids,
         // Starts once `send` releases it; until then more ids may join.
-        answers: ready.then(() => this.lookup([...ids], deadline)),
+        answers: ready.then(() => this.lookup([...ids], bound)),
         send: () => {
           if (sent) return;
           sent = true;
+          bound = open || !latest ? undefined : Deadline.shared(latest);
           if (this.assembling === created) this.assembling = undefined;
           this.lookupsOut += 1;
           release();
           created.answers
             .finally(() => {
               this.lookupsOut -= 1;
+              for (const id of ids) if (this.inflight.get(id) === created) this.inflight.delete(id);
               // A batch that waited for a free slot leaves now.
               this.assembling?.send();
             })
             .catch(() => undefined);
+        },
+        admit: (deadline) => {
+          if (sent) return !bound || (deadline !== undefined && bound.extendTo(deadline));
+          if (!deadline) open = true;
+          else if (!latest || cutOf(deadline) > cutOf(latest)) latest = deadline;
+          return true;
         },
       };
       this.assembling = batch = created;
@@ -315,19 +326,18 @@ export class Coordinators {
       });
     }
     batch.ids.add(id);
-    const answers = batch.answers;
+    batch.admit(deadline);
+    this.inflight.set(id, batch);
     if (batch.ids.size >= this.maxKeys) batch.send();
-    return answers;
+    return batch;
   }
 
   private async lookup(groupIds: string[], deadline?: Deadline): Promise<Map<string, Outcome<BrokerRef>>> {
     const options = deadline && { deadline };
-    const answers = await this.cluster.anyBroker(async (connection) => {
-      const version = await connection.versionFor(FindCoordinator, undefined, options);
-      return version !== undefined && version >= 4
-        ? lookupBatch(connection, groupIds, options)
-        : lookupEach(connection, groupIds, options);
-    }, options);
+    const answers = await this.cluster.anyBroker(
+      (connection) => findCoordinators(connection, groupIds, options),
+      options,
+    );
     const out = new Map<string, Outcome<BrokerRef>>();
     for (const answer of answers) {
       if (answer.errorCode === ErrorCode.NONE) {
@@ -363,6 +373,9 @@ export class Coordinators {
   }
 }
 
+/** When calls under `deadline` are cut (only its reserve left). */
+const cutOf = (deadline: Deadline) => deadline.expiresAt - deadline.reserveMs();
+
 function answerFor(answers: Map<string, Outcome<BrokerRef>>, id: string): Outcome<BrokerRef> {
   return (
     answers.get(id) ??
@@ -375,74 +388,4 @@ function answerFor(answers: Map<string, Outcome<BrokerRef>>, id: string): Outcom
       ),
     )
   );
-}
-
-interface Lookup {
-  key: string;
-  nodeId: number;
-  host: string;
-  port: number;
-  errorCode: number;
-  errorMessage: string | null;
-  broker: string;
-}
-
-async function lookupBatch(
-  connection: BrokerConnection,
-  groupIds: string[],
-  by?: CallOptions,
-): Promise<Lookup[]> {
-  const { response } = await connection.send(
-    FindCoordinator,
-    { keyType: GROUP_KEY_TYPE, coordinatorKeys: groupIds },
-    { min: 4 },
-    by,
-  );
-  const answers = new Map((response.coordinators ?? []).map((c) => [c.key, c]));
-  return groupIds.map((id) => {
-    const entry = answers.get(id);
-    return entry
-      ? { ...entry, broker: connection.label }
-      : {
-          key: id,
-          nodeId: -1,
-          host: '',
-          port: -1,
-          errorCode: ErrorCode.UNKNOWN_SERVER_ERROR,
-          errorMessage: 'no answer for this group',
-          broker: connection.label,
-        };
-  });
-}
-
-async function lookupEach(
-  connection: BrokerConnection,
-  groupIds: string[],
-  by?: CallOptions,
-): Promise<Lookup[]> {
-  const out: Lookup[] = [];
-  for (let i = 0; i < groupIds.length; i += SINGLE_LOOKUP_CONCURRENCY) {
-    const slice = groupIds.slice(i, i + SINGLE_LOOKUP_CONCURRENCY);
-    const answers = await Promise.all(
-      slice.map(async (key) => {
-        const { response } = await connection.send(
-          FindCoordinator,
-          (v) => ({ key, ...(v >= 1 && { keyType: GROUP_KEY_TYPE }) }),
-          { max: 3 },
-          by,
-        );
-        return {
-          key,
-          nodeId: response.nodeId ?? -1,
-          host: response.host ?? '',
-          port: response.port ?? -1,
-          errorCode: response.errorCode ?? ErrorCode.NONE,
-          errorMessage: response.errorMessage ?? null,
-          broker: connection.label,
-        };
-      }),
-    );
-    out.push(...answers);
-  }
-  return out;
 }

@@ -111,7 +111,7 @@ export interface GroupService {
    * coordinator, one ListOffsets per leader.
    */
   groupReading(groupId: string, options?: Omit<OffsetsOptions, 'timeLag'>): Promise<GroupReading>;
-  describeCluster(): Promise<ClusterInfo>;
+  describeCluster(options?: CallOptions): Promise<ClusterInfo>;
   /** A streams group's topology (StreamsGroupDescribe v1, Kafka 4.4+); UnsupportedApiError before. */
   streamsTopologyDescription?(groupId: string): Promise<TopologyDescriptionAnswer>;
   /** The group's own configs (DescribeConfigs, resource type GROUP), for any group id. */
@@ -124,7 +124,7 @@ export interface GroupService {
     progress?: WriteProgress,
   ): Promise<void>;
   /** The API version ranges one broker of the cluster offers (what it can serve, which Kafka it is). */
-  apiVersions?(): Promise<ReadonlyMap<number, { min: number; max: number }>>;
+  apiVersions?(options?: CallOptions): Promise<ReadonlyMap<number, { min: number; max: number }>>;
   /** Which brokers answer a Metadata request now (shared for a second); `ready` when one does. */
   ping(): Promise<Readiness>;
   close(): Promise<void>;
@@ -242,8 +242,8 @@ export class KafkaGroupService implements GroupService {
           };
   }
 
-  describeCluster(): Promise<ClusterInfo> {
-    return this.cluster.describe();
+  describeCluster(options?: CallOptions): Promise<ClusterInfo> {
+    return this.cluster.describe(options);
   }
 
   streamsTopologyDescription(groupId: string): Promise<TopologyDescriptionAnswer> {
@@ -266,8 +266,8 @@ export class KafkaGroupService implements GroupService {
     return alterGroupConfigs(this.cluster, groupId, change, validateOnly, progress);
   }
 
-  apiVersions(): Promise<ReadonlyMap<number, { min: number; max: number }>> {
-    return this.cluster.anyBroker((connection) => connection.apiVersions());
+  apiVersions(options?: CallOptions): Promise<ReadonlyMap<number, { min: number; max: number }>> {
+    return this.cluster.anyBroker((connection) => connection.apiVersions(options), options);
   }
 
   ping(): Promise<Readiness> {

@@ -21,9 +21,11 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { type Context, Hono } from 'hono';
 import { GROUP_TYPES, type GroupType } from '../groups/model.js';
 import type { GroupService } from '../groups/service.js';
+import { deadlineOf } from '../http/middleware.js';
 import { requires } from '../http/route-policy.js';
 import { EXAMPLES, PROBLEM_CONTENT_TYPE, problemResponses } from '../openapi/problems.js';
-import { strictQuery, validationHook } from '../openapi/validation.js';
+import { validationHook } from '../openapi/validation.js';
+import { NO_QUERY } from './cluster.js';
 import { startResponses } from './deferred-docs.js';
 
 /** What the API shows of a cluster without asking it: nothing secret. */
@@ -128,15 +130,15 @@ function withClusterNotFound(responses: Record<string, ResponseObject>): Record<
   };
 }
 
-const NO_QUERY = { query: strictQuery({}) };
-const CLUSTER_REQUEST = { params: z.object({ alias: AliasParam }), query: strictQuery({}) };
+const CLUSTER_REQUEST = { params: z.object({ alias: AliasParam }), ...NO_QUERY };
 
 /** `GET /clusters`: documented with the start's other routes (start-docs.ts), built with the document. */
 const listClusters = () =>
   createRoute({
     method: 'get',
     path: '/clusters',
-    middleware: requires({ action: 'read' }),
+    // Asks no broker: nothing to bound.
+    middleware: requires({ action: 'read', passesDeadline: true }),
     operationId: 'listClusters',
     tags: ['clusters'],
     summary: 'The clusters this API serves (those the caller may use)',
@@ -150,7 +152,7 @@ const getCluster = () =>
   createRoute({
     method: 'get',
     path: CLUSTER_PREFIX,
-    middleware: requires({ action: 'read' }),
+    middleware: requires({ action: 'read', passesDeadline: true }),
     operationId: 'getClusterByAlias',
     tags: ['clusters'],
     summary: 'One cluster: id, controller, brokers, the group types it serves, Kafka version hints',
@@ -206,9 +208,11 @@ export function clustersRoutes(
     const { alias } = c.req.valid('param');
     // Unknown and ungranted aliases never get here (the guard answers them).
     const cluster = clusters.list.find((k) => k.alias === alias) as ApiCluster;
+    const options = deadlineOf(c);
     const [info, versions] = await Promise.all([
-      cluster.service.describeCluster(),
-      cluster.service.apiVersions?.() ?? Promise.resolve(new Map<number, { min: number; max: number }>()),
+      cluster.service.describeCluster(options),
+      cluster.service.apiVersions?.(options) ??
+        Promise.resolve(new Map<number, { min: number; max: number }>()),
     ]);
     const groupTypes: GroupType[] = GROUP_TYPES.filter((type) => {
       const key = {

@@ -253,11 +253,15 @@ export class KafkaCluster {
       if (share <= 0) break;
       const connection = this.connection(address);
       let abandoned = false;
+      const late = () => {
+        abandoned = true;
+        return new BrokerTimeoutError(connection.label, 'a request', share, 'abandoned for another broker');
+      };
+      // The last try ends at the deadline's cut, wherever a shared deadline has moved it by then.
+      const last = left === 1;
+      const wait = last ? this.settings.requestTimeoutMs : share;
       try {
-        return await abandonAfter(call(connection), share, deadline, () => {
-          abandoned = true;
-          return new BrokerTimeoutError(connection.label, 'a request', share, 'abandoned for another broker');
-        });
+        return await abandonAfter(call(connection), wait, deadline, late, last);
       } catch (error) {
         // Not answering within its share counts as not answering: the calls that follow ask the
         // others first rather than each pay the same share until the call ends on its timeout.
@@ -384,8 +388,9 @@ export class KafkaCluster {
             ...(version >= 4 && { allowAutoTopicCreation: false }),
           }),
           { min: 1 },
+          options,
         ),
-        connection.send(ApiVersions, (version) => (version >= 3 ? CLIENT_SOFTWARE : {})),
+        connection.send(ApiVersions, (version) => (version >= 3 ? CLIENT_SOFTWARE : {}), undefined, options),
       ]);
       const brokers = response.brokers
         .map((b) => ({ nodeId: b.nodeId, host: b.host, port: b.port, rack: b.rack ?? null }))

@@ -108,6 +108,23 @@ describe('broker calls under the request deadline (stand-in broker that stalls)'
     await expect(cluster.anyBroker(ask(hung))).resolves.toBe(HEALTHY);
   });
 
+  it('the last broker’s try lasts as long as a shared deadline that moved later while it was out', async () => {
+    const settings = { clientId: 'deadline-test', ssl: false, connectionTimeoutMs: 1_000 } as const;
+    const cluster = new KafkaCluster(
+      { ...settings, brokers: [HEALTHY], requestTimeoutMs: 10_000 },
+      { logger: silentLogger },
+    );
+    clusters.push(cluster);
+    // Cut at 80 ms at first; a caller with 5 s joins at 20 ms. The answer comes at 200 ms.
+    const shared = Deadline.shared(Deadline.after(100));
+    setTimeout(() => shared.extendTo(Deadline.after(5_000)), 20);
+    const answer = cluster.anyBroker(
+      () => new Promise<string>((resolve) => setTimeout(() => resolve('answered'), 200)),
+      { deadline: shared },
+    );
+    await expect(answer).resolves.toBe('answered');
+  });
+
   it('a deadline with no time left asks no broker and says so', async () => {
     const { cluster, hung } = await clusterOf(10_000);
     const spent = Deadline.after(10_000);
