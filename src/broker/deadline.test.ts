@@ -100,11 +100,13 @@ describe('abandonAfter', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(BrokerTimeoutError);
-    expect((error as Error).message).toMatch(
-      /b:1 did not answer Metadata within \d+ ms \(abandoned at the request deadline\)/,
+    const within = /b:1 did not answer Metadata within (\d+) ms \(abandoned at the request deadline\)/.exec(
+      (error as Error).message,
     );
-    // Before the deadline itself: its reserve is left to answer with.
-    expect(Date.now() - started).toBeLessThan(300);
+    // Cut before the deadline itself: its reserve is left to answer with. The budget is read from
+    // the answer, not the clock, which a loaded machine's late timers would move.
+    expect(Number(within?.[1])).toBeLessThan(300);
+    expect(Date.now() - started).toBeLessThan(2_000);
     // No deadline anywhere: the call is the call.
     await expect(bounded('b:1', 'Metadata', undefined, Promise.resolve(7))).resolves.toBe(7);
   });
