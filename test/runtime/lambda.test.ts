@@ -176,6 +176,18 @@ describe('the Lambda handler', () => {
     expect((await invoke(v2(`/groups/${encodeURIComponent(groupId)}`))).statusCode).toBe(200);
   });
 
+  it('a first invocation that fails on its configuration is built afresh by the next one', async () => {
+    await __lambdaInternals.reset();
+    const auth = process.env.AUTH;
+    process.env.AUTH = 'no-such-mode';
+    try {
+      await expect(handler(v2('/healthz'))).rejects.toThrow(/^AUTH: /);
+    } finally {
+      process.env.AUTH = auth;
+    }
+    expect(((await handler(v2('/healthz'))) as Result).statusCode).toBe(200);
+  });
+
   it('v1 with multi-value headers answers in multi-value headers', async () => {
     const res = (await handler(v1('/healthz'))) as Result;
     expect(res.statusCode).toBe(200);
