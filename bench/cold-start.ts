@@ -2,7 +2,7 @@
  * Cold start of the Lambda bundle: a new Node process per run imports dist/lambda/index.mjs and
  * answers `GET /groups/{id}` (an API Gateway v2 event) for a real group on a loopback broker.
  *
- *   npx tsx bench/cold-start.ts [runs=9] [other/index.mjs]   # KAFKA_BROKERS=host:port to use a running broker
+ *   npx tsx bench/cold-start.ts [runs=9] [other/index.mjs] [--rtt=ms]   # KAFKA_BROKERS=host:port to use a running broker
  *
  * With another bundle (an earlier build), runs alternate between the two and both medians print,
  * with their ratio: on a busy machine only the side-by-side figures compare.
@@ -13,6 +13,11 @@
  * connect, ApiVersions, FindCoordinator, describe); `sinceStart`, all three. `wall` is spawn to
  * answer as this process sees it (adds process creation); `cpu`, the child's CPU time (user + system,
  * boot included), which a busy machine inflates far less than the clock. Prints each run and the medians.
+ *
+ * `--rtt=2` puts a network between the function and the broker: every connection the child opens
+ * to the broker crosses a loopback relay that delays each direction by half of it and holds a new
+ * connection's first bytes one more round trip for its handshake (bench/delay-relay.ts). Without
+ * it the broker is on loopback, a network no Lambda has; `--rtt=0` crosses the relay undelayed.
  */
 
 import { execFile } from 'node:child_process';
@@ -22,11 +27,18 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildLambda } from '../scripts/build.js';
 import { type RunningBroker, startBroker } from '../test/broker-harness/broker.js';
 import { startFixtures, uniqueName } from '../test/broker-harness/fixtures.js';
+import { type DelayRelay, REDIRECT_PRELOAD, startDelayRelay } from './delay-relay.js';
 import { stopAll } from './stop-all.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
-const runs = Number(process.argv[2] ?? 9);
-const other = process.argv[3] ? resolve(process.argv[3]) : undefined;
+const flags = process.argv.slice(2).filter((a) => a.startsWith('--'));
+const positional = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const runs = Number(positional[0] ?? 9);
+const other = positional[1] ? resolve(positional[1]) : undefined;
+const rttFlag = flags.find((f) => f.startsWith('--rtt='));
+/** The round trip between the function and the broker, in ms; undefined: straight to loopback. */
+const rttMs = rttFlag === undefined ? undefined : Number(rttFlag.slice('--rtt='.length));
+if (rttMs !== undefined && !(rttMs >= 0)) throw new Error(`--rtt wants milliseconds, got ${rttFlag}`);
 
 /** The child: everything timed from its own origin; prints one JSON line and exits. */
 const CHILD = `
@@ -58,12 +70,18 @@ interface Run {
 function once(env: NodeJS.ProcessEnv): Promise<Run> {
   const spawned = performance.now();
   return new Promise((resolvePromise, reject) => {
-    execFile(process.execPath, ['--input-type=module', '-e', CHILD], { env }, (error, stdout, stderr) => {
-      const wall = performance.now() - spawned;
-      if (error) return reject(new Error(`${error.message}\n${stderr}`));
-      const line = stdout.trim().split('\n').pop() ?? '';
-      resolvePromise({ ...(JSON.parse(line) as Omit<Run, 'wall'>), wall });
-    });
+    const preload = env.REDIRECT_TO ? ['--import', REDIRECT_PRELOAD] : [];
+    execFile(
+      process.execPath,
+      [...preload, '--input-type=module', '-e', CHILD],
+      { env },
+      (error, stdout, stderr) => {
+        const wall = performance.now() - spawned;
+        if (error) return reject(new Error(`${error.message}\n${stderr}`));
+        const line = stdout.trim().split('\n').pop() ?? '';
+        resolvePromise({ ...(JSON.parse(line) as Omit<Run, 'wall'>), wall });
+      },
+    );
   });
 }
 
@@ -96,6 +114,8 @@ async function main(): Promise<void> {
   }
   const run = uniqueName('bench');
   const groupId = `${run}-classic`;
+  const relay: DelayRelay | undefined =
+    rttMs === undefined ? undefined : await startDelayRelay(bootstrap.split(',')[0] as string, rttMs);
   const fixtures = await startFixtures({
     bootstrap,
     topics: [{ name: `${run}-events`, partitions: 3, records: 10 }],
@@ -109,7 +129,13 @@ async function main(): Promise<void> {
       LOG_LEVEL: 'warn',
       GROUP_ID: groupId,
       BUNDLE_URL: pathToFileURL(join(ROOT, bundle.file)).href,
+      ...(relay ? { REDIRECT_FROM: bootstrap.split(',')[0], REDIRECT_TO: relay.address } : {}),
     };
+    console.log(
+      rttMs === undefined
+        ? 'network: none (the broker on loopback)'
+        : `network: ${rttMs} ms round trip to the broker (relay ${relay?.address})`,
+    );
     const bundles = [{ name: 'this build', url: env.BUNDLE_URL }];
     if (other) bundles.push({ name: other, url: pathToFileURL(other).href });
     for (const b of bundles) await once({ ...env, BUNDLE_URL: b.url }); // warms the OS file cache, as a provisioned Lambda image would be
@@ -151,12 +177,15 @@ async function main(): Promise<void> {
         `this build / ${other}: import ${ratio(mine.import, theirs.import)}×, answer ${ratio(mine.answer, theirs.answer)}×, import + answer ${ratio(mine.cold, theirs.cold)}×, sinceStart ${ratio(mine.sinceStart, theirs.sinceStart)}×, cpu ${ratio(mine.cpu, theirs.cpu)}×`,
       );
     }
+    if (relay)
+      console.log(`relay: ${relay.connections()} connections from ${(runs + 1) * bundles.length} processes`);
     console.log(
       `load average ${loadavg()
         .map((l) => l.toFixed(2))
         .join(' ')}`,
     );
   } finally {
+    await relay?.close();
     await stopAll([], fixtures, broker);
   }
 }

@@ -169,6 +169,25 @@ export async function buildWorker(outdir = join(ROOT, 'dist/worker')): Promise<B
   return measure('worker', file);
 }
 
+/**
+ * What a start loads, by source: each package (zod split by its folders) or source folder, largest
+ * first, in output bytes. `npm run build -- --start-inputs` prints the Lambda's: where to look when
+ * the cold start grows.
+ */
+export function startInputsBySource(built: Built): [string, number][] {
+  const sizes = new Map<string, number>();
+  for (const file of staticClosure(built.meta, built.entry).files) {
+    for (const [input, { bytesInOutput }] of Object.entries(built.meta.outputs[file]?.inputs ?? {})) {
+      const source = input
+        .replace(`${ROOT}/`, '')
+        .replace(/^(node_modules\/(@[^/]+\/)?[^/]+(\/v4\/(core|classic|locales|mini))?)\/.*/, '$1')
+        .replace(/^src\/([^/]+)\/.*/, 'src/$1/');
+      sizes.set(source, (sizes.get(source) ?? 0) + bytesInOutput);
+    }
+  }
+  return [...sizes].sort((a, b) => b[1] - a[1]);
+}
+
 function kib(bytes: number): string {
   return `${(bytes / 1024).toFixed(1)} KiB`;
 }
@@ -187,6 +206,11 @@ async function main(): Promise<void> {
     console.log(
       `${b.name.padEnd(7)} loaded at start ${kib(staticClosure(b.meta, b.entry).bytes)}, all chunks ${kib(all)}`,
     );
+  }
+  if (process.argv.includes('--start-inputs')) {
+    console.log('lambda  loaded at start, by source:');
+    for (const [source, bytes] of startInputsBySource(lambda))
+      console.log(`${kib(bytes).padStart(10)}  ${source}`);
   }
 }
 

@@ -3,6 +3,8 @@
  * `hono/aws-lambda`. Configuration comes from the function's environment. One client is built on
  * the first invocation and kept by warm ones; a socket that died while the function was frozen is
  * replaced by the transport on its next use (see BrokerConnection), so no request fails for it.
+ * The first invocation opens its broker connection before it builds the app, so the connection's
+ * round trips overlap that work (bench/cold-start.ts --rtt measures it).
  */
 
 import { getConnInfo, handle, type LambdaContext, type LambdaEvent, streamHandle } from 'hono/aws-lambda';
@@ -19,50 +21,71 @@ interface Instance {
   app: ReturnType<typeof createApp>;
 }
 
-let instance: Instance | undefined;
-let streaming: Instance | undefined;
+let instance: Promise<Instance> | undefined;
+let streaming: Promise<Instance> | undefined;
+
+/** One turn of the event loop: the socket events that arrived meanwhile run (a connect, an answer). */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * `streaming`: the instance behind `streamHandler`, whose answers Lambda streams (a function URL in
  * RESPONSE_STREAM mode); the buffered `handler` answers the event routes 501 instead, since a
  * stream buffered until the function times out would never reach the client.
  */
-function build(stream: boolean): Instance {
+async function build(stream: boolean): Promise<Instance> {
   // A bad variable, or no authentication choice, throws ConfigError, which names it (never a
   // secret's value); Lambda logs it and the invocation fails: the function refuses to serve.
   const config = loadConfig(process.env);
   const logger = createLogger(config.logLevel);
   const service = createService(config, { logger, awsMskIamSigner });
+  // The first answer needs a connection: opened now, its handshake and ApiVersions travel while
+  // the app builds and Node loads its fetch classes, CPU work no socket event could interrupt. A
+  // broker that cannot be reached is the request's to report (it tries every broker again).
+  service.cluster.anyBroker((c) => c.apiVersions()).catch(() => undefined);
+  await turn();
   // Built once per instance: the token buckets and the JWKS cache outlive one invocation.
   const security = securityFrom(config, { clientAddress: (c) => getConnInfo(c).remote.address });
-  return {
-    service,
-    app: createApp({
-      service: service.groups,
-      clusters: clustersOf(service),
-      security,
-      tokens: tokenSigner(config.tokenKeys),
-      logger,
-      publicUrl: config.publicUrl,
-      metricsNames: config.metricsNames,
-      events: { limits: config.events, streaming: stream },
-    }),
-  };
+  const app = createApp({
+    service: service.groups,
+    clusters: clustersOf(service),
+    security,
+    tokens: tokenSigner(config.tokenKeys),
+    logger,
+    publicUrl: config.publicUrl,
+    metricsNames: config.metricsNames,
+    events: { limits: config.events, streaming: stream },
+  });
+  // A connect that completed meanwhile sends its ApiVersions now, before the request loads Node's
+  // fetch classes (some 30 ms on Node 20).
+  await turn();
+  return { service, app };
+}
+
+/** A build that failed (a bad variable) is tried again by the next invocation, as before. */
+function retried(built: Promise<Instance>, forget: () => void): Promise<Instance> {
+  return built.catch((error: unknown) => {
+    forget();
+    throw error;
+  });
 }
 
 let buffered: ReturnType<typeof handle> | undefined;
 
-export function handler<E extends LambdaEvent>(event: E, context?: LambdaContext) {
-  instance ??= build(false);
-  buffered ??= handle(instance.app);
+export async function handler<E extends LambdaEvent>(event: E, context?: LambdaContext) {
+  instance ??= retried(build(false), () => {
+    instance = undefined;
+  });
+  buffered ??= handle((await instance).app);
   return buffered(event, context);
 }
 
 /** The app streaming handlers call, built on the first invocation like the buffered one's. */
 const lazyStreamingApp = {
-  fetch: (request: Request, env: unknown) => {
-    streaming ??= build(true);
-    return streaming.app.fetch(request, env as never);
+  fetch: async (request: Request, env: unknown) => {
+    streaming ??= retried(build(true), () => {
+      streaming = undefined;
+    });
+    return (await streaming).app.fetch(request, env as never);
   },
 } as unknown as Parameters<typeof streamHandle>[0];
 
@@ -78,12 +101,12 @@ export const streamHandler: ((...args: unknown[]) => unknown) | undefined =
 export const __lambdaInternals = {
   /** AWS's MSK IAM signer as the bundle loads it (its own chunk, on first use). */
   awsMskIamSigner,
-  cluster: (): Service['cluster'] | undefined => instance?.service.cluster,
+  cluster: async (): Promise<Service['cluster'] | undefined> => (await instance)?.service.cluster,
   async reset(): Promise<void> {
     const current = [instance, streaming];
     instance = undefined;
     streaming = undefined;
     buffered = undefined;
-    for (const i of current) await i?.service.close();
+    for (const i of current) await (await i?.catch(() => undefined))?.service.close();
   },
 };

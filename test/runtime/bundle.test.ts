@@ -3,7 +3,8 @@
  * leave out of kafkajs is checked beside its plugin, src/broker/transport/kafkajs/kafkajs.test.ts.)
  * What a Lambda cold start loads is bounded: the entry and its static imports only, without AWS's
  * MSK IAM signer or the RE2 engine, which load from their chunks on first use; the built handler,
- * copied away from this repository's node_modules, answers from the broker and still signs.
+ * copied away from this repository's node_modules, answers from the broker and still signs; its
+ * import leaves Node's fetch classes unloaded.
  */
 
 import { execFile } from 'node:child_process';
@@ -116,6 +117,24 @@ describe('the Lambda bundle', () => {
       const all = Object.values(built.meta.outputs).flatMap((o) => Object.keys(o.inputs));
       expect(all.some((input) => input.includes(dir))).toBe(true);
     }
+  });
+
+  it("importing the handler loads none of Node's fetch classes (undici, some 30 ms on Node 20)", async () => {
+    // Node loads undici on the first touch of Request, Response, Headers or fetch: nothing at import
+    // may touch them, so a cold start pays for them once, inside its first answer.
+    const child = `
+      const undici = () => process.moduleLoadList.some((m) => m.includes('undici'));
+      await import('./index.mjs');
+      const atImport = undici();
+      globalThis.Headers;
+      console.log(JSON.stringify({ atImport, onTouch: undici() }));
+      process.exit(0);
+    `;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', child], {
+      cwd: deployed,
+      env: { PATH: process.env.PATH, KAFKA_BROKERS: inject('kafkaBrokers'), AUTH: 'none', LOG_LEVEL: 'warn' },
+    });
+    expect(JSON.parse(stdout.trim().split('\n').pop() ?? '')).toEqual({ atImport: false, onTouch: true });
   });
 
   it('the deployed handler answers from the broker, then loads the signer chunk and signs', async () => {

@@ -167,6 +167,27 @@ describe('the Lambda handler', () => {
     });
   }
 
+  it('a cold start opens its broker connection before the app needs it: a first /healthz, which asks no broker, opened one', async () => {
+    await __lambdaInternals.reset();
+    expect(((await handler(v2('/healthz'))) as Result).statusCode).toBe(200);
+    const cluster = await __lambdaInternals.cluster();
+    await vi.waitFor(() => expect(cluster?.connectionStats().opened).toBe(1));
+    await vi.waitFor(() => expect(cluster?.openSockets()).toHaveLength(1));
+    expect((await invoke(v2(`/groups/${encodeURIComponent(groupId)}`))).statusCode).toBe(200);
+  });
+
+  it('a first invocation that fails on its configuration is built afresh by the next one', async () => {
+    await __lambdaInternals.reset();
+    const auth = process.env.AUTH;
+    process.env.AUTH = 'no-such-mode';
+    try {
+      await expect(handler(v2('/healthz'))).rejects.toThrow(/^AUTH: /);
+    } finally {
+      process.env.AUTH = auth;
+    }
+    expect(((await handler(v2('/healthz'))) as Result).statusCode).toBe(200);
+  });
+
   it('v1 with multi-value headers answers in multi-value headers', async () => {
     const res = (await handler(v1('/healthz'))) as Result;
     expect(res.statusCode).toBe(200);
@@ -174,16 +195,16 @@ describe('the Lambda handler', () => {
   });
 
   it('warm invocations reuse the client and its sockets', async () => {
-    const cluster = __lambdaInternals.cluster();
+    const cluster = await __lambdaInternals.cluster();
     expect(cluster).toBeDefined();
     const before = cluster?.connectionStats().opened;
     for (let i = 0; i < 3; i++) expect((await invoke(v2(`/groups/${groupId}`))).statusCode).toBe(200);
-    expect(__lambdaInternals.cluster()).toBe(cluster);
+    expect(await __lambdaInternals.cluster()).toBe(cluster);
     expect(cluster?.connectionStats().opened).toBe(before);
   });
 
   it('after its sockets died while frozen, the next invocation answers 200 on new ones', async () => {
-    const cluster = __lambdaInternals.cluster();
+    const cluster = await __lambdaInternals.cluster();
     const sockets = cluster?.openSockets() ?? [];
     expect(sockets.length).toBeGreaterThan(0);
     const opened = cluster?.connectionStats().opened ?? 0;
