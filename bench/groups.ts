@@ -103,6 +103,30 @@ async function load(
   return { rate: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
+/**
+ * The HTTP exchange alone, on the same server: `GET /healthz` from one caller asks no broker, so
+ * its rate is what a one-caller describe would reach if the broker answered at once. What the
+ * describe row takes beyond it is the broker round trip and the describe itself.
+ */
+async function httpHop(url: string, describeP50: number): Promise<Row> {
+  const work = 'HTTP hop alone: GET /healthz, 1 caller (rate, p50 ms)';
+  const loadBefore = await settledLoad();
+  const hop = await load(url, 1, () => '/healthz');
+  const loadDuring = Math.max(loadBefore, oneMinuteLoad());
+  const product = `${fmtRate(hop.rate)}, ${ms(hop.p50)}`;
+  console.log(`${work}: product ${product}; load average ${loadDuring.toFixed(2)}`);
+  if (loadDuring > QUIET_LOAD) {
+    console.log(`  not published: the load average (${loadDuring.toFixed(1)}) is above ${QUIET_LOAD}`);
+    return { work, java: '–', product: '–', ratio: `not published: load average ${loadDuring.toFixed(1)}` };
+  }
+  return {
+    work,
+    java: '–',
+    product,
+    ratio: `${((hop.p50 / describeP50) * 100).toFixed(0)}% of the describe's p50`,
+  };
+}
+
 async function getOk(url: string, accept = 'application/json'): Promise<string> {
   const res = await fetch(url, { headers: { accept } });
   const text = await res.text();
@@ -194,6 +218,7 @@ async function measure(size: number, admin: AdminBench, server: { url: string; c
         ratio: `not published: load average ${loadDuring.toFixed(1)}`,
       });
     } else rows.push(row);
+    if (callers === 1) rows.push(await httpHop(url, product.p50));
   }
 
   const pool = Math.min(size, 10_000);
@@ -360,7 +385,13 @@ async function main() {
         made = size;
       }
       const server = await startServerProcess([join(ROOT, 'dist/node/server.mjs')], {
-        env: { KAFKA_BROKERS: broker.bootstrap, AUTH: 'none', RATE_LIMIT_PER_MINUTE: '0' },
+        // The open routes' own limit off too: the HTTP-hop row loads /healthz.
+        env: {
+          KAFKA_BROKERS: broker.bootstrap,
+          AUTH: 'none',
+          RATE_LIMIT_PER_MINUTE: '0',
+          RATE_LIMIT_OPEN_PER_MINUTE: '0',
+        },
       });
       try {
         const result = await measure(size, admin, server);
@@ -401,6 +432,8 @@ process per size) and Kafka's own Java Admin client (bench/AdminBench.java, one 
 same work in the same run. Groups are Empty classic groups, each made by one Admin offset commit.
 HTTP load: autocannon, ${LOAD_SECONDS} s per concurrent case; the Java side runs the same number of
 threads on one Admin. Ratios are this product ÷ Java (rates: above 1 is faster; times: below 1 is faster).
+Every product row includes an HTTP exchange the Java client does not make (it talks to the broker
+directly); the _HTTP hop alone_ row (\`GET /healthz\`, one caller) measures that exchange by itself.
 
 Machine:
 
@@ -435,6 +468,12 @@ ${sections.join('\n')}
   machine sets more than this product does: the bench waits up to a minute for the 1-minute load
   average to fall to ${QUIET_LOAD} or less, and publishes the row only if it stayed there
   (otherwise the row says _not published_ with the load; the console still prints the figures).
+- _HTTP hop alone_ is \`GET /healthz\` from one caller on the same server, measured right after
+  the one-caller describe under the same quiet-machine rule: an answer that asks no broker, so its
+  rate and p50 are the HTTP exchange (request parsing, routing, the guards, the answer written)
+  that the Java client, calling the broker directly, does not make. Its ratio column gives its p50
+  as a share of the one-caller describe's; the rest of the describe is the broker round trip and
+  the describe itself.
 - _lag of every group_, _GET /metrics_ and _consumers of one topic_ read every group (the 100
   \`reader-\` groups that alone read \`${READERS_TOPIC}\` included) in one request each; Java's rows
   are \`listGroups\`, one \`listConsumerGroupOffsets\` for all groups and one \`listOffsets\`
