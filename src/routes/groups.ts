@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { cutPage, ListingSnapshots, snapshotKey } from '../groups/held-listings.js';
-import type { GroupListing } from '../groups/model.js';
+import { GROUP_TYPES, type GroupListing } from '../groups/model.js';
 import type { GroupService, ListFilter } from '../groups/service.js';
 import { linkedJson, nextLink } from '../http/links.js';
 import { deadlineOf, streamDeadlineOf, underDeadline } from '../http/middleware.js';
@@ -123,19 +123,29 @@ const batchDescribe = () =>
 
 type DescribeQuery = z.output<typeof DESCRIBE_REQUEST.query>;
 
+/** The queries a plain describe may carry, as sent, and what the validator makes of each. */
+const PLAIN_QUERIES = new Map<string, DescribeQuery>([
+  ['', {}],
+  ...GROUP_TYPES.map((type) => [`?type=${type}`, { type }] as const),
+]);
+
 /**
- * The describe of a request whose input is valid on its face: no query at all, and an id of 1 to
- * MAX_GROUP_ID_BYTES / 3 UTF-16 units (at most 3 UTF-8 bytes each, so within the limit). What the
- * validators would hand the handler is then known: the id as routed and an empty query, so the
- * answer is made here without them. Any other request goes on through them and gets their answers.
+ * The describe of a request whose input is valid on its face: no query, or exactly `?type=` and a
+ * type as Kafka spells it, and an id of 1 to MAX_GROUP_ID_BYTES / 3 UTF-16 units (at most 3 UTF-8
+ * bytes each, so within the limit). What the validators would hand the handler is then known: the
+ * id as routed and that query, so the answer is made here without them. Any other request goes on
+ * through them and gets their answers.
  */
 function plainDescribe(
   describe: (c: Context, groupId: string, query: DescribeQuery) => Promise<Response>,
 ): MiddlewareHandler {
   return async (c, next) => {
-    if (!c.req.url.includes('?')) {
+    const url = c.req.url;
+    const at = url.indexOf('?');
+    const query = PLAIN_QUERIES.get(at < 0 ? '' : url.slice(at));
+    if (query) {
       const groupId = c.req.param('groupId');
-      if (groupId && groupId.length * 3 <= MAX_GROUP_ID_BYTES) return describe(c, groupId, {});
+      if (groupId && groupId.length * 3 <= MAX_GROUP_ID_BYTES) return describe(c, groupId, query);
     }
     await next();
   };

@@ -1,5 +1,5 @@
 /**
- * GET /groups/{groupId} with input valid on its face (no query, a short id) is answered without
+ * GET /groups/{groupId} with input valid on its face (no query or just ?type=, a short id) is answered without
  * the validators (routes/groups.ts `plainDescribe`); everything else goes through them. Either
  * way the service is asked the same thing and a bad input gets the same 400. The group service
  * is a stand-in that records what it was asked.
@@ -53,16 +53,30 @@ describe('describe input (stand-in service)', () => {
     expect(asked).toEqual([{ groupId, expected: undefined }]);
   });
 
-  it('passes ?type= on as the expected type', async () => {
-    const { status, asked } = await describeOf('/groups/g1?type=classic');
+  it.each([
+    ['/groups/g1?type=classic', 'classic'],
+    ['/groups/g1?type=streams', 'streams'],
+    ['/groups/g1?type=share&type=share', undefined],
+    ['/groups/g1?type=%63onsumer', 'consumer'],
+    ['/groups/g1?include=topology&type=consumer', 'consumer'],
+    ['/clusters/default/groups/g1?type=share', 'share'],
+  ])('%s passes ?type= on as the expected type', async (path, expected) => {
+    const { status, asked } = await describeOf(path);
+    if (expected === undefined) {
+      expect(status).toBe(400);
+      expect(asked).toEqual([]);
+      return;
+    }
     expect(status).toBe(200);
-    expect(asked).toEqual([{ groupId: 'g1', expected: 'classic' }]);
+    expect(asked).toEqual([{ groupId: 'g1', expected }]);
   });
 
   it.each([
     [`/groups/${'x'.repeat(MAX_GROUP_ID_BYTES + 1)}`, 'path', 'groupId'],
     [`/groups/${'%E2%82%AC'.repeat(SHORTCUT_MAX + 1)}`, 'path', 'groupId'],
     ['/groups/g1?type=bogus', 'query', 'type'],
+    ['/groups/g1?type=Classic', 'query', 'type'],
+    ['/groups/g1?type=', 'query', 'type'],
     ['/groups/g1?include=nothing', 'query', 'include'],
     ['/groups/g1?unknown=1', 'query', 'unknown'],
   ])('%s is a 400 naming the parameter, before any broker call', async (path, where, name) => {
