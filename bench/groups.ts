@@ -103,6 +103,30 @@ async function load(
   return { rate: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
+/**
+ * The HTTP exchange alone, on the same server: `GET /healthz` from one caller asks no broker, so
+ * its rate is what a one-caller describe would reach if the broker answered at once. What the
+ * describe row takes beyond it is the broker round trip and the describe itself.
+ */
+async function httpHop(url: string, describeP50: number): Promise<Row> {
+  const work = 'HTTP hop alone: GET /healthz, 1 caller (rate, p50 ms)';
+  const loadBefore = await settledLoad();
+  const hop = await load(url, 1, () => '/healthz');
+  const loadDuring = Math.max(loadBefore, oneMinuteLoad());
+  const product = `${fmtRate(hop.rate)}, ${ms(hop.p50)}`;
+  console.log(`${work}: product ${product}; load average ${loadDuring.toFixed(2)}`);
+  if (loadDuring > QUIET_LOAD) {
+    console.log(`  not published: the load average (${loadDuring.toFixed(1)}) is above ${QUIET_LOAD}`);
+    return { work, java: '–', product: '–', ratio: `not published: load average ${loadDuring.toFixed(1)}` };
+  }
+  return {
+    work,
+    java: '–',
+    product,
+    ratio: `${((hop.p50 / describeP50) * 100).toFixed(0)}% of the describe's p50`,
+  };
+}
+
 async function getOk(url: string, accept = 'application/json'): Promise<string> {
   const res = await fetch(url, { headers: { accept } });
   const text = await res.text();
@@ -194,19 +218,24 @@ async function measure(size: number, admin: AdminBench, server: { url: string; c
         ratio: `not published: load average ${loadDuring.toFixed(1)}`,
       });
     } else rows.push(row);
+    if (callers === 1) rows.push(await httpHop(url, product.p50));
   }
 
   const pool = Math.min(size, 10_000);
   const java = await admin.command<{ perSec: number; p50: number }>(
     `describe classic 64 ${LOAD_SECONDS} ${PREFIX} ${pool}`,
   );
-  // describeClassicGroups names the type; the product is measured without (it finds the type, four
-  // describe RPCs at a group's first touch) and with ?type=classic (one).
+  // describeClassicGroups names the type; the product is measured without (a group's first describe
+  // asks the classic type first, so one RPC here too) and with ?type=classic. A group's first touch
+  // costs a coordinator lookup, which the server then remembers: each row draws from groups of its
+  // own where there are enough, so that the second row does not find the first row's lookups made.
+  const typedFrom = size >= 2 * pool ? pool : 0;
   for (const typed of [false, true]) {
+    const from = typed ? typedFrom : 0;
     const random = await load(
       url,
       64,
-      () => `/groups/${id(Math.floor(Math.random() * pool))}${typed ? '?type=classic' : ''}`,
+      () => `/groups/${id(from + Math.floor(Math.random() * pool))}${typed ? '?type=classic' : ''}`,
     );
     rows.push({
       work: `describe random groups of ${pool.toLocaleString('en-US')}, 64 callers${typed ? ', type named' : ''} (rate, p50 ms)`,
@@ -360,7 +389,13 @@ async function main() {
         made = size;
       }
       const server = await startServerProcess([join(ROOT, 'dist/node/server.mjs')], {
-        env: { KAFKA_BROKERS: broker.bootstrap, AUTH: 'none', RATE_LIMIT_PER_MINUTE: '0' },
+        // The open routes' own limit off too: the HTTP-hop row loads /healthz.
+        env: {
+          KAFKA_BROKERS: broker.bootstrap,
+          AUTH: 'none',
+          RATE_LIMIT_PER_MINUTE: '0',
+          RATE_LIMIT_OPEN_PER_MINUTE: '0',
+        },
       });
       try {
         const result = await measure(size, admin, server);
@@ -401,6 +436,8 @@ process per size) and Kafka's own Java Admin client (bench/AdminBench.java, one 
 same work in the same run. Groups are Empty classic groups, each made by one Admin offset commit.
 HTTP load: autocannon, ${LOAD_SECONDS} s per concurrent case; the Java side runs the same number of
 threads on one Admin. Ratios are this product ÷ Java (rates: above 1 is faster; times: below 1 is faster).
+Every product row includes an HTTP exchange the Java client does not make (it talks to the broker
+directly); the _HTTP hop alone_ row (\`GET /healthz\`, one caller) measures that exchange by itself.
 
 Machine:
 
@@ -427,15 +464,23 @@ ${sections.join('\n')}
   snapshot); Java's lag row is given the 100 group ids and only reads their offsets, so the two
   rows are not the same work at 100,000 groups.
 - _describe random groups_: Java's \`describeClassicGroups\` is told the type. The product is
-  measured without the type (a group's first describe asks all four describe RPCs to find it,
-  then the type is remembered) and with \`?type=classic\` (one RPC, like Java). Most groups are
-  described for the first time in the run: each needs its coordinator, and the coordinator
-  lookups of concurrent requests go out as one FindCoordinator.
+  measured without the type (a group's first describe asks the classic type first, the type of
+  these groups, then the type is remembered) and with \`?type=classic\` (one RPC, like Java). Most
+  groups are described for the first time in the run: each needs its coordinator, and the
+  coordinator lookups of concurrent requests go out as one FindCoordinator. The server remembers
+  a group's coordinator, so where there are twice the pool's groups the typed row draws from
+  groups of its own (the next 10,000), as cold as the first row's.
 - Describes of different groups on one coordinator are coalesced: 64 callers share few RPCs.
 - _describe one group, 1 caller_ measures the latency of a lone request, which other work on the
   machine sets more than this product does: the bench waits up to a minute for the 1-minute load
   average to fall to ${QUIET_LOAD} or less, and publishes the row only if it stayed there
   (otherwise the row says _not published_ with the load; the console still prints the figures).
+- _HTTP hop alone_ is \`GET /healthz\` from one caller on the same server, measured right after
+  the one-caller describe under the same quiet-machine rule: an answer that asks no broker, so its
+  rate and p50 are the HTTP exchange (request parsing, routing, the guards, the answer written)
+  that the Java client, calling the broker directly, does not make. Its ratio column gives its p50
+  as a share of the one-caller describe's; the rest of the describe is the broker round trip and
+  the describe itself.
 - _lag of every group_, _GET /metrics_ and _consumers of one topic_ read every group (the 100
   \`reader-\` groups that alone read \`${READERS_TOPIC}\` included) in one request each; Java's rows
   are \`listGroups\`, one \`listConsumerGroupOffsets\` for all groups and one \`listOffsets\`

@@ -10,11 +10,11 @@ import { PollRegistry } from './groups/events/poller.js';
 import type { Reading } from './groups/events/readings.js';
 import type { GroupService } from './groups/service.js';
 import type { WriteDeps } from './http/audit.js';
-import { headWithoutBody } from './http/head.js';
-import { serviceDescLink } from './http/links.js';
+import { dropHeadBody } from './http/head.js';
+import { addServiceDescLink } from './http/links.js';
 import { installGuards, methodNotAllowed, permissionsOf, type Security } from './http/middleware.js';
 import { refuseUndecodable } from './http/percent-encoding.js';
-import { rateLimitHeaders } from './http/rate-limit-headers.js';
+import { addRateLimitHeaders } from './http/rate-limit-headers.js';
 import { StreamSlots } from './http/stream-slots.js';
 import { type Logger, silentLogger } from './logger.js';
 import { docsPage, PUBLIC_SWAGGER_UI_ASSETS } from './openapi/docs.js';
@@ -92,10 +92,15 @@ export function createApp(deps: AppDeps) {
     events = {},
   } = deps;
   const app = new OpenAPIHono({ defaultHook: validationHook });
-  // Outermost: every answer, the guards' refusals included, links the document.
-  app.use('*', serviceDescLink());
-  app.use('*', rateLimitHeaders());
-  app.use('*', headWithoutBody());
+  // Outermost: what every answer, the guards' refusals included, gets on its way out, innermost
+  // first as three layers would give it (HEAD's body dropped, the caller's quota, the document's
+  // link), in one layer: each layer is a step more for every request.
+  app.use('*', async (c, next) => {
+    await next();
+    if (c.req.method === 'HEAD') await dropHeadBody(c);
+    addRateLimitHeaders(c);
+    addServiceDescLink(c);
+  });
   const routes = installGuards(app, security, logger, {
     aliases: clusters.list.map((k) => k.alias),
     defaultAlias: clusters.defaultAlias,

@@ -77,6 +77,8 @@ export function parseGrants(value: unknown, where: string): Grant[] {
 
 /** Whether `pattern` (with `*` as "any run of characters") matches the whole of `groupId`. */
 export function matchesPattern(pattern: string, groupId: string): boolean {
+  // The open server's and most grants' pattern: nothing to split.
+  if (pattern === '*') return true;
   const parts = pattern.split('*');
   if (parts.length === 1) return pattern === groupId;
   const first = parts[0] as string;

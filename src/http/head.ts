@@ -5,19 +5,17 @@
  * its lifetime ends, long after the client left. Cancelled here, the stream's producer stops now.
  */
 
-import type { MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 
-export function headWithoutBody(): MiddlewareHandler {
-  return async (c, next) => {
-    await next();
-    // The method first: on the Node server, reading `body` of an answer turns the adapter's light
-    // Response into a whole one (a stream made of the string), for every answer, HEAD or not.
-    if (c.req.method !== 'HEAD') return;
-    const body = c.res.body;
-    if (!body) return;
-    const res = c.res;
-    c.res = undefined;
-    c.res = new Response(null, res);
-    await body.cancel().catch(() => undefined);
-  };
+/** The answer's body dropped and cancelled when the request is a HEAD (see above). */
+export async function dropHeadBody(c: Context): Promise<void> {
+  // The method first: on the Node server, reading `body` of an answer turns the adapter's light
+  // Response into a whole one (a stream made of the string), for every answer, HEAD or not.
+  if (c.req.method !== 'HEAD') return;
+  const body = c.res.body;
+  if (!body) return;
+  const res = c.res;
+  c.res = undefined;
+  c.res = new Response(null, res);
+  await body.cancel().catch(() => undefined);
 }

@@ -8,7 +8,7 @@
  * `/openapi.json` from the root, where the API serves it.
  */
 
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 
 export const SERVICE_DESC_LINK = '</openapi.json>; rel="service-desc"';
 
@@ -28,16 +28,13 @@ export function linkedJson(body: unknown, status = 200): Response {
   return res;
 }
 
-/** Adds the document's link to every answer; register first, so that it wraps every other answer. */
-export function serviceDescLink(): MiddlewareHandler {
-  return async (c, next) => {
-    await next();
-    if (linked.has(c.res)) return;
-    // A linked answer copied on its way out (CORS headers set before it) still carries the link.
-    editHeaders(c, (headers) => {
-      if (!headers.get('link')?.includes(SERVICE_DESC_LINK)) headers.append('link', SERVICE_DESC_LINK);
-    });
-  };
+/** The document's link on the answer, unless it carries it already: run on every answer's way out (app.ts). */
+export function addServiceDescLink(c: Context): void {
+  if (linked.has(c.res)) return;
+  // A linked answer copied on its way out (CORS headers set before it) still carries the link.
+  editHeaders(c, (headers) => {
+    if (!headers.get('link')?.includes(SERVICE_DESC_LINK)) headers.append('link', SERVICE_DESC_LINK);
+  });
 }
 
 /** Changes the answer's headers; one with immutable headers (fetched from elsewhere) is copied first. */

@@ -6,7 +6,7 @@
  * count (the probes) and limiters that count elsewhere (the Worker's binding) carry none.
  */
 
-import type { MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { RATE_LIMIT_HEADERS } from '../openapi/headers.js';
 import { editHeaders } from './links.js';
 import type { RateQuota } from './rate-limit.js';
@@ -17,17 +17,17 @@ declare module 'hono' {
   }
 }
 
-/** Register before the guard that takes from the limiter, so that its refusals carry them too. */
-export function rateLimitHeaders(): MiddlewareHandler {
-  return async (c, next) => {
-    await next();
-    const quota = c.get('rateQuota');
-    if (!quota) return;
-    const values = [quota.limit, quota.remaining, quota.resetSeconds];
-    editHeaders(c, (headers) => {
-      RATE_LIMIT_HEADERS.forEach((name, i) => {
-        headers.set(name, String(values[i]));
-      });
+/**
+ * The caller's quota on the answer, where the guard took from a limiter: run on every answer's way
+ * out (app.ts), the guard's own refusals included.
+ */
+export function addRateLimitHeaders(c: Context): void {
+  const quota = c.get('rateQuota');
+  if (!quota) return;
+  const values = [quota.limit, quota.remaining, quota.resetSeconds];
+  editHeaders(c, (headers) => {
+    RATE_LIMIT_HEADERS.forEach((name, i) => {
+      headers.set(name, String(values[i]));
     });
-  };
+  });
 }

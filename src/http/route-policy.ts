@@ -74,8 +74,19 @@ export type MatchedPolicy =
  * (middleware registered for every method, `use`, is not a route), as Hono dispatches it.
  */
 export function matchedPolicy(c: Context): MatchedPolicy {
+  // Asked by more than one guard per request: worked out once (the match does not change).
+  const known = matched.get(c);
+  if (known) return known;
   const route = matchedRoutes(c).find((r) => r.method !== 'ALL');
-  if (!route) return { kind: 'none' };
-  const policy = policies.get(route.handler);
-  return policy ? { kind: 'route', path: route.path, policy } : { kind: 'unlisted', path: route.path };
+  const policy = route && policies.get(route.handler);
+  const found: MatchedPolicy = !route
+    ? NONE
+    : policy
+      ? { kind: 'route', path: route.path, policy }
+      : { kind: 'unlisted', path: route.path };
+  matched.set(c, found);
+  return found;
 }
+
+const NONE: MatchedPolicy = { kind: 'none' };
+const matched = new WeakMap<Context, MatchedPolicy>();

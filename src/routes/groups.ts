@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { cutPage, ListingSnapshots, snapshotKey } from '../groups/held-listings.js';
-import type { GroupListing } from '../groups/model.js';
+import { GROUP_TYPES, type GroupListing } from '../groups/model.js';
 import type { GroupService, ListFilter } from '../groups/service.js';
 import { linkedJson, nextLink } from '../http/links.js';
 import { deadlineOf, streamDeadlineOf, underDeadline } from '../http/middleware.js';
@@ -11,6 +11,7 @@ import { RouteProblem } from '../http/route-problem.js';
 import { describeVisible, listedVisible, listingVisibility, readVisible } from '../http/visibility.js';
 import type { Logger } from '../logger.js';
 import { BatchDescribeRequestSchema, MAX_BATCH_GROUPS } from '../openapi/batch-request.js';
+import { MAX_GROUP_ID_BYTES } from '../openapi/shapes/scalars.js';
 import { strictQuery } from '../openapi/validation.js';
 import { startResponses } from './deferred-docs.js';
 import { problemOf } from './errors.js';
@@ -85,11 +86,12 @@ const DESCRIBE_REQUEST = {
   }),
 };
 
-const describeGroup = () =>
+const describeGroup = (plain: MiddlewareHandler) =>
   createRoute({
     method: 'get',
     path: '/groups/{groupId}',
-    middleware: requires({ action: 'read', passesDeadline: true }),
+    // The policy first: the guards read it from the route's first handler.
+    middleware: [requires({ action: 'read', passesDeadline: true }), plain],
     operationId: 'getGroup',
     tags: ['groups'],
     summary: 'Describe a group of any type',
@@ -118,6 +120,36 @@ const batchDescribe = () =>
     },
     responses: startResponses('describeGroups'),
   });
+
+type DescribeQuery = z.output<typeof DESCRIBE_REQUEST.query>;
+
+/** The queries a plain describe may carry, as sent, and what the validator makes of each. */
+const PLAIN_QUERIES = new Map<string, DescribeQuery>([
+  ['', {}],
+  ...GROUP_TYPES.map((type) => [`?type=${type}`, { type }] as const),
+]);
+
+/**
+ * The describe of a request whose input is valid on its face: no query, or exactly `?type=` and a
+ * type as Kafka spells it, and an id of 1 to MAX_GROUP_ID_BYTES / 3 UTF-16 units (at most 3 UTF-8
+ * bytes each, so within the limit). What the validators would hand the handler is then known: the
+ * id as routed and that query, so the answer is made here without them. Any other request goes on
+ * through them and gets their answers.
+ */
+function plainDescribe(
+  describe: (c: Context, groupId: string, query: DescribeQuery) => Promise<Response>,
+): MiddlewareHandler {
+  return async (c, next) => {
+    const url = c.req.url;
+    const at = url.indexOf('?');
+    const query = PLAIN_QUERIES.get(at < 0 ? '' : url.slice(at));
+    if (query) {
+      const groupId = c.req.param('groupId');
+      if (groupId && groupId.length * 3 <= MAX_GROUP_ID_BYTES) return describe(c, groupId, query);
+    }
+    await next();
+  };
+}
 
 /** `{ [name]: value }`, or nothing when the value is undefined (exactOptionalPropertyTypes). */
 const optional = <K extends string, V>(name: K, value: V | undefined) =>
@@ -272,9 +304,7 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
     )) as never;
   });
 
-  app.openapi(describeGroup(), async (c) => {
-    const { groupId } = c.req.valid('param');
-    const { type, include } = c.req.valid('query');
+  const describeOne = async (c: Context, groupId: string, { type, include }: DescribeQuery) => {
     const group = await readVisible(c, 'read', groupId, () =>
       service.describeGroup(groupId, { ...deadlineOf(c), ...(type && { expected: type }) }),
     );
@@ -286,7 +316,12 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
         200,
       );
     }
-    return linkedJson(group) as never;
+    return linkedJson(group);
+  };
+
+  app.openapi(describeGroup(plainDescribe(describeOne)), async (c) => {
+    const { groupId } = c.req.valid('param');
+    return (await describeOne(c, groupId, c.req.valid('query'))) as never;
   });
 
   app.openapi(batchDescribe(), async (c) => {

@@ -48,13 +48,14 @@ export async function resolveGroups(
   );
 
   const options = deadline && { deadline };
+  const describe = async ([type, ids]: [GroupType, string[]]) =>
+    [type, await describers[type].describe(connection, coordinator, ids, options)] as const;
   const ask = async (plan: Map<GroupType, string[]>) => {
-    const answers = await Promise.all(
-      [...plan].map(
-        async ([type, ids]) =>
-          [type, await describers[type].describe(connection, coordinator, ids, options)] as const,
-      ),
-    );
+    // One type (every first round of groups of a known or expected type): no Promise.all around it.
+    const answers =
+      plan.size === 1
+        ? [await describe(plan.entries().next().value as [GroupType, string[]])]
+        : await Promise.all([...plan].map(describe));
     for (const [type, outcomes] of answers) {
       for (const [id, outcome] of outcomes) {
         const v = verdicts.get(id);
@@ -69,23 +70,26 @@ export async function resolveGroups(
   };
 
   const first = new Map<GroupType, string[]>();
-  for (const id of groupIds) {
-    const likely = expected ?? hints?.get(id) ?? FIRST_GUESS;
-    first.set(likely, [...(first.get(likely) ?? []), id]);
-  }
+  for (const id of groupIds) add(first, expected ?? hints?.get(id) ?? FIRST_GUESS, id);
   await ask(first);
 
   const second = new Map<GroupType, string[]>();
   for (const [id, v] of verdicts) {
     if (v.found || v.retry || v.failed) continue;
-    for (const type of GROUP_TYPES)
-      if (!v.tried.has(type)) second.set(type, [...(second.get(type) ?? []), id]);
+    for (const type of GROUP_TYPES) if (!v.tried.has(type)) add(second, type, id);
   }
   if (second.size > 0) await ask(second);
 
   const out = new Map<string, Outcome<Group>>();
   for (const [id, v] of verdicts) out.set(id, verdict(id, v, expected, connection.label));
   return out;
+}
+
+/** Adds `id` to the plan's list for `type`: a batch of n groups costs n pushes, not n copies. */
+function add(plan: Map<GroupType, string[]>, type: GroupType, id: string): void {
+  const ids = plan.get(type);
+  if (ids) ids.push(id);
+  else plan.set(type, [id]);
 }
 
 function verdict(
