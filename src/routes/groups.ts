@@ -143,7 +143,8 @@ function plainDescribe(
     const url = c.req.url;
     const at = url.indexOf('?');
     const query = PLAIN_QUERIES.get(at < 0 ? '' : url.slice(at));
-    if (query) {
+    // A `?` after a `#` is the fragment's, which the validators never see: they decide.
+    if (query && !url.includes('#')) {
       const groupId = c.req.param('groupId');
       if (groupId && groupId.length * 3 <= MAX_GROUP_ID_BYTES) return describe(c, groupId, query);
     }

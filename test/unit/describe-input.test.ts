@@ -46,6 +46,9 @@ describe('describe input (stand-in service)', () => {
     [`/groups/${'x'.repeat(SHORTCUT_MAX + 1)}`, 'x'.repeat(SHORTCUT_MAX + 1)],
     [`/groups/${'x'.repeat(MAX_GROUP_ID_BYTES)}`, 'x'.repeat(MAX_GROUP_ID_BYTES)],
     ['/groups/g1?', 'g1'],
+    // A fragment is not the query, whatever it holds.
+    ['/groups/g1#?type=classic', 'g1'],
+    ['/clusters/default/groups/g1#?type=share', 'g1'],
   ])('%s describes the group as routed, no type asserted', async (path, groupId) => {
     const { status, body, asked } = await describeOf(path);
     expect(status).toBe(200);
