@@ -72,9 +72,13 @@ function retried(built: Promise<Instance>, forget: () => void): Promise<Instance
 let buffered: ReturnType<typeof handle> | undefined;
 
 export async function handler<E extends LambdaEvent>(event: E, context?: LambdaContext) {
-  instance ??= retried(build(false), () => {
-    instance = undefined;
-  });
+  if (!instance) {
+    // Forgets only its own failure: a reset (tests) may have put another build in its place.
+    const building: Promise<Instance> = retried(build(false), () => {
+      if (instance === building) instance = undefined;
+    });
+    instance = building;
+  }
   buffered ??= handle((await instance).app);
   return buffered(event, context);
 }
@@ -82,9 +86,12 @@ export async function handler<E extends LambdaEvent>(event: E, context?: LambdaC
 /** The app streaming handlers call, built on the first invocation like the buffered one's. */
 const lazyStreamingApp = {
   fetch: async (request: Request, env: unknown) => {
-    streaming ??= retried(build(true), () => {
-      streaming = undefined;
-    });
+    if (!streaming) {
+      const building: Promise<Instance> = retried(build(true), () => {
+        if (streaming === building) streaming = undefined;
+      });
+      streaming = building;
+    }
     return (await streaming).app.fetch(request, env as never);
   },
 } as unknown as Parameters<typeof streamHandle>[0];
