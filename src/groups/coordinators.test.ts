@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { bounded, type CallOptions, Deadline, runWithDeadline } from '../broker/deadline.js';
 import { BrokerTimeoutError } from '../broker/errors.js';
 import { ErrorCode } from '../broker/protocol/errors.js';
@@ -288,5 +288,49 @@ describe('Coordinators: a lookup shared by callers with different deadlines', ()
     expect(outcomes.get('g1')).toEqual(ok('g1'));
     expect(requests).toEqual([['g1'], ['g1']]);
     expect((await first).outcome?.ok).toBe(false);
+  });
+});
+
+/** A broker that takes connections but never answers, its calls bounded by their deadline (as BrokerConnection's are). */
+function stalledBroker() {
+  const never = () => new Promise<never>(() => undefined);
+  const connection = {
+    label: 'stand-in:9092',
+    versionFor: (_api: unknown, _bounds: unknown, options?: CallOptions) =>
+      bounded('stand-in:9092', 'ApiVersions', options, never),
+    send: (api: { name: string }, _request: unknown, _bounds: unknown, options?: CallOptions) =>
+      bounded('stand-in:9092', api.name, options, never),
+  } as unknown as BrokerConnection;
+  return {
+    requestTimeoutMs: 30_000,
+    anyBroker: <T>(call: (c: BrokerConnection) => Promise<T>) => call(connection),
+  } as unknown as KafkaCluster;
+}
+
+describe('Coordinators: a caller that stops waiting on a shared lookup', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('names the broker the lookup is asking and the RPC it waits on, and remembers that broker, not "any broker"', async () => {
+    vi.useFakeTimers();
+    const coordinators = new Coordinators(stalledBroker(), NO_RETRY);
+    // A stream's deadline: a broker that did not answer under it is not asked again under it.
+    const deadline = Deadline.after(1_000, Date.now, { oncePerBroker: true });
+    const asked = coordinators.forEachCoordinator(
+      ['g1'],
+      async (_coordinator, held) => new Map(held.map((g) => [g, ok(g)])),
+      { deadline },
+    );
+    await vi.advanceTimersByTimeAsync(1_000);
+    const outcome = (await asked).get('g1');
+    const error = outcome?.ok === false ? outcome.error : undefined;
+    expect(error).toBeInstanceOf(BrokerTimeoutError);
+    expect((error as BrokerTimeoutError).broker).toBe('stand-in:9092');
+    expect((error as Error).message).toMatch(
+      /^stand-in:9092 did not answer ApiVersions within \d+ ms \(abandoned at the request deadline\)$/,
+    );
+    expect(deadline.notAnswering('any broker', 'FindCoordinator')).toBeUndefined();
+    expect(deadline.notAnswering('stand-in:9092', 'FindCoordinator')).toBeInstanceOf(BrokerTimeoutError);
   });
 });
