@@ -56,6 +56,7 @@ function fakeLink({
     },
   } as unknown as BrokerConnection;
   const cluster = {
+    requestTimeoutMs: 30_000,
     anyBroker: <T>(call: (c: BrokerConnection) => Promise<T>) => call(connection),
   } as unknown as KafkaCluster;
   return { cluster, requests, nodeOf };
@@ -168,6 +169,7 @@ describe('Coordinators under faults and the request deadline', () => {
   it('a lookup no broker answers fails each group with that error, and no group fails another', async () => {
     const timeout = new BrokerTimeoutError('fake:9092', 'FindCoordinator', 100);
     const cluster = {
+      requestTimeoutMs: 30_000,
       anyBroker: () => Promise.reject(timeout),
     } as unknown as KafkaCluster;
     const { outcomes } = await coordinatorsOf(new Coordinators(cluster), ['a', 'b']);
@@ -227,6 +229,7 @@ function slowLookups(answerMs: number) {
     },
   } as unknown as BrokerConnection;
   const cluster = {
+    requestTimeoutMs: 30_000,
     anyBroker: <T>(call: (c: BrokerConnection) => Promise<T>) => call(connection),
   } as unknown as KafkaCluster;
   return { cluster, requests };
@@ -332,5 +335,27 @@ describe('Coordinators: a caller that stops waiting on a shared lookup', () => {
     );
     expect(deadline.notAnswering('any broker', 'FindCoordinator')).toBeUndefined();
     expect(deadline.notAnswering('stand-in:9092', 'FindCoordinator')).toBeInstanceOf(BrokerTimeoutError);
+  });
+
+  it('a caller with no deadline that joins a lookup made in another request’s deadline scope waits for the answer, not for that deadline', async () => {
+    vi.useFakeTimers();
+    const { cluster, requests } = slowLookups(300);
+    const coordinators = new Coordinators(cluster, NO_RETRY);
+    const started = Date.now();
+    // The lookup is made in a scope whose deadline is cut at 80 ms; the second caller has none.
+    const scoped = runWithDeadline(Deadline.after(100), () =>
+      timedLookup(coordinators, 'g1', Deadline.after(100), started),
+    );
+    const free = coordinatorsOf(coordinators, ['g1']).then(({ outcomes }) => ({
+      outcome: outcomes.get('g1'),
+      atMs: Date.now() - started,
+    }));
+    await vi.advanceTimersByTimeAsync(400);
+    const [soon, later] = await Promise.all([scoped, free]);
+    expect(requests).toEqual([['g1']]);
+    expect(later.outcome).toEqual(ok('g1'));
+    expect(later.atMs).toBeGreaterThanOrEqual(300);
+    expect(soon.outcome?.ok).toBe(false);
+    expect(soon.atMs).toBeLessThan(300);
   });
 });

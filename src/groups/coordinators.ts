@@ -287,8 +287,9 @@ export class Coordinators {
       // Until it leaves: the caller whose deadline is cut last, or none (a caller with no deadline).
       let latest: Deadline | undefined;
       let open = false;
-      // Once it has left: the deadline it runs under, moved later as callers join.
-      let bound: Deadline | undefined;
+      // Once it has left: the deadline it runs under, moved later as callers join. Always given
+      // explicitly: the lookup starts in its first caller's async scope, whose deadline it must not take.
+      let bound!: Deadline;
       const created: Batch = {
         ids,
         // Starts once `send` releases it; until then more ids may join.
@@ -296,7 +297,13 @@ export class Coordinators {
         send: () => {
           if (sent) return;
           sent = true;
-          bound = open || !latest ? undefined : Deadline.shared(latest);
+          // A caller with no deadline waits as long as a lookup on its own would (`anyBroker`).
+          let base = latest;
+          if (open || !base) {
+            const alone = Deadline.after(2 * this.cluster.requestTimeoutMs);
+            if (!base || cutOf(alone) >= cutOf(base)) base = alone;
+          }
+          bound = Deadline.shared(base);
           if (this.assembling === created) this.assembling = undefined;
           this.lookupsOut += 1;
           release();
@@ -310,7 +317,7 @@ export class Coordinators {
             .catch(() => undefined);
         },
         admit: (deadline) => {
-          if (sent) return !bound || (deadline !== undefined && bound.extendTo(deadline));
+          if (sent) return (deadline !== undefined && bound.extendTo(deadline)) || (open && !bound.expired());
           if (!deadline) open = true;
           else if (!latest || cutOf(deadline) > cutOf(latest)) latest = deadline;
           return true;
@@ -334,10 +341,10 @@ export class Coordinators {
 
   private async lookup(
     groupIds: string[],
-    deadline: Deadline | undefined,
+    deadline: Deadline,
     batch: Batch,
   ): Promise<Map<string, Outcome<BrokerRef>>> {
-    const options = deadline && { deadline };
+    const options = { deadline };
     const answers = await this.cluster.anyBroker((connection) => {
       const asking = { broker: connection.label, api: 'FindCoordinator' };
       batch.asking = asking;
