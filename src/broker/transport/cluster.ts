@@ -253,13 +253,20 @@ export class KafkaCluster {
       if (share <= 0) break;
       const connection = this.connection(address);
       let abandoned = false;
-      const late = () => {
-        abandoned = true;
-        return new BrokerTimeoutError(connection.label, 'a request', share, 'abandoned for another broker');
-      };
       // The last try ends at the deadline's cut, wherever a shared deadline has moved it by then.
       const last = left === 1;
       const wait = last ? this.settings.requestTimeoutMs : share;
+      const began = Date.now();
+      const late = () => {
+        abandoned = true;
+        if (!last)
+          return new BrokerTimeoutError(connection.label, 'a request', share, 'abandoned for another broker');
+        // What it was given may have grown since it began: the time it waited is what it was given.
+        const waited = Date.now() - began;
+        return deadline.budgetMs(Number.POSITIVE_INFINITY) <= 0
+          ? new BrokerTimeoutError(connection.label, 'a request', waited, 'abandoned at the request deadline')
+          : new BrokerTimeoutError(connection.label, 'a request', waited);
+      };
       try {
         return await abandonAfter(call(connection), wait, deadline, late, last);
       } catch (error) {

@@ -6,7 +6,7 @@
  */
 
 import { createServer, type Server, type Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../logger.js';
 import { Deadline, runWithDeadline } from '../deadline.js';
 import { BrokerTimeoutError } from '../errors.js';
@@ -42,6 +42,7 @@ describe('broker calls under the request deadline (stand-in broker that stalls)'
   const stalled: StalledBroker[] = [];
   const clusters: KafkaCluster[] = [];
   afterEach(async () => {
+    vi.useRealTimers();
     // The stand-in hangs up first: the abandoned calls then end at once, not on their timeout.
     await Promise.all(stalled.splice(0).map((s) => s.close()));
     await Promise.all(clusters.splice(0).map((c) => c.close()));
@@ -123,6 +124,27 @@ describe('broker calls under the request deadline (stand-in broker that stalls)'
       { deadline: shared },
     );
     await expect(answer).resolves.toBe('answered');
+  });
+
+  it('the last broker’s try, abandoned at a shared deadline that moved, says how long it waited and that the deadline ended it', async () => {
+    vi.useFakeTimers();
+    const settings = { clientId: 'deadline-test', ssl: false, connectionTimeoutMs: 1_000 } as const;
+    const cluster = new KafkaCluster(
+      { ...settings, brokers: [HEALTHY], requestTimeoutMs: 10_000 },
+      { logger: silentLogger },
+    );
+    clusters.push(cluster);
+    // Cut at 950 ms at first (a reserve of 50 ms); moved to 2,850 ms (3 s less 150 ms) once out.
+    const shared = Deadline.shared(Deadline.after(1_000));
+    const answer = cluster.anyBroker(() => new Promise<string>(() => undefined), { deadline: shared });
+    const settled = answer.catch((error: unknown) => error);
+    expect(shared.extendTo(Deadline.after(3_000))).toBe(true);
+    await vi.advanceTimersByTimeAsync(3_000);
+    const error = await settled;
+    expect(error).toBeInstanceOf(BrokerTimeoutError);
+    expect((error as Error).message).toBe(
+      `${HEALTHY} did not answer a request within 2850 ms (abandoned at the request deadline)`,
+    );
   });
 
   it('a deadline with no time left asks no broker and says so', async () => {
