@@ -246,14 +246,22 @@ async function timedLookup(coordinators: Coordinators, id: string, deadline: Dea
 }
 
 describe('Coordinators: a lookup shared by callers with different deadlines', () => {
+  // Fake clocks: the order of the cuts and the answer does not hang on timers firing on time.
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('runs under the latest of its callers’ deadlines: one with 20 ms left does not cut it short for one with 5 s', async () => {
+    vi.useFakeTimers();
     const { cluster, requests } = slowLookups(80);
     const coordinators = new Coordinators(cluster, NO_RETRY);
     const started = Date.now();
-    const [soon, later] = await Promise.all([
+    const both = Promise.all([
       timedLookup(coordinators, 'g1', Deadline.after(20), started),
       timedLookup(coordinators, 'g1', Deadline.after(5_000), started),
     ]);
+    await vi.advanceTimersByTimeAsync(100);
+    const [soon, later] = await both;
     expect(requests).toEqual([['g1']]);
     expect(later.outcome).toEqual(ok('g1'));
     // The first stops waiting at its own deadline, with its own timeout, long before the answer.
@@ -262,14 +270,16 @@ describe('Coordinators: a lookup shared by callers with different deadlines', ()
   });
 
   it('is moved later by a caller that joins it in flight, and its first caller still times out at its own deadline', async () => {
+    vi.useFakeTimers();
     const { cluster, requests } = slowLookups(250);
     const coordinators = new Coordinators(cluster, NO_RETRY);
     const started = Date.now();
     // Cut at 100 ms (its reserve is 20 ms); the lookup is out by the time the second caller comes.
     const first = timedLookup(coordinators, 'g1', Deadline.after(120), started);
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await vi.advanceTimersByTimeAsync(30);
     expect(requests).toEqual([['g1']]);
     const second = timedLookup(coordinators, 'g1', Deadline.after(5_000), started);
+    await vi.advanceTimersByTimeAsync(300);
     const [soon, later] = await Promise.all([first, second]);
     expect(requests).toEqual([['g1']]);
     expect(later.outcome).toEqual(ok('g1'));
@@ -282,12 +292,15 @@ describe('Coordinators: a lookup shared by callers with different deadlines', ()
   });
 
   it('a caller with no deadline does not wait on a lookup that went out under one: it asks anew', async () => {
+    vi.useFakeTimers();
     const { cluster, requests } = slowLookups(100);
     const coordinators = new Coordinators(cluster, NO_RETRY);
     const started = Date.now();
     const first = timedLookup(coordinators, 'g1', Deadline.after(60), started);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    const { outcomes } = await coordinatorsOf(coordinators, ['g1']);
+    await vi.advanceTimersByTimeAsync(10);
+    const asked = coordinatorsOf(coordinators, ['g1']);
+    await vi.advanceTimersByTimeAsync(200);
+    const { outcomes } = await asked;
     expect(outcomes.get('g1')).toEqual(ok('g1'));
     expect(requests).toEqual([['g1'], ['g1']]);
     expect((await first).outcome?.ok).toBe(false);
