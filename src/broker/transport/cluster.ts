@@ -21,11 +21,11 @@ import {
 } from './connection.js';
 import { CLIENT_SOFTWARE, type ClusterFeatures, featuresOf } from './features.js';
 import { kafkajsTransport } from './kafkajs/index.js';
-import type { SaslCredentials, SocketFactory } from './link.js';
+import type { SocketFactory } from './link.js';
 import { ConnectionPool, type ConnectionStats } from './pool.js';
-import { type AwsMskIamSigner, awsMskIamToken } from './sasl/aws-msk-iam.js';
-import { clientCredentialsToken } from './sasl/oidc.js';
-import { type ClusterSettings, TransportSettingsError } from './settings.js';
+import type { AwsMskIamSigner } from './sasl/aws-msk-iam.js';
+import { saslCredentials } from './sasl/credentials.js';
+import type { ClusterSettings } from './settings.js';
 
 export interface BrokerInfo extends BrokerAddress {
   nodeId: number;
@@ -66,26 +66,6 @@ export interface ClusterOptions {
    * (Node, Lambda), so the AWS SDK stays out of the others' bundles.
    */
   awsMskIamSigner?: AwsMskIamSigner;
-}
-
-/** The connections' SASL settings: OAUTHBEARER mechanisms get one token source for the cluster. */
-function saslCredentials(
-  sasl: ClusterSettings['sasl'],
-  signer: AwsMskIamSigner | undefined,
-): SaslCredentials | null {
-  if (sasl === undefined) return null;
-  if (sasl.mechanism === 'oauthbearer')
-    return { mechanism: 'oauthbearer', token: clientCredentialsToken(sasl) };
-  if (sasl.mechanism === 'aws-msk-iam') {
-    if (!signer) {
-      throw new TransportSettingsError(
-        'sasl.mechanism',
-        "aws-msk-iam needs AWS's signer, which this runtime does not provide (Node and Lambda do)",
-      );
-    }
-    return { mechanism: 'oauthbearer', token: awsMskIamToken(sasl.region, signer) };
-  }
-  return sasl;
 }
 
 export const DEFAULT_IDLE_RETRY_MS = 1_000;
@@ -253,7 +233,8 @@ export class KafkaCluster {
       if (share <= 0) break;
       const connection = this.connection(address);
       let abandoned = false;
-      // The last try ends at the deadline's cut, wherever a shared deadline has moved it by then.
+      // The last try ends at the deadline's cut, wherever a shared deadline has moved it by then,
+      // and says how long it waited.
       const last = left === 1;
       const wait = last ? this.settings.requestTimeoutMs : share;
       const began = Date.now();
@@ -261,11 +242,8 @@ export class KafkaCluster {
         abandoned = true;
         if (!last)
           return new BrokerTimeoutError(connection.label, 'a request', share, 'abandoned for another broker');
-        // What it was given may have grown since it began: the time it waited is what it was given.
-        const waited = Date.now() - began;
-        return deadline.budgetMs(Number.POSITIVE_INFINITY) <= 0
-          ? new BrokerTimeoutError(connection.label, 'a request', waited, 'abandoned at the request deadline')
-          : new BrokerTimeoutError(connection.label, 'a request', waited);
+        const why = Date.now() >= deadline.cutAt() ? 'abandoned at the request deadline' : undefined;
+        return new BrokerTimeoutError(connection.label, 'a request', Date.now() - began, why);
       };
       try {
         return await abandonAfter(call(connection), wait, deadline, late, last);
