@@ -233,20 +233,35 @@ export class KafkaCluster {
       if (share <= 0) break;
       const connection = this.connection(address);
       let abandoned = false;
-      // The last try ends at the deadline's cut, wherever a shared deadline has moved it by then,
-      // and says how long it waited.
+      // The last try ends at the deadline's cut, wherever a shared deadline moved it, and says so.
       const last = left === 1;
-      const wait = last ? this.settings.requestTimeoutMs : share;
       const began = Date.now();
+      let given = share;
       const late = () => {
         abandoned = true;
         if (!last)
-          return new BrokerTimeoutError(connection.label, 'a request', share, 'abandoned for another broker');
+          return new BrokerTimeoutError(connection.label, 'a request', given, 'abandoned for another broker');
         const why = Date.now() >= deadline.cutAt() ? 'abandoned at the request deadline' : undefined;
         return new BrokerTimeoutError(connection.label, 'a request', Date.now() - began, why);
       };
       try {
-        return await abandonAfter(call(connection), wait, deadline, late, last);
+        const answer = call(connection);
+        let wait = last ? this.settings.requestTimeoutMs : share;
+        for (;;) {
+          const until = deadline.expiresAt;
+          try {
+            return await abandonAfter(answer, wait, deadline, late, last);
+          } catch (error) {
+            // A share that ran out under a deadline moved later meanwhile: a fresh share of what is left.
+            wait = Math.min(
+              deadline.budgetMs(this.settings.requestTimeoutMs),
+              Math.ceil(deadline.remainingMs() / 2),
+            );
+            if (!abandoned || last || deadline.expiresAt <= until || wait <= 0) throw error;
+            abandoned = false;
+            given += wait;
+          }
+        }
       } catch (error) {
         // Not answering within its share counts as not answering: the calls that follow ask the
         // others first rather than each pay the same share until the call ends on its timeout.

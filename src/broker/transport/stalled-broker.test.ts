@@ -147,6 +147,29 @@ describe('broker calls under the request deadline (stand-in broker that stalls)'
     );
   });
 
+  it('a try before the last, whose share runs out after the shared deadline moved later, waits a fresh share', async () => {
+    vi.useFakeTimers();
+    const settings = { clientId: 'deadline-test', ssl: false, connectionTimeoutMs: 1_000 } as const;
+    const cluster = new KafkaCluster(
+      { ...settings, brokers: ['127.0.0.1:10', HEALTHY], requestTimeoutMs: 10_000 },
+      { logger: silentLogger },
+    );
+    clusters.push(cluster);
+    // The first broker's share is 500 ms (half of 1 s); the deadline moves to 3 s once it is asked,
+    // and it answers at 800 ms.
+    const shared = Deadline.shared(Deadline.after(1_000));
+    const answer = cluster.anyBroker(
+      (connection) =>
+        connection.label === HEALTHY
+          ? Promise.resolve('next broker')
+          : new Promise<string>((resolve) => setTimeout(() => resolve('first broker'), 800)),
+      { deadline: shared },
+    );
+    expect(shared.extendTo(Deadline.after(3_000))).toBe(true);
+    await vi.advanceTimersByTimeAsync(1_000);
+    await expect(answer).resolves.toBe('first broker');
+  });
+
   it('a deadline with no time left asks no broker and says so', async () => {
     const { cluster, hung } = await clusterOf(10_000);
     const spent = Deadline.after(10_000);
