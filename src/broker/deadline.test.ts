@@ -57,17 +57,24 @@ describe('a deadline shared by the callers of one call', () => {
     expect(first.cutAt()).toBe(950);
   });
 
-  it('refuses a caller once its calls were cut, and cuts them at the moved cut', async () => {
-    const shared = Deadline.shared(Deadline.after(60));
-    const cut = vi.fn();
-    shared.whenCut(cut);
-    shared.extendTo(Deadline.after(150));
-    await new Promise((resolve) => setTimeout(resolve, 80));
-    // The timer armed for the first cut (40 ms) found time left.
-    expect(cut).not.toHaveBeenCalled();
-    await new Promise((resolve) => setTimeout(resolve, 80));
-    expect(cut).toHaveBeenCalledOnce();
-    expect(shared.extendTo(Deadline.after(5_000))).toBe(false);
+  it('refuses a caller once its calls were cut, and cuts them at the moved cut', () => {
+    vi.useFakeTimers();
+    try {
+      const shared = Deadline.shared(Deadline.after(60));
+      const cut = vi.fn();
+      shared.whenCut(cut);
+      shared.extendTo(Deadline.after(150));
+      vi.advanceTimersByTime(80);
+      // The timer armed for the first cut (40 ms) found time left: the cut is at 130 ms now.
+      expect(cut).not.toHaveBeenCalled();
+      vi.advanceTimersByTime(49);
+      expect(cut).not.toHaveBeenCalled();
+      vi.advanceTimersByTime(1);
+      expect(cut).toHaveBeenCalledOnce();
+      expect(shared.extendTo(Deadline.after(5_000))).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -19,13 +19,19 @@ export type CoordinatorAnswer = Pick<
   'key' | 'nodeId' | 'host' | 'port' | 'errorCode' | 'errorMessage'
 > & { broker: string };
 
-/** The coordinator of each of `groupIds`, as `connection`'s broker answers. */
+/**
+ * The coordinator of each of `groupIds`, as `connection`'s broker answers. `asking` hears the RPC
+ * the lookup waits on next, so a caller that stops waiting can name it.
+ */
 export async function findCoordinators(
   connection: BrokerConnection,
   groupIds: string[],
   options?: CallOptions,
+  asking?: (api: string) => void,
 ): Promise<CoordinatorAnswer[]> {
+  asking?.('ApiVersions');
   const version = await connection.versionFor(FindCoordinator, undefined, options);
+  asking?.(FindCoordinator.name);
   return version !== undefined && version >= 4
     ? lookupBatch(connection, groupIds, options)
     : lookupEach(connection, groupIds, options);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { bounded, type CallOptions, Deadline, runWithDeadline } from '../broker/deadline.js';
 import { BrokerTimeoutError } from '../broker/errors.js';
 import { ErrorCode } from '../broker/protocol/errors.js';
@@ -56,6 +56,7 @@ function fakeLink({
     },
   } as unknown as BrokerConnection;
   const cluster = {
+    requestTimeoutMs: 30_000,
     anyBroker: <T>(call: (c: BrokerConnection) => Promise<T>) => call(connection),
   } as unknown as KafkaCluster;
   return { cluster, requests, nodeOf };
@@ -168,6 +169,7 @@ describe('Coordinators under faults and the request deadline', () => {
   it('a lookup no broker answers fails each group with that error, and no group fails another', async () => {
     const timeout = new BrokerTimeoutError('fake:9092', 'FindCoordinator', 100);
     const cluster = {
+      requestTimeoutMs: 30_000,
       anyBroker: () => Promise.reject(timeout),
     } as unknown as KafkaCluster;
     const { outcomes } = await coordinatorsOf(new Coordinators(cluster), ['a', 'b']);
@@ -227,6 +229,7 @@ function slowLookups(answerMs: number) {
     },
   } as unknown as BrokerConnection;
   const cluster = {
+    requestTimeoutMs: 30_000,
     anyBroker: <T>(call: (c: BrokerConnection) => Promise<T>) => call(connection),
   } as unknown as KafkaCluster;
   return { cluster, requests };
@@ -243,14 +246,22 @@ async function timedLookup(coordinators: Coordinators, id: string, deadline: Dea
 }
 
 describe('Coordinators: a lookup shared by callers with different deadlines', () => {
+  // Fake clocks: the order of the cuts and the answer does not hang on timers firing on time.
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('runs under the latest of its callers’ deadlines: one with 20 ms left does not cut it short for one with 5 s', async () => {
+    vi.useFakeTimers();
     const { cluster, requests } = slowLookups(80);
     const coordinators = new Coordinators(cluster, NO_RETRY);
     const started = Date.now();
-    const [soon, later] = await Promise.all([
+    const both = Promise.all([
       timedLookup(coordinators, 'g1', Deadline.after(20), started),
       timedLookup(coordinators, 'g1', Deadline.after(5_000), started),
     ]);
+    await vi.advanceTimersByTimeAsync(100);
+    const [soon, later] = await both;
     expect(requests).toEqual([['g1']]);
     expect(later.outcome).toEqual(ok('g1'));
     // The first stops waiting at its own deadline, with its own timeout, long before the answer.
@@ -259,14 +270,16 @@ describe('Coordinators: a lookup shared by callers with different deadlines', ()
   });
 
   it('is moved later by a caller that joins it in flight, and its first caller still times out at its own deadline', async () => {
+    vi.useFakeTimers();
     const { cluster, requests } = slowLookups(250);
     const coordinators = new Coordinators(cluster, NO_RETRY);
     const started = Date.now();
     // Cut at 100 ms (its reserve is 20 ms); the lookup is out by the time the second caller comes.
     const first = timedLookup(coordinators, 'g1', Deadline.after(120), started);
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await vi.advanceTimersByTimeAsync(30);
     expect(requests).toEqual([['g1']]);
     const second = timedLookup(coordinators, 'g1', Deadline.after(5_000), started);
+    await vi.advanceTimersByTimeAsync(300);
     const [soon, later] = await Promise.all([first, second]);
     expect(requests).toEqual([['g1']]);
     expect(later.outcome).toEqual(ok('g1'));
@@ -279,14 +292,83 @@ describe('Coordinators: a lookup shared by callers with different deadlines', ()
   });
 
   it('a caller with no deadline does not wait on a lookup that went out under one: it asks anew', async () => {
+    vi.useFakeTimers();
     const { cluster, requests } = slowLookups(100);
     const coordinators = new Coordinators(cluster, NO_RETRY);
     const started = Date.now();
     const first = timedLookup(coordinators, 'g1', Deadline.after(60), started);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    const { outcomes } = await coordinatorsOf(coordinators, ['g1']);
+    await vi.advanceTimersByTimeAsync(10);
+    const asked = coordinatorsOf(coordinators, ['g1']);
+    await vi.advanceTimersByTimeAsync(200);
+    const { outcomes } = await asked;
     expect(outcomes.get('g1')).toEqual(ok('g1'));
     expect(requests).toEqual([['g1'], ['g1']]);
     expect((await first).outcome?.ok).toBe(false);
+  });
+});
+
+/** A broker that takes connections but never answers, its calls bounded by their deadline (as BrokerConnection's are). */
+function stalledBroker() {
+  const never = () => new Promise<never>(() => undefined);
+  const connection = {
+    label: 'stand-in:9092',
+    versionFor: (_api: unknown, _bounds: unknown, options?: CallOptions) =>
+      bounded('stand-in:9092', 'ApiVersions', options, never),
+    send: (api: { name: string }, _request: unknown, _bounds: unknown, options?: CallOptions) =>
+      bounded('stand-in:9092', api.name, options, never),
+  } as unknown as BrokerConnection;
+  return {
+    requestTimeoutMs: 30_000,
+    anyBroker: <T>(call: (c: BrokerConnection) => Promise<T>) => call(connection),
+  } as unknown as KafkaCluster;
+}
+
+describe('Coordinators: a caller that stops waiting on a shared lookup', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('names the broker the lookup is asking and the RPC it waits on, and remembers that broker, not "any broker"', async () => {
+    vi.useFakeTimers();
+    const coordinators = new Coordinators(stalledBroker(), NO_RETRY);
+    // A stream's deadline: a broker that did not answer under it is not asked again under it.
+    const deadline = Deadline.after(1_000, Date.now, { oncePerBroker: true });
+    const asked = coordinators.forEachCoordinator(
+      ['g1'],
+      async (_coordinator, held) => new Map(held.map((g) => [g, ok(g)])),
+      { deadline },
+    );
+    await vi.advanceTimersByTimeAsync(1_000);
+    const outcome = (await asked).get('g1');
+    const error = outcome?.ok === false ? outcome.error : undefined;
+    expect(error).toBeInstanceOf(BrokerTimeoutError);
+    expect((error as BrokerTimeoutError).broker).toBe('stand-in:9092');
+    expect((error as Error).message).toMatch(
+      /^stand-in:9092 did not answer ApiVersions within \d+ ms \(abandoned at the request deadline\)$/,
+    );
+    expect(deadline.notAnswering('any broker', 'FindCoordinator')).toBeUndefined();
+    expect(deadline.notAnswering('stand-in:9092', 'FindCoordinator')).toBeInstanceOf(BrokerTimeoutError);
+  });
+
+  it('a caller with no deadline that joins a lookup made in another request’s deadline scope waits for the answer, not for that deadline', async () => {
+    vi.useFakeTimers();
+    const { cluster, requests } = slowLookups(300);
+    const coordinators = new Coordinators(cluster, NO_RETRY);
+    const started = Date.now();
+    // The lookup is made in a scope whose deadline is cut at 80 ms; the second caller has none.
+    const scoped = runWithDeadline(Deadline.after(100), () =>
+      timedLookup(coordinators, 'g1', Deadline.after(100), started),
+    );
+    const free = coordinatorsOf(coordinators, ['g1']).then(({ outcomes }) => ({
+      outcome: outcomes.get('g1'),
+      atMs: Date.now() - started,
+    }));
+    await vi.advanceTimersByTimeAsync(400);
+    const [soon, later] = await Promise.all([scoped, free]);
+    expect(requests).toEqual([['g1']]);
+    expect(later.outcome).toEqual(ok('g1'));
+    expect(later.atMs).toBeGreaterThanOrEqual(300);
+    expect(soon.outcome?.ok).toBe(false);
+    expect(soon.atMs).toBeLessThan(300);
   });
 });

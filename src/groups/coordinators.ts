@@ -6,7 +6,7 @@
  */
 
 import QuickLRU from 'quick-lru';
-import { bounded, type CallOptions, currentDeadline, Deadline } from '../broker/deadline.js';
+import { type CallOptions, currentDeadline, Deadline } from '../broker/deadline.js';
 import {
   BrokerTimeoutError,
   describeKafkaError,
@@ -46,6 +46,8 @@ interface Batch {
    * (it went out under a deadline and the caller has none, or it was cut already): ask anew.
    */
   admit: (deadline: Deadline | undefined) => boolean;
+  /** The broker the lookup is asking now and the RPC it waits on: what a caller that stops waiting names. */
+  asking?: { broker: string; api: string };
 }
 
 const defer: (run: () => void) => void =
@@ -265,9 +267,7 @@ export class Coordinators {
     }
     await Promise.all(
       [...waits].map(async ([batch, ids]) => {
-        const answers = await (deadline
-          ? bounded('any broker', 'FindCoordinator', { deadline }, batch.answers)
-          : batch.answers);
+        const answers = await (deadline ? waitUntilCut(batch, deadline) : batch.answers);
         for (const id of ids) out.set(id, answerFor(answers, id));
       }),
     );
@@ -287,16 +287,23 @@ export class Coordinators {
       // Until it leaves: the caller whose deadline is cut last, or none (a caller with no deadline).
       let latest: Deadline | undefined;
       let open = false;
-      // Once it has left: the deadline it runs under, moved later as callers join.
-      let bound: Deadline | undefined;
+      // Once it has left: the deadline it runs under, moved later as callers join. Always given
+      // explicitly: the lookup starts in its first caller's async scope, whose deadline it must not take.
+      let bound!: Deadline;
       const created: Batch = {
         ids,
         // Starts once `send` releases it; until then more ids may join.
-        answers: ready.then(() => this.lookup([...ids], bound)),
+        answers: ready.then(() => this.lookup([...ids], bound, created)),
         send: () => {
           if (sent) return;
           sent = true;
-          bound = open || !latest ? undefined : Deadline.shared(latest);
+          // A caller with no deadline waits as long as a lookup on its own would (`anyBroker`).
+          let base = latest;
+          if (open || !base) {
+            const alone = Deadline.after(2 * this.cluster.requestTimeoutMs);
+            if (!base || cutOf(alone) >= cutOf(base)) base = alone;
+          }
+          bound = Deadline.shared(base);
           if (this.assembling === created) this.assembling = undefined;
           this.lookupsOut += 1;
           release();
@@ -310,7 +317,7 @@ export class Coordinators {
             .catch(() => undefined);
         },
         admit: (deadline) => {
-          if (sent) return !bound || (deadline !== undefined && bound.extendTo(deadline));
+          if (sent) return (deadline !== undefined && bound.extendTo(deadline)) || (open && !bound.expired());
           if (!deadline) open = true;
           else if (!latest || cutOf(deadline) > cutOf(latest)) latest = deadline;
           return true;
@@ -332,12 +339,19 @@ export class Coordinators {
     return batch;
   }
 
-  private async lookup(groupIds: string[], deadline?: Deadline): Promise<Map<string, Outcome<BrokerRef>>> {
-    const options = deadline && { deadline };
-    const answers = await this.cluster.anyBroker(
-      (connection) => findCoordinators(connection, groupIds, options),
-      options,
-    );
+  private async lookup(
+    groupIds: string[],
+    deadline: Deadline,
+    batch: Batch,
+  ): Promise<Map<string, Outcome<BrokerRef>>> {
+    const options = { deadline };
+    const answers = await this.cluster.anyBroker((connection) => {
+      const asking = { broker: connection.label, api: 'FindCoordinator' };
+      batch.asking = asking;
+      return findCoordinators(connection, groupIds, options, (api) => {
+        asking.api = api;
+      });
+    }, options);
     const out = new Map<string, Outcome<BrokerRef>>();
     for (const answer of answers) {
       if (answer.errorCode === ErrorCode.NONE) {
@@ -371,6 +385,40 @@ export class Coordinators {
   private remember(groupId: string, coordinator: BrokerRef): void {
     this.cache.set(groupId, coordinator);
   }
+}
+
+/**
+ * A caller's wait on a shared lookup: until the lookup answers, or `deadline`'s cut. Then the
+ * caller answers as if it had asked alone: the broker the lookup is asking did not answer the RPC
+ * it waits on, and, under a deadline that remembers such brokers, is not asked again under it.
+ */
+function waitUntilCut(batch: Batch, deadline: Deadline): Promise<Map<string, Outcome<BrokerRef>>> {
+  const budget = deadline.budgetMs(Number.POSITIVE_INFINITY);
+  const late = () => {
+    const asking = batch.asking;
+    const error = new BrokerTimeoutError(
+      asking?.broker ?? 'any broker',
+      asking?.api ?? 'FindCoordinator',
+      budget,
+      'abandoned at the request deadline',
+    );
+    if (asking) deadline.noteUnanswered(asking.broker, error);
+    return error;
+  };
+  if (budget <= 0) return Promise.reject(late());
+  return new Promise((resolve, reject) => {
+    const cancel = deadline.whenCut(() => reject(late()));
+    batch.answers.then(
+      (answers) => {
+        cancel();
+        resolve(answers);
+      },
+      (error: unknown) => {
+        cancel();
+        reject(error);
+      },
+    );
+  });
 }
 
 /** When calls under `deadline` are cut (only its reserve left). */

@@ -5,7 +5,7 @@
  * under the request's deadline is cut at that deadline, and no deadline scope is ever entered.
  */
 
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { bounded, type CallOptions, deadlineScopeUsed } from '../../src/broker/deadline.js';
 import { loadConfig } from '../../src/config.js';
@@ -36,21 +36,31 @@ describe('the cluster routes pass the request’s deadline (stand-in service tha
     KAFKA_BROKERS: '127.0.0.1:9',
     AUTH: 'none',
     RATE_LIMIT_PER_MINUTE: '0',
-    REQUEST_TIMEOUT_MS: '400',
+    // A reserve of 1 s between the calls' cut and the request's 504: the broker's timeout answers.
+    REQUEST_TIMEOUT_MS: '20000',
+  });
+  // Fake clocks: a timer that fires late on a loaded machine cannot turn the broker's timeout into
+  // the request's, and no test waits the 20 s.
+  afterEach(() => {
+    vi.useRealTimers();
   });
 
   it('GET /cluster and GET /clusters/{alias} are cut at the deadline they pass, in no scope', async () => {
+    vi.useFakeTimers();
     const { service, asked } = stalledService();
     const app = createApp({ service, security: securityFrom(config) });
     const started = Date.now();
     for (const path of ['/cluster', '/clusters/default', '/clusters/default/cluster']) {
-      const answer = await app.request(path);
+      const answering = app.request(path);
+      await vi.advanceTimersByTimeAsync(19_000);
+      const answer = await answering;
       expect(answer.status, path).toBe(504);
       expect(((await answer.json()) as { type: string }).type).toBe('/problems/broker-timeout');
     }
-    expect(Date.now() - started).toBeLessThan(3_000);
+    // Each cut at its calls' cut (19 s), none at the request's 504 (20 s).
+    expect(Date.now() - started).toBe(3 * 19_000);
     expect(asked.map((a) => a.call)).toEqual(['Metadata', 'Metadata', 'ApiVersions', 'Metadata']);
-    for (const { options } of asked) expect(options?.deadline?.totalMs).toBe(400);
+    for (const { options } of asked) expect(options?.deadline?.totalMs).toBe(20_000);
     expect(deadlineScopeUsed()).toBe(false);
   });
 

@@ -58,6 +58,7 @@ function stalledBroker() {
     },
   } as unknown as BrokerConnection;
   const cluster = {
+    requestTimeoutMs: 30_000,
     connection: () => connection,
     anyBroker: <T>(call: (c: BrokerConnection) => Promise<T>, options?: CallOptions) => {
       given.push({ api: 'anyBroker', deadline: options?.deadline });

@@ -21,11 +21,11 @@ import {
 } from './connection.js';
 import { CLIENT_SOFTWARE, type ClusterFeatures, featuresOf } from './features.js';
 import { kafkajsTransport } from './kafkajs/index.js';
-import type { SaslCredentials, SocketFactory } from './link.js';
+import type { SocketFactory } from './link.js';
 import { ConnectionPool, type ConnectionStats } from './pool.js';
-import { type AwsMskIamSigner, awsMskIamToken } from './sasl/aws-msk-iam.js';
-import { clientCredentialsToken } from './sasl/oidc.js';
-import { type ClusterSettings, TransportSettingsError } from './settings.js';
+import type { AwsMskIamSigner } from './sasl/aws-msk-iam.js';
+import { saslCredentials } from './sasl/credentials.js';
+import type { ClusterSettings } from './settings.js';
 
 export interface BrokerInfo extends BrokerAddress {
   nodeId: number;
@@ -66,26 +66,6 @@ export interface ClusterOptions {
    * (Node, Lambda), so the AWS SDK stays out of the others' bundles.
    */
   awsMskIamSigner?: AwsMskIamSigner;
-}
-
-/** The connections' SASL settings: OAUTHBEARER mechanisms get one token source for the cluster. */
-function saslCredentials(
-  sasl: ClusterSettings['sasl'],
-  signer: AwsMskIamSigner | undefined,
-): SaslCredentials | null {
-  if (sasl === undefined) return null;
-  if (sasl.mechanism === 'oauthbearer')
-    return { mechanism: 'oauthbearer', token: clientCredentialsToken(sasl) };
-  if (sasl.mechanism === 'aws-msk-iam') {
-    if (!signer) {
-      throw new TransportSettingsError(
-        'sasl.mechanism',
-        "aws-msk-iam needs AWS's signer, which this runtime does not provide (Node and Lambda do)",
-      );
-    }
-    return { mechanism: 'oauthbearer', token: awsMskIamToken(sasl.region, signer) };
-  }
-  return sasl;
 }
 
 export const DEFAULT_IDLE_RETRY_MS = 1_000;
@@ -253,15 +233,35 @@ export class KafkaCluster {
       if (share <= 0) break;
       const connection = this.connection(address);
       let abandoned = false;
+      // The last try ends at the deadline's cut, wherever a shared deadline moved it, and says so.
+      const last = left === 1;
+      const began = Date.now();
+      let given = share;
       const late = () => {
         abandoned = true;
-        return new BrokerTimeoutError(connection.label, 'a request', share, 'abandoned for another broker');
+        if (!last)
+          return new BrokerTimeoutError(connection.label, 'a request', given, 'abandoned for another broker');
+        const why = Date.now() >= deadline.cutAt() ? 'abandoned at the request deadline' : undefined;
+        return new BrokerTimeoutError(connection.label, 'a request', Date.now() - began, why);
       };
-      // The last try ends at the deadline's cut, wherever a shared deadline has moved it by then.
-      const last = left === 1;
-      const wait = last ? this.settings.requestTimeoutMs : share;
       try {
-        return await abandonAfter(call(connection), wait, deadline, late, last);
+        const answer = call(connection);
+        let wait = last ? this.settings.requestTimeoutMs : share;
+        for (;;) {
+          const until = deadline.expiresAt;
+          try {
+            return await abandonAfter(answer, wait, deadline, late, last);
+          } catch (error) {
+            // A share that ran out under a deadline moved later meanwhile: a fresh share of what is left.
+            wait = Math.min(
+              deadline.budgetMs(this.settings.requestTimeoutMs),
+              Math.ceil(deadline.remainingMs() / 2),
+            );
+            if (!abandoned || last || deadline.expiresAt <= until || wait <= 0) throw error;
+            abandoned = false;
+            given += wait;
+          }
+        }
       } catch (error) {
         // Not answering within its share counts as not answering: the calls that follow ask the
         // others first rather than each pay the same share until the call ends on its timeout.

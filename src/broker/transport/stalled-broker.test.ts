@@ -6,7 +6,7 @@
  */
 
 import { createServer, type Server, type Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../logger.js';
 import { Deadline, runWithDeadline } from '../deadline.js';
 import { BrokerTimeoutError } from '../errors.js';
@@ -42,6 +42,7 @@ describe('broker calls under the request deadline (stand-in broker that stalls)'
   const stalled: StalledBroker[] = [];
   const clusters: KafkaCluster[] = [];
   afterEach(async () => {
+    vi.useRealTimers();
     // The stand-in hangs up first: the abandoned calls then end at once, not on their timeout.
     await Promise.all(stalled.splice(0).map((s) => s.close()));
     await Promise.all(clusters.splice(0).map((c) => c.close()));
@@ -115,14 +116,58 @@ describe('broker calls under the request deadline (stand-in broker that stalls)'
       { logger: silentLogger },
     );
     clusters.push(cluster);
-    // Cut at 80 ms at first; a caller with 5 s joins at 20 ms. The answer comes at 200 ms.
+    // Cut at 80 ms at first; a caller with 5 s joins once the try is out. The answer comes at 200 ms.
     const shared = Deadline.shared(Deadline.after(100));
-    setTimeout(() => shared.extendTo(Deadline.after(5_000)), 20);
     const answer = cluster.anyBroker(
       () => new Promise<string>((resolve) => setTimeout(() => resolve('answered'), 200)),
       { deadline: shared },
     );
+    expect(shared.extendTo(Deadline.after(5_000))).toBe(true);
     await expect(answer).resolves.toBe('answered');
+  });
+
+  it('the last broker’s try, abandoned at a shared deadline that moved, says how long it waited and that the deadline ended it', async () => {
+    vi.useFakeTimers();
+    const settings = { clientId: 'deadline-test', ssl: false, connectionTimeoutMs: 1_000 } as const;
+    const cluster = new KafkaCluster(
+      { ...settings, brokers: [HEALTHY], requestTimeoutMs: 10_000 },
+      { logger: silentLogger },
+    );
+    clusters.push(cluster);
+    // Cut at 950 ms at first (a reserve of 50 ms); moved to 2,850 ms (3 s less 150 ms) once out.
+    const shared = Deadline.shared(Deadline.after(1_000));
+    const answer = cluster.anyBroker(() => new Promise<string>(() => undefined), { deadline: shared });
+    const settled = answer.catch((error: unknown) => error);
+    expect(shared.extendTo(Deadline.after(3_000))).toBe(true);
+    await vi.advanceTimersByTimeAsync(3_000);
+    const error = await settled;
+    expect(error).toBeInstanceOf(BrokerTimeoutError);
+    expect((error as Error).message).toBe(
+      `${HEALTHY} did not answer a request within 2850 ms (abandoned at the request deadline)`,
+    );
+  });
+
+  it('a try before the last, whose share runs out after the shared deadline moved later, waits a fresh share', async () => {
+    vi.useFakeTimers();
+    const settings = { clientId: 'deadline-test', ssl: false, connectionTimeoutMs: 1_000 } as const;
+    const cluster = new KafkaCluster(
+      { ...settings, brokers: ['127.0.0.1:10', HEALTHY], requestTimeoutMs: 10_000 },
+      { logger: silentLogger },
+    );
+    clusters.push(cluster);
+    // The first broker's share is 500 ms (half of 1 s); the deadline moves to 3 s once it is asked,
+    // and it answers at 800 ms.
+    const shared = Deadline.shared(Deadline.after(1_000));
+    const answer = cluster.anyBroker(
+      (connection) =>
+        connection.label === HEALTHY
+          ? Promise.resolve('next broker')
+          : new Promise<string>((resolve) => setTimeout(() => resolve('first broker'), 800)),
+      { deadline: shared },
+    );
+    expect(shared.extendTo(Deadline.after(3_000))).toBe(true);
+    await vi.advanceTimersByTimeAsync(1_000);
+    await expect(answer).resolves.toBe('first broker');
   });
 
   it('a deadline with no time left asks no broker and says so', async () => {

@@ -86,6 +86,7 @@ function resetter(offsets: Record<number, number>, offered: Offered = KAFKA_4_2)
   };
   const members = { of: () => [], now: async () => [] };
   const cluster = {
+    requestTimeoutMs: 30_000,
     anyBroker: <T>(call: (c: BrokerConnection) => Promise<T>) => call(connection),
   } as unknown as KafkaCluster;
   const r = new OffsetResetter(cluster, writes, members);
