@@ -61,8 +61,14 @@ beforeAll(async () => {
       commit: 1,
     })),
   });
+  await useBootstrap(cluster.bootstrap);
+}, 420_000);
+
+/** The service and app, with KAFKA_BROKERS in this order (its first address is the one hung). */
+async function useBootstrap(bootstrap: string): Promise<void> {
+  await service?.close();
   const config = loadConfig({
-    KAFKA_BROKERS: cluster.bootstrap,
+    KAFKA_BROKERS: bootstrap,
     KAFKA_REQUEST_TIMEOUT_MS: String(KAFKA_REQUEST_TIMEOUT_MS),
     KAFKA_CONNECTION_TIMEOUT_MS: '1000',
     REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
@@ -72,7 +78,7 @@ beforeAll(async () => {
   });
   service = createService(config, { logger: createLogger('error', () => undefined) });
   app = createApp({ service: service.groups, logger: createLogger('error'), security: securityFrom(config) });
-}, 420_000);
+}
 
 afterAll(async () => {
   await service?.close();
@@ -135,27 +141,36 @@ async function probe(path: string): Promise<Sample> {
 
 describe('the first bootstrap broker hangs (SIGSTOP): the healthy part still answers', () => {
   it('listings and offsets of groups coordinated elsewhere answer 200 within the deadline, then recover', async () => {
-    const first = cluster.nodes[0];
-    if (!first) throw new Error('no node');
-    expect(cluster.bootstrap.split(',')[0]).toBe(first.bootstrap);
     await cluster.waitUntilReady();
     // The groups whose coordinator is not the node about to hang. A node fenced for a moment on a
     // busy machine leaves its leaderships (the offsets topic's too) with the others, and Kafka hands
     // them back only at its next imbalance check (5 minutes): here they are handed back at once.
-    const healthy: string[] = [];
+    // The node to hang: the first node if it leaves some group to the others; else, after three
+    // rounds, the first node that does (all leaderships can stay on one node for a while), put
+    // first in KAFKA_BROKERS.
+    let first = cluster.nodes[0];
+    let healthy: string[] = [];
     for (let round = 0; healthy.length === 0 && round < 10; round++) {
       if (round > 0) {
         await javaAdminElectPreferredLeaders(cluster.bootstrap);
         await new Promise((r) => setTimeout(r, 2_000));
       }
+      const coordinators = new Map<string, number>();
       for (const id of groups) {
         const res = await app.request(`/groups/${id}`);
         expect(res.status).toBe(200);
-        const { coordinator } = (await res.json()) as { coordinator: { nodeId: number } };
-        if (coordinator.nodeId !== first.nodeId) healthy.push(id);
+        coordinators.set(id, ((await res.json()) as { coordinator: { nodeId: number } }).coordinator.nodeId);
       }
+      const candidates = round < 3 ? cluster.nodes.slice(0, 1) : cluster.nodes;
+      first = candidates.find((node) => groups.some((id) => coordinators.get(id) !== node.nodeId)) ?? first;
+      healthy = groups.filter((id) => first && coordinators.get(id) !== first.nodeId);
     }
+    if (!first) throw new Error('no node');
     expect(healthy.length, 'groups coordinated by the healthy nodes').toBeGreaterThan(0);
+    if (first !== cluster.nodes[0]) {
+      const hung = first.bootstrap;
+      await useBootstrap([hung, ...cluster.bootstrap.split(',').filter((b) => b !== hung)].join(','));
+    }
     const paths = [
       '/groups?limit=1000',
       ...healthy.slice(0, 2).map((id) => `/groups/${id}/offsets`),
