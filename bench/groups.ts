@@ -460,7 +460,7 @@ ${sections.join('\n')}
   snapshot, and what a first page costs.
 - _follow all pages_ starts without a cursor and follows \`nextCursor\`: the first page lists every
   broker and keeps the listing as a snapshot, the next pages are cut from it (by a pass over it for
-  the first log2(n) pages, then from it sorted once).
+  four pages, then from it sorted once).
 - _lag of a page of 100_ includes listing every group to find the page (a cursor without a
   snapshot); Java's lag row is given the 100 group ids and only reads their offsets, so the two
   rows are not the same work at 100,000 groups.

@@ -92,6 +92,9 @@ function firstAfter(sorted: readonly GroupListing[], after: string | undefined):
   return lo;
 }
 
+/** Pages cut from a held listing by a pass over it before it is sorted (see `page`). */
+const PASSES_BEFORE_SORT = 4;
+
 function newId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(12));
   let binary = '';
@@ -172,11 +175,12 @@ export class ListingSnapshots {
     this.snapshots.delete(id);
     this.snapshots.set(id, snapshot);
     snapshot.usedAt = this.now();
-    // A page from the unsorted listing is one pass over it (n comparisons); a sort is about
-    // n·log2(n), after which every page is a binary search and a walk. So the first log2(n) pages
-    // are passes and the sort comes after: a caller who reads a few pages never waits for a sort
-    // of the whole estate, and one who follows every page pays at most twice the sort.
-    if (!snapshot.sorted && snapshot.scans < Math.log2(snapshot.groups.length)) {
+    // A page from the unsorted listing is one pass over it; a sort costs about ten passes at
+    // 100,000 groups (n·log2(n) comparisons, each dearer), after which every page is a binary
+    // search and a walk. So the pages after the first are passes until PASSES_BEFORE_SORT were,
+    // then the snapshot is sorted: a caller who reads a few pages never waits for a sort of the
+    // whole estate, and one who follows every page pays less than half again the sort alone.
+    if (!snapshot.sorted && snapshot.scans < PASSES_BEFORE_SORT) {
       snapshot.scans++;
       const cut = cutPage(snapshot.groups, snapshot.failures, after, limit, visible);
       if (!cut.more) this.drop(id, snapshot);
