@@ -23,7 +23,6 @@ import { Coordinators } from '../../src/groups/coordinators.js';
 import { coalesced } from '../../src/groups/describe/coalesce.js';
 import type { GroupDescriber, TypedOutcome } from '../../src/groups/describe/describer.js';
 import type { BrokerRef } from '../../src/groups/model.js';
-import { ok } from '../../src/groups/outcome.js';
 import { type GroupService, KafkaGroupService } from '../../src/groups/service.js';
 import { securityFrom } from '../../src/http/security.js';
 
@@ -91,7 +90,7 @@ describe('the request deadline passed down the describe path (stand-in broker th
     const started = Date.now();
     const outcomes = await coordinators.forEachCoordinator(
       ['g1'],
-      (_coordinator, ids) =>
+      (_coordinator, _ids) =>
         bounded('stand-in:9092', 'DescribeGroups', { deadline }, never()).then(() => new Map()),
       { deadline },
     );
