@@ -6,39 +6,27 @@
  */
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createApp } from '../../src/app.js';
 import { bounded, type CallOptions, deadlineScopeUsed } from '../../src/broker/deadline.js';
-import { loadConfig } from '../../src/config.js';
-import type { GroupService } from '../../src/groups/service.js';
-import { securityFrom } from '../../src/http/security.js';
+import { standInApp } from '../support/stand-in-app.js';
 
 const never = () => new Promise<never>(() => undefined);
 
-function stalledService() {
+/** The app over a service whose broker calls never answer; the calls made, with their options. */
+function stalledApp() {
   const asked: { call: string; options: CallOptions | undefined }[] = [];
   const stall = (call: string) => (options?: CallOptions) => {
     asked.push({ call, options });
     return bounded('stand-in:9092', call, options, never());
   };
-  const calls: Record<string, unknown> = {
-    describeCluster: stall('Metadata'),
-    apiVersions: stall('ApiVersions'),
-  };
-  const service = new Proxy({} as GroupService, {
-    get: (_target, name) =>
-      name === 'then' ? undefined : (calls[name as string] ?? (() => Promise.reject(new Error('stand-in')))),
-  });
-  return { service, asked };
+  // A reserve of 1 s between the calls' cut and the request's 504: the broker's timeout answers.
+  const app = standInApp(
+    { describeCluster: stall('Metadata'), apiVersions: stall('ApiVersions') },
+    { REQUEST_TIMEOUT_MS: '20000' },
+  );
+  return { app, asked };
 }
 
 describe('the cluster routes pass the request’s deadline (stand-in service that never answers)', () => {
-  const config = loadConfig({
-    KAFKA_BROKERS: '127.0.0.1:9',
-    AUTH: 'none',
-    RATE_LIMIT_PER_MINUTE: '0',
-    // A reserve of 1 s between the calls' cut and the request's 504: the broker's timeout answers.
-    REQUEST_TIMEOUT_MS: '20000',
-  });
   // Fake clocks: a timer that fires late on a loaded machine cannot turn the broker's timeout into
   // the request's, and no test waits the 20 s.
   afterEach(() => {
@@ -47,8 +35,7 @@ describe('the cluster routes pass the request’s deadline (stand-in service tha
 
   it('GET /cluster and GET /clusters/{alias} are cut at the deadline they pass, in no scope', async () => {
     vi.useFakeTimers();
-    const { service, asked } = stalledService();
-    const app = createApp({ service, security: securityFrom(config) });
+    const { app, asked } = stalledApp();
     const started = Date.now();
     for (const path of ['/cluster', '/clusters/default', '/clusters/default/cluster']) {
       const answering = app.request(path);
@@ -65,8 +52,7 @@ describe('the cluster routes pass the request’s deadline (stand-in service tha
   });
 
   it('GET /clusters asks no broker and enters no scope', async () => {
-    const { service, asked } = stalledService();
-    const app = createApp({ service, security: securityFrom(config) });
+    const { app, asked } = stalledApp();
     const answer = await app.request('/clusters');
     expect(answer.status).toBe(200);
     expect(((await answer.json()) as { clusters: { alias: string }[] }).clusters.map((k) => k.alias)).toEqual(
