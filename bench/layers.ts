@@ -23,6 +23,7 @@ import { Agent, get } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { Deadline } from '../src/broker/deadline.js';
 import { decodeResponseFrame, encodeRequestFrame } from '../src/broker/protocol/headers.js';
 import { DescribeGroups } from '../src/broker/protocol/messages/describe-groups.js';
 import { loadConfig } from '../src/config.js';
@@ -110,6 +111,10 @@ async function main(): Promise<void> {
     { name: 'transport (DescribeGroups)', call: () => connection.send(DescribeGroups, request) },
     { name: 'service (describeGroup)', call: () => service.groups.describeGroup(groupId as string) },
     {
+      name: 'service, with a deadline',
+      call: () => service.groups.describeGroup(groupId as string, { deadline: Deadline.after(30_000) }),
+    },
+    {
       name: 'HTTP /healthz',
       call: async () => {
         const status = await httpGet(`${server.url}/healthz`, agent);
@@ -148,9 +153,17 @@ async function main(): Promise<void> {
       `${layer.name.padEnd(28)} ${m[k]?.us.toFixed(0).padStart(5)} µs/call  CPU ${m[k]?.cpu.toFixed(0).padStart(4)} µs/call`,
     );
   }
-  const [floor, transport, service_, healthz, describe] = m as [Median, Median, Median, Median, Median];
+  const [floor, transport, service_, withDeadline, healthz, describe] = m as Median[] as [
+    Median,
+    Median,
+    Median,
+    Median,
+    Median,
+    Median,
+  ];
   console.log(
     `transport − floor: ${(transport.us - floor.us).toFixed(0)} µs, CPU ${(transport.cpu - floor.cpu).toFixed(0)} µs; ` +
+      `the deadline: ${(withDeadline.us - service_.us).toFixed(0)} µs, CPU ${(withDeadline.cpu - service_.cpu).toFixed(0)} µs; ` +
       `service − transport: ${(service_.us - transport.us).toFixed(0)} µs, CPU ${(service_.cpu - transport.cpu).toFixed(0)} µs; ` +
       `HTTP describe − service: ${(describe.us - service_.us).toFixed(0)} µs, CPU ${(describe.cpu - service_.cpu).toFixed(0)} µs ` +
       `(HTTP /healthz alone: ${healthz.us.toFixed(0)} µs, CPU ${healthz.cpu.toFixed(0)} µs)`,
