@@ -35,17 +35,25 @@ function byteString(value: unknown): string {
   return text;
 }
 
-function headerName(operation: string, value: unknown): string {
-  const name = byteString(value);
+/** A name, converted (ByteString) already: checked, lowercased. */
+function headerName(operation: string, name: string): string {
   if (!TOKEN.test(name)) throw new TypeError(`Headers.${operation}: "${name}" is an invalid header name.`);
   return name.toLowerCase();
 }
 
-function headerValue(operation: string, value: unknown): string {
-  const normal = byteString(value).replace(EDGE_WHITESPACE, '');
+/** A value, converted already: trimmed of HTTP whitespace, then checked. */
+function headerValue(operation: string, value: string): string {
+  const normal = value.replace(EDGE_WHITESPACE, '');
   if (normal.includes('\0') || normal.includes('\r') || normal.includes('\n'))
     throw new TypeError(`Headers.${operation}: "${normal}" is an invalid header value.`);
   return normal;
+}
+
+/** Node converts both arguments before it checks either. */
+function header(operation: string, name: unknown, value: unknown): [string, string] {
+  const rawName = byteString(name);
+  const rawValue = byteString(value);
+  return [headerName(operation, rawName), headerValue(operation, rawValue)];
 }
 
 export class LightHeaders {
@@ -83,8 +91,7 @@ export class LightHeaders {
       this.#target.append(name as string, value as string);
       return;
     }
-    const key = headerName('append', name);
-    const normal = headerValue('append', value);
+    const [key, normal] = header('append', name, value);
     const before = this.#map.get(key);
     this.#map.set(
       key,
@@ -98,8 +105,7 @@ export class LightHeaders {
       this.#target.set(name as string, value as string);
       return;
     }
-    const key = headerName('set', name);
-    const normal = headerValue('set', value);
+    const [key, normal] = header('set', name, value);
     this.#map.set(key, normal);
     if (key === 'set-cookie') this.#cookies = [normal];
   }
@@ -109,19 +115,19 @@ export class LightHeaders {
       this.#target.delete(name as string);
       return;
     }
-    const key = headerName('delete', name);
+    const key = headerName('delete', byteString(name));
     this.#map.delete(key);
     if (key === 'set-cookie') this.#cookies = [];
   }
 
   get(name: unknown): string | null {
     if (this.#target) return this.#target.get(name as string);
-    return this.#map.get(headerName('get', name)) ?? null;
+    return this.#map.get(headerName('get', byteString(name))) ?? null;
   }
 
   has(name: unknown): boolean {
     if (this.#target) return this.#target.has(name as string);
-    return this.#map.has(headerName('has', name));
+    return this.#map.has(headerName('has', byteString(name)));
   }
 
   getSetCookie(): string[] {
