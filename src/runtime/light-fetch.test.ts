@@ -405,7 +405,11 @@ describe('hono/aws-lambda on the light classes', () => {
       alb('/cookies', true),
       alb('/cookies', false),
     ];
-    for (const event of events) expect(await light(event), JSON.stringify(event)).toEqual(await node(event));
+    // As Lambda reads them: the same JSON, header names in the same order.
+    for (const event of events)
+      expect(JSON.stringify(await light(event)), JSON.stringify(event)).toBe(
+        JSON.stringify(await node(event)),
+      );
     expect(await light(v2('GET', '/cookies'))).toMatchObject({
       statusCode: 201,
       cookies: ['a=1; Path=/', 'b=2; HttpOnly'],
