@@ -232,6 +232,7 @@ describe('Response', () => {
     expect(new Response()).toBeInstanceOf(LightResponse);
     expect((undefined as unknown as object) instanceof LightResponse).toBe(false);
     expect({ status: 200 } instanceof LightResponse).toBe(false);
+    expect({ [Symbol.toStringTag]: 'Response' } instanceof LightResponse).toBe(false);
     expect(LightResponse.json({ a: 1 })).toBeInstanceOf(Response);
     expect(LightResponse.redirect('https://x.example/', 307).headers.get('location')).toBe(
       'https://x.example/',

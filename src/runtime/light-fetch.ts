@@ -17,7 +17,7 @@
  * from `fetch` is Node's; `instanceof` here accepts Node's objects too.
  */
 
-import { FORWARD, isObject, LightHeaders, node } from './light-headers.js';
+import { FORWARD, isNode, isObject, LightHeaders, node } from './light-headers.js';
 
 const TEXT_PLAIN = 'text/plain;charset=UTF-8';
 const UNUSABLE = 'Body is unusable: Body has already been read';
@@ -151,7 +151,7 @@ export class LightResponse extends LightBody {
   #twin: Response | undefined;
 
   static override [Symbol.hasInstance](value: unknown): boolean {
-    return isObject(value) && (#status in value || value instanceof node.Response());
+    return isObject(value) && (#status in value || isNode(value, 'Response'));
   }
 
   static json(data: unknown, init?: ResponseInit): Response {
@@ -276,7 +276,7 @@ export class LightRequest extends LightBody {
   #twin: Request | undefined;
 
   static override [Symbol.hasInstance](value: unknown): boolean {
-    return isObject(value) && (#url in value || value instanceof node.Request());
+    return isObject(value) && (#url in value || isNode(value, 'Request'));
   }
 
   constructor(input: unknown, init?: unknown) {

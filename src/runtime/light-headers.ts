@@ -22,6 +22,18 @@ export function isObject(value: unknown): value is object {
   return (typeof value === 'object' && value !== null) || typeof value === 'function';
 }
 
+/**
+ * Whether `value` is an object of Node's class `name`. Only a value that says it is one (its
+ * toStringTag) is checked against the class: validated data, a plain object, asked whether it is a
+ * Response (Hono's validator asks), must not load Node's classes.
+ */
+export function isNode(value: object, name: keyof typeof node): boolean {
+  return (
+    (value as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag] === name &&
+    value instanceof node[name]()
+  );
+}
+
 /** WebIDL's ByteString, with Node's message. */
 function byteString(value: unknown): string {
   const text = String(value);
@@ -64,7 +76,7 @@ export class LightHeaders {
   #target: Headers | undefined;
 
   static [Symbol.hasInstance](value: unknown): boolean {
-    return isObject(value) && (#map in value || value instanceof node.Headers());
+    return isObject(value) && (#map in value || isNode(value, 'Headers'));
   }
 
   constructor(init?: unknown) {
