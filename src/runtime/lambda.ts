@@ -1,7 +1,8 @@
 /**
  * AWS Lambda: API Gateway REST (v1) and HTTP (v2) APIs, function URLs and ALB targets, through
- * `hono/aws-lambda`. Configuration comes from the function's environment. One client is built on
- * the first invocation and kept by warm ones; a socket that died while the function was frozen is
+ * `hono/aws-lambda`; built, its Requests and Responses are its own light ones (light-fetch.ts), so
+ * an answer never loads Node's. Configuration comes from the function's environment. One client is
+ * built on the first invocation and kept by warm ones; a socket that died while the function was frozen is
  * replaced by the transport on its next use (see BrokerConnection), so no request fails for it.
  * The first invocation opens its broker connection before it builds the app, so the connection's
  * round trips overlap that work (bench/cold-start.ts --rtt measures it).
@@ -39,7 +40,7 @@ async function build(stream: boolean): Promise<Instance> {
   const logger = createLogger(config.logLevel);
   const service = createService(config, { logger, awsMskIamSigner });
   // The first answer needs a connection: opened now, its handshake and ApiVersions travel while
-  // the app builds and Node loads its fetch classes, CPU work no socket event could interrupt. A
+  // the app builds, CPU work no socket event could interrupt. A
   // broker that cannot be reached is the request's to report (it tries every broker again).
   service.cluster.anyBroker((c) => c.apiVersions()).catch(() => undefined);
   await turn();
@@ -55,8 +56,7 @@ async function build(stream: boolean): Promise<Instance> {
     metricsNames: config.metricsNames,
     events: { limits: config.events, streaming: stream },
   });
-  // A connect that completed meanwhile sends its ApiVersions now, before the request loads Node's
-  // fetch classes (some 30 ms on Node 20).
+  // A connect that completed meanwhile sends its ApiVersions now, before the request's own work.
   await turn();
   return { service, app };
 }

@@ -4,7 +4,7 @@
  * What a Lambda cold start loads is bounded: the entry and its static imports only, without AWS's
  * MSK IAM signer or the RE2 engine, which load from their chunks on first use; the built handler,
  * copied away from this repository's node_modules, answers from the broker and still signs; its
- * import leaves Node's fetch classes unloaded.
+ * import and its first answer leave Node's fetch classes unloaded.
  */
 
 import { execFile } from 'node:child_process';
@@ -119,23 +119,43 @@ describe('the Lambda bundle', () => {
     }
   });
 
-  it("importing the handler loads none of Node's fetch classes (undici, some 30 ms on Node 20)", async () => {
-    // Node loads undici on the first touch of Request, Response, Headers or fetch: nothing at import
-    // may touch them, so a cold start pays for them once, inside its first answer.
-    const child = `
-      const undici = () => process.moduleLoadList.some((m) => m.includes('undici'));
-      await import('./index.mjs');
-      const atImport = undici();
-      globalThis.Headers;
-      console.log(JSON.stringify({ atImport, onTouch: undici() }));
-      process.exit(0);
-    `;
-    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', child], {
-      cwd: deployed,
-      env: { PATH: process.env.PATH, KAFKA_BROKERS: inject('kafkaBrokers'), AUTH: 'none', LOG_LEVEL: 'warn' },
+  for (const path of ['/groups/no-such-group', '/healthz', '/cluster']) {
+    it(`importing the handler and a first GET ${path} load none of Node's fetch classes (undici, 20-30 ms on Node 20)`, async () => {
+      // Node loads undici on the first touch of Request, Response, Headers or fetch: the bundle's
+      // answers are made with its own (src/runtime/light-fetch.ts), so a cold start never pays it.
+      const child = `
+        const undici = () => process.moduleLoadList.some((m) => m.includes('undici'));
+        const { handler, __lambdaInternals } = await import('./index.mjs');
+        const atImport = undici();
+        const path = ${JSON.stringify(path)};
+        const res = await handler({
+          version: '2.0', routeKey: '$default', rawPath: path, rawQueryString: '', headers: { host: 'fn.lambda-url.eu-west-1.on.aws' },
+          requestContext: { domainName: 'fn.lambda-url.eu-west-1.on.aws', http: { method: 'GET', path, protocol: 'HTTP/1.1', sourceIp: '203.0.113.1', userAgent: 'test' } },
+          body: null, isBase64Encoded: false,
+        });
+        const afterAnswer = undici();
+        await __lambdaInternals.reset();
+        globalThis.Headers;
+        console.log(JSON.stringify({ status: res.statusCode, atImport, afterAnswer, onTouch: undici() }));
+        process.exit(0);
+      `;
+      const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', child], {
+        cwd: deployed,
+        env: {
+          PATH: process.env.PATH,
+          KAFKA_BROKERS: inject('kafkaBrokers'),
+          AUTH: 'none',
+          LOG_LEVEL: 'warn',
+        },
+      });
+      expect(JSON.parse(stdout.trim().split('\n').pop() ?? '')).toEqual({
+        status: path === '/groups/no-such-group' ? 404 : 200,
+        atImport: false,
+        afterAnswer: false,
+        onTouch: true,
+      });
     });
-    expect(JSON.parse(stdout.trim().split('\n').pop() ?? '')).toEqual({ atImport: false, onTouch: true });
-  });
+  }
 
   it('the deployed handler answers from the broker, then loads the signer chunk and signs', async () => {
     const child = `
