@@ -1,12 +1,20 @@
 /**
- * The route modules a start does not load (routes/lazy.ts): what only writes, health, diagnosis,
- * metrics, offsets, consumers of a topic, configs, the classic-protocol census, event streams and
- * MCP need. Each lists its routes as the module defines them; a unit test
+ * The route modules a start does not load (routes/lazy.ts): what only the listing, writes, health,
+ * diagnosis, metrics, offsets, consumers of a topic, configs, the classic-protocol census, event
+ * streams and MCP need. Each lists its routes as the module defines them; a unit test
  * (test/unit/lazy-routes.test.ts) fails when they differ.
  */
 
 import { START_DOCS } from './deferred-docs.js';
 import { lazyModule } from './lazy.js';
+
+export const LISTING_ROUTES = lazyModule<typeof import('./group-listing.js')>(
+  [
+    { method: 'get', path: '/groups', policy: { action: 'read', negotiates: true } },
+    { method: 'get', path: '/groups.ndjson', policy: { action: 'read', negotiates: true } },
+  ],
+  () => import('./group-listing.js'),
+);
 
 export const OFFSET_ROUTES = lazyModule<typeof import('./offsets.js')>(
   [{ method: 'get', path: '/groups/{groupId}/offsets', policy: { action: 'offsets' } }],
@@ -104,6 +112,7 @@ export const METRICS_ROUTES = lazyModule<typeof import('./metrics.js')>(
 
 /** Every lazily loaded module, and the start routes' answers, for the document (which registers them all). */
 export const LAZY_MODULES: readonly { load(): Promise<unknown> }[] = [
+  LISTING_ROUTES,
   OFFSET_ROUTES,
   TOPIC_GROUP_ROUTES,
   GROUP_CONFIG_ROUTES,
