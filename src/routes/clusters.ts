@@ -25,7 +25,7 @@ import { deadlineOf } from '../http/middleware.js';
 import { requires } from '../http/route-policy.js';
 import { validationHook } from '../openapi/validation.js';
 import { NO_QUERY } from './cluster.js';
-import { startDocs, startResponses } from './deferred-docs.js';
+import { START_DOCS, startResponses } from './deferred-docs.js';
 
 /** What the API shows of a cluster without asking it: nothing secret. */
 export interface ClusterSettings {
@@ -78,7 +78,7 @@ export function clusterMirror(app: OpenAPIHono, clusters: ApiClusters): (registe
     }
     // What the document says of the mirrors needs its models (start-docs.ts): an app made before
     // they load serves requests and is never documented (the document is made from an app of its own).
-    const docs = startDocs();
+    const docs = START_DOCS.loaded();
     if (!docs) return;
     for (const definition of added) {
       if (definition.type !== 'route') continue;

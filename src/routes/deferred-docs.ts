@@ -16,10 +16,11 @@ export const START_DOCS = {
     loaded ??= await import('./start-docs.js');
     return loaded;
   },
+  /** The module once loaded, else undefined: what only the document needs. */
+  loaded(): StartDocs | undefined {
+    return loaded;
+  },
 };
-
-/** The module once loaded, else undefined: what only the document needs. */
-export const startDocs = (): StartDocs | undefined => loaded;
 
 /** The route's answers once loaded, else none; typed as the document has them either way. */
 export function startResponses<K extends keyof Responses>(operationId: K): Responses[K] {
