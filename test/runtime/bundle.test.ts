@@ -70,8 +70,8 @@ describe('bundle trimming', () => {
  * What a cold start parses and evaluates before the handler's first line, and all its first answer
  * loads (a describe). 643 KiB before the lazy route modules; 507,728 B with them; 476,502 B once
  * kafkajs kept only SASL's requests and the document's generator loaded apart; 458,774 B with zod's
- * JSON Schema conversion apart too (scripts/build.ts); 416,252 B (449,866 B before) with the listing and the problems'
- * schema apart. The bound is the 500 KB target.
+ * JSON Schema conversion apart too (scripts/build.ts); 416,252 B (449,866 B before) with the listing
+ * and the problems' schema apart. The bound is the 500 KB target.
  */
 const LAMBDA_START_MAX_BYTES = 500_000;
 const ONLY_ON_FIRST_USE = [
