@@ -18,7 +18,7 @@ import { addRateLimitHeaders } from './http/rate-limit-headers.js';
 import { StreamSlots } from './http/stream-slots.js';
 import { type Logger, silentLogger } from './logger.js';
 import { docsPage, PUBLIC_SWAGGER_UI_ASSETS } from './openapi/docs.js';
-import { problemResponse } from './openapi/problems.js';
+import { problemResponse } from './openapi/problem-answers.js';
 import { validationHook } from './openapi/validation.js';
 import { clusterRoutes } from './routes/cluster.js';
 import { type ApiClusters, clusterMirror, clustersRoutes } from './routes/clusters.js';
@@ -32,6 +32,7 @@ import {
   GROUP_DIAGNOSIS_ROUTES,
   GROUP_HEALTH_ROUTES,
   LAZY_MODULES,
+  LISTING_ROUTES,
   MCP_ROUTES,
   MEMBER_ROUTES,
   METRICS_ROUTES,
@@ -118,7 +119,15 @@ export function createApp(deps: AppDeps) {
   mirror((app, service, alias) =>
     readinessRoutes(app, service, alias ?? clusters.defaultAlias, alias === undefined ? clusters : undefined),
   );
-  mirror((app, service) => groupRoutes(app, service, logger));
+  // The listing first, as the document orders them; loaded on its first request.
+  const listing = LISTING_ROUTES.module(
+    (m, app, service) => m.listingRoutes(app, service, logger),
+    eagerRoutes,
+  );
+  mirror((app, service, alias) => {
+    listing(app, service, alias);
+    groupRoutes(app, service, logger);
+  });
   mirror(OFFSET_ROUTES.module((m, app, service) => m.offsetRoutes(app, service), eagerRoutes));
   mirror(GROUP_CONFIG_ROUTES.module((m, app, service) => m.groupConfigRoutes(app, service), eagerRoutes));
   mirror(

@@ -13,8 +13,7 @@ import { type CallOptions, Deadline, runWithDeadline } from '../broker/deadline.
 import type { HttpLimits, WritesSetting } from '../config.js';
 import type { Logger } from '../logger.js';
 import { addResponseHeaders } from '../openapi/headers.js';
-import { problemResponse } from '../openapi/problems.js';
-import { addSecurity } from '../openapi/security.js';
+import { problemResponse } from '../openapi/problem-answers.js';
 import type { TokenCluster } from '../tokens/cluster-binding.js';
 import type { RateLimiter } from './rate-limit.js';
 import { matchedPolicy } from './route-policy.js';
@@ -341,7 +340,11 @@ export function installGuards(
   app.use('/openapi.json', async (c, next) => {
     await next();
     if (c.res.status !== 200) return;
-    document ??= JSON.stringify(addResponseHeaders(addSecurity((await c.res.json()) as object)));
+    if (document === undefined) {
+      // Loaded with the document's first request: a start needs neither it nor the problems' schema.
+      const { addSecurity } = await import('../openapi/security.js');
+      document = JSON.stringify(addResponseHeaders(addSecurity((await c.res.json()) as object)));
+    }
     c.res = new Response(document, { status: 200, headers: { 'content-type': 'application/json' } });
   });
   app.use('*', guard(security, logger, clusters));

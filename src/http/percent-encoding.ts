@@ -6,7 +6,7 @@
  */
 
 import type { MiddlewareHandler } from 'hono';
-import { problemResponse } from '../openapi/problems.js';
+import { problemResponse } from '../openapi/problem-answers.js';
 import { shorten } from '../openapi/validation.js';
 
 const EXPECTED = 'percent-encoded UTF-8 (a literal % is %25)';

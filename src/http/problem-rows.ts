@@ -32,7 +32,8 @@ import {
   PlanStaleError,
   ResetPlanError,
 } from '../groups/writes/errors.js';
-import { PROBLEMS, type ProblemExtensions, type ProblemSlug } from '../openapi/problems.js';
+import { PROBLEMS, type ProblemSlug } from '../openapi/problem-catalogue.js';
+import type { ProblemExtensions } from '../openapi/problem-schema.js';
 import { WriteForbiddenError, WritesDisabledError } from './write-guard.js';
 
 /** How long a client should wait before asking again, where the problem is worth a retry (503). */

@@ -1,7 +1,4 @@
-/**
- * The probes' answers (/healthz, /readyz): registered with the routes a start serves, so apart
- * from the other models (schemas.ts), which only the document builds.
- */
+/** The probes' answers (/healthz, /readyz), as the document shows them (routes/start-docs.ts). */
 
 import { z } from '@hono/zod-openapi';
 import { Int32 } from './shapes/scalars.js';

@@ -1,12 +1,13 @@
 /**
- * The shape of every problem this API answers (RFC 9457) and the catalogue of its types: slug,
- * status and title. problems.ts builds answers and the document's examples from them.
+ * The shape of every problem this API answers (RFC 9457), as the document shows it, with the
+ * catalogue of its types (problem-catalogue.ts). problems.ts builds the document's examples from them.
  */
 
 import { z } from '@hono/zod-openapi';
 import { GROUP_TYPES } from '../vocabulary.js';
+import { PROBLEMS, type ProblemSlug } from './problem-catalogue.js';
 
-export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+export { PROBLEM_CONTENT_TYPE, PROBLEMS, type ProblemSlug, type ProblemStatus } from './problem-catalogue.js';
 
 export const KafkaErrorSchema = z
   .object({
@@ -48,52 +49,6 @@ export const ProblemPartitionSchema = z
   })
   .openapi('ProblemPartition');
 
-export const PROBLEMS = {
-  'invalid-input': { status: 400, title: 'Invalid input' },
-  'group-not-found': { status: 404, title: 'Group not found' },
-  'route-not-found': { status: 404, title: 'No such route' },
-  'cluster-not-found': { status: 404, title: 'No such cluster' },
-  'topic-not-found': { status: 404, title: 'Topic not found' },
-  'group-type-mismatch': { status: 409, title: 'Group is of another type' },
-  'internal-error': { status: 500, title: 'Internal error' },
-  'configuration-error': { status: 500, title: 'Configuration error' },
-  'group-type-unavailable': { status: 501, title: 'Group type not served by this cluster' },
-  'share-group-creation-unsupported': {
-    status: 501,
-    title: 'The brokers cannot create a share group with its start offsets',
-  },
-  'broker-response-unreadable': { status: 502, title: 'Broker response cannot be read' },
-  'unsupported-broker-api': { status: 502, title: 'Broker does not support a needed RPC version' },
-  'kafka-error': { status: 502, title: 'Kafka returned an error' },
-  'broker-unavailable': { status: 503, title: 'Broker unavailable' },
-  'coordinator-unavailable': { status: 503, title: 'Group coordinator unavailable' },
-  'broker-timeout': { status: 504, title: 'Broker did not answer in time' },
-  // Access control and request limits.
-  'malformed-request': { status: 400, title: 'Malformed HTTP request' },
-  unauthorized: { status: 401, title: 'Credentials missing or refused' },
-  forbidden: { status: 403, title: 'Not granted' },
-  'method-not-allowed': { status: 405, title: 'Method not allowed' },
-  'not-acceptable': { status: 406, title: 'No acceptable representation' },
-  'client-timeout': { status: 408, title: 'Request not received in time' },
-  'payload-too-large': { status: 413, title: 'Request body too large' },
-  'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
-  'rate-limited': { status: 429, title: 'Too many requests' },
-  'too-many-streams': { status: 429, title: 'Too many open event streams' },
-  'event-streams-unsupported': { status: 501, title: 'Event streams not served by this deployment' },
-  'headers-too-large': { status: 431, title: 'Request URI or headers too large' },
-  'request-timeout': { status: 504, title: 'Request took longer than its deadline' },
-  'auth-unavailable': { status: 503, title: 'Credentials cannot be checked now' },
-  // Writes.
-  'writes-disabled': { status: 403, title: 'Writes are disabled' },
-  'group-not-empty': { status: 409, title: 'Group has members' },
-  'group-subscribed-to-topic': { status: 409, title: 'Group still subscribes to the topic' },
-  'member-removal-unsupported': { status: 409, title: 'Members of this group type cannot be removed' },
-  'member-not-found': { status: 404, title: 'Member not found' },
-  'plan-stale': { status: 409, title: 'The group changed since the plan' },
-  'group-deletion-failed': { status: 502, title: 'Kafka could not delete the group' },
-} as const;
-
-export type ProblemSlug = keyof typeof PROBLEMS;
 const PROBLEM_TYPES = Object.keys(PROBLEMS).map((slug) => `/problems/${slug}`) as [
   `/problems/${ProblemSlug}`,
   ...`/problems/${ProblemSlug}`[],
@@ -169,7 +124,5 @@ export const ProblemSchema = z
 
 export type Problem = z.infer<typeof ProblemSchema>;
 export type InvalidParameter = z.infer<typeof InvalidParameterSchema>;
-
-export type ProblemStatus = (typeof PROBLEMS)[ProblemSlug]['status'];
 
 export type ProblemExtensions = Omit<Problem, 'type' | 'title' | 'status' | 'detail'>;

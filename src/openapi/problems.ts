@@ -3,16 +3,17 @@
  * catalogue of types, and the examples the OpenAPI document shows for each.
  */
 
-import type { Context } from 'hono';
+import { problemBody } from './problem-answers.js';
 import {
   PROBLEM_CONTENT_TYPE,
   PROBLEMS,
   type Problem,
-  type ProblemExtensions,
   ProblemSchema,
   type ProblemSlug,
   type ProblemStatus,
 } from './problem-schema.js';
+
+export { problemBody, problemResponse } from './problem-answers.js';
 
 export type { InvalidParameter, Problem, ProblemExtensions, ProblemSlug } from './problem-schema.js';
 export {
@@ -24,26 +25,6 @@ export {
   ProblemPartitionSchema,
   ProblemSchema,
 } from './problem-schema.js';
-
-export function problemBody(slug: ProblemSlug, detail: string, extensions: ProblemExtensions = {}): Problem {
-  const { status, title } = PROBLEMS[slug];
-  return { type: `/problems/${slug}` as const, title, status, detail, ...extensions };
-}
-
-/** A problem+json response; `headers` carries Retry-After for 503. */
-export function problemResponse(
-  c: Context,
-  slug: ProblemSlug,
-  detail: string,
-  extensions: ProblemExtensions = {},
-  headers: Record<string, string> = {},
-): Response {
-  const body = problemBody(slug, detail, { instance: c.req.path, ...extensions });
-  return new Response(JSON.stringify(body), {
-    status: body.status,
-    headers: { 'content-type': PROBLEM_CONTENT_TYPE, ...headers },
-  });
-}
 
 const SECURITY_EXAMPLES = {
   'malformed-request': problemBody(

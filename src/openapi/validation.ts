@@ -8,7 +8,8 @@
 
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { type InvalidParameter, problemResponse } from './problems.js';
+import { problemResponse } from './problem-answers.js';
+import type { InvalidParameter } from './problem-schema.js';
 
 const RECEIVED_MAX = 200;
 /** Problems named in one answer; the rest are counted. The answer never grows with the input. */

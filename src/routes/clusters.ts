@@ -23,10 +23,9 @@ import { GROUP_TYPES, type GroupType } from '../groups/model.js';
 import type { GroupService } from '../groups/service.js';
 import { deadlineOf } from '../http/middleware.js';
 import { requires } from '../http/route-policy.js';
-import { EXAMPLES, PROBLEM_CONTENT_TYPE, problemResponses } from '../openapi/problems.js';
 import { validationHook } from '../openapi/validation.js';
 import { NO_QUERY } from './cluster.js';
-import { startResponses } from './deferred-docs.js';
+import { START_DOCS, startResponses } from './deferred-docs.js';
 
 /** What the API shows of a cluster without asking it: nothing secret. */
 export interface ClusterSettings {
@@ -77,6 +76,10 @@ export function clusterMirror(app: OpenAPIHono, clusters: ApiClusters): (registe
       // Hono's own route(): the sub-app's definitions are described once, below, not per alias.
       Hono.prototype.route.call(app, `/clusters/${cluster.alias}`, sub);
     }
+    // What the document says of the mirrors needs its models (start-docs.ts): an app made before
+    // they load serves requests and is never documented (the document is made from an app of its own).
+    const docs = START_DOCS.loaded();
+    if (!docs) return;
     for (const definition of added) {
       if (definition.type !== 'route') continue;
       const { route } = definition;
@@ -91,42 +94,11 @@ export function clusterMirror(app: OpenAPIHono, clusters: ApiClusters): (registe
         // classes exports its request types twice.
         ...(route.tags && { tags: route.tags }),
         request: { ...route.request, params: z.object({ alias: AliasParam, ...shape }) },
-        responses: withClusterNotFound(
-          route.responses as Record<string, ResponseObject>,
+        responses: docs.withClusterNotFound(
+          route.responses as Parameters<typeof docs.withClusterNotFound>[0],
         ) as typeof route.responses,
       });
     }
-  };
-}
-
-interface ResponseObject {
-  description: string;
-  content?: Record<string, { schema?: unknown; examples?: Record<string, unknown> }>;
-  headers?: unknown;
-}
-
-/** The route's answers plus the unknown-cluster 404, merged into a 404 it may already have. */
-function withClusterNotFound(responses: Record<string, ResponseObject>): Record<string, ResponseObject> {
-  const notFound = problemResponses('cluster-not-found')['404'] as ResponseObject;
-  const existing = responses['404'];
-  if (!existing) return { ...responses, 404: notFound };
-  const content = existing.content?.[PROBLEM_CONTENT_TYPE];
-  return {
-    ...responses,
-    404: {
-      ...existing,
-      description: `${existing.description}; No such cluster`,
-      content: {
-        ...existing.content,
-        [PROBLEM_CONTENT_TYPE]: {
-          ...content,
-          examples: {
-            ...content?.examples,
-            'cluster-not-found': { summary: 'No such cluster', value: EXAMPLES['cluster-not-found'] },
-          },
-        },
-      },
-    },
   };
 }
 

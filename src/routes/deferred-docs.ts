@@ -6,20 +6,23 @@
  * requests never reads a route's answers (they are the document's), so none are missing there.
  */
 
-import type { START_RESPONSES } from './start-docs.js';
+type StartDocs = typeof import('./start-docs.js');
+type Responses = StartDocs['START_RESPONSES'];
 
-type Responses = typeof START_RESPONSES;
-
-let loaded: Responses | undefined;
+let loaded: StartDocs | undefined;
 
 export const START_DOCS = {
-  async load(): Promise<Responses> {
-    loaded ??= (await import('./start-docs.js')).START_RESPONSES;
+  async load(): Promise<StartDocs> {
+    loaded ??= await import('./start-docs.js');
+    return loaded;
+  },
+  /** The module once loaded, else undefined: what only the document needs. */
+  loaded(): StartDocs | undefined {
     return loaded;
   },
 };
 
 /** The route's answers once loaded, else none; typed as the document has them either way. */
 export function startResponses<K extends keyof Responses>(operationId: K): Responses[K] {
-  return (loaded?.[operationId] ?? {}) as Responses[K];
+  return (loaded?.START_RESPONSES[operationId] ?? {}) as Responses[K];
 }

@@ -8,7 +8,8 @@ import { type MappedProblem, problemFor } from '../http/problem-rows.js';
 import { RouteProblem } from '../http/route-problem.js';
 import { writeSentOf } from '../http/write-sent.js';
 import type { Logger } from '../logger.js';
-import { type Problem, problemBody, problemResponse } from '../openapi/problems.js';
+import { problemBody, problemResponse } from '../openapi/problem-answers.js';
+import type { Problem } from '../openapi/problem-schema.js';
 
 function mapped(error: unknown, logger: Logger, path: string): MappedProblem {
   const problem = problemFor(error, path);

@@ -6,46 +6,14 @@ import { GROUP_TYPES, type GroupType } from '../groups/model.js';
 import type { Isolation } from '../groups/offsets/end-offsets.js';
 import type { ListedOffsetsOptions } from '../groups/service.js';
 import { expect, strictQuery } from '../openapi/validation.js';
+import { listParam } from './list-param.js';
 import { decodePageCursor } from './paging.js';
 import { IsolationParam } from './params.js';
 
-/**
- * A query parameter that takes several values, repeated (`?type=a&type=b`) or comma-separated
- * (`?type=a,b`), matched case-insensitively against `allowed`.
- */
+export { listParam } from './list-param.js';
+
 export const TOPIC_RULE = "a topic name: 1 to 249 of a-z, A-Z, 0-9, '.', '_', '-'";
 export const TOPIC_PATTERN = /^[a-zA-Z0-9._-]{1,249}$/;
-
-export function listParam<T extends string>(
-  allowed: readonly T[],
-  canonical: (value: string) => T | undefined,
-  description: string,
-) {
-  const accepted = `one or more of ${allowed.join(', ')} (repeated or comma-separated, any case)`;
-  return z
-    .union([z.string(), z.array(z.string())])
-    .transform((raw, ctx) => {
-      const values = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => v.split(',')).map((v) => v.trim());
-      const out: T[] = [];
-      for (const value of values) {
-        const known = canonical(value);
-        if (known === undefined) {
-          ctx.addIssue({ code: 'custom', message: accepted });
-          return z.NEVER;
-        }
-        if (!out.includes(known)) out.push(known);
-      }
-      return out;
-    })
-    .optional()
-    .openapi({
-      description: `${description}: ${accepted}`,
-      type: 'array',
-      items: { type: 'string', enum: [...allowed] },
-    });
-}
-
-export const DESCRIBE_INCLUDES = ['topology'] as const;
 
 const typeOf = (value: string) => GROUP_TYPES.find((t) => t === value.toLowerCase());
 const LIMIT_RULE = 'an integer from 1 to 1000';

@@ -4,77 +4,8 @@ import { BrokerError, BrokerUnavailableError } from '../broker/errors.js';
 import type { GroupService } from '../groups/service.js';
 import { permissionsOf } from '../http/middleware.js';
 import { requires } from '../http/route-policy.js';
-import { HealthSchema, ReadinessSchema } from '../openapi/probe-schemas.js';
-import { problemResponses } from '../openapi/problems.js';
 import type { ApiClusters } from './clusters.js';
-
-const live = createRoute({
-  method: 'get',
-  path: '/healthz',
-  middleware: requires({ open: true }),
-  operationId: 'getHealth',
-  tags: ['health'],
-  summary: 'Liveness: the process answers HTTP',
-  responses: { 200: { description: 'Alive', content: { 'application/json': { schema: HealthSchema } } } },
-});
-
-const ready = createRoute({
-  method: 'get',
-  path: '/readyz',
-  middleware: requires({ open: true }),
-  operationId: 'getReadiness',
-  tags: ['health'],
-  summary: 'Readiness: a broker answers a Metadata request now',
-  description:
-    'Asks every bootstrap and discovered broker for Metadata at once (each bounded by the smaller of 2 s and the request timeout) and says which answered. One check serves every probe for a second. ' +
-    'At /readyz the answer is about the default cluster, whatever the others, and `clusters` says which of every configured cluster is ready; ' +
-    'under /clusters/{alias} it is about that cluster alone. ' +
-    'Open to every caller, with the same status codes for all; with authentication on, the brokers (addresses, node ids, errors) and the clusters by alias ' +
-    'are told only to a caller whose credentials hold and grant the `read` action there (as GET /cluster names the brokers to it): ' +
-    'anyone else gets the status, when it was checked and how many brokers answered (`brokers` empty), and a 503 that names no broker.',
-  responses: {
-    200: {
-      description: 'Ready: at least one broker answered',
-      content: {
-        'application/json': {
-          schema: ReadinessSchema,
-          examples: {
-            granted: {
-              summary: 'A caller with the read action (or AUTH=none)',
-              value: {
-                status: 'ok',
-                checkedAt: '2026-11-30T20:00:00.000Z',
-                brokersAsked: 2,
-                brokersAnswered: 1,
-                brokers: [
-                  { nodeId: 1, broker: '10.0.0.11:9092', answered: true, latencyMs: 2 },
-                  {
-                    nodeId: 2,
-                    broker: '10.0.0.12:9092',
-                    answered: false,
-                    error: '10.0.0.12:9092 did not answer Metadata within 2000 ms',
-                  },
-                ],
-                clusters: { default: { ready: true }, 'eu-west': { ready: true } },
-              },
-            },
-            anonymous: {
-              summary: 'Any other caller, with authentication on',
-              value: {
-                status: 'ok',
-                checkedAt: '2026-11-30T20:00:00.000Z',
-                brokersAsked: 2,
-                brokersAnswered: 1,
-                brokers: [],
-              },
-            },
-          },
-        },
-      },
-    },
-    ...problemResponses('broker-unavailable', 'internal-error', 'configuration-error'),
-  },
-});
+import { startResponses } from './deferred-docs.js';
 
 type Readiness = Awaited<ReturnType<GroupService['ping']>>;
 
@@ -89,7 +20,19 @@ const seesDetails = (c: Context, alias: string) => permissionsOf(c).forCluster(a
 
 /** Liveness: process-wide, at /healthz only. */
 export function livenessRoutes(app: OpenAPIHono): void {
-  app.openapi(live, (c) => c.json({ status: 'ok' as const }, 200));
+  // Defined at registration: its answers are those start-docs.ts has loaded by then (none at start).
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/healthz',
+      middleware: requires({ open: true }),
+      operationId: 'getHealth',
+      tags: ['health'],
+      summary: 'Liveness: the process answers HTTP',
+      responses: startResponses('getHealth'),
+    }),
+    (c) => c.json({ status: 'ok' as const }, 200),
+  );
 }
 
 /**
@@ -102,41 +45,59 @@ export function readinessRoutes(
   alias: string,
   clusters?: ApiClusters,
 ): void {
-  app.openapi(ready, async (c) => {
-    const details = seesDetails(c, alias);
-    const visible = clusters?.list.filter((k) => seesDetails(c, k.alias));
-    const [readiness, others] = await Promise.all([
-      service.ping().catch((error: unknown) => {
-        // Whatever kept the broker from answering, the service is not ready: one status for probes.
-        if (error instanceof BrokerError && !details) throw notReadyFor(undefined);
-        if (error instanceof BrokerError && !(error instanceof BrokerUnavailableError)) {
-          throw new BrokerUnavailableError(error.broker, `not ready: ${error.message}`, { cause: error });
-        }
-        throw error;
-      }),
-      visible && visible.length > 0 ? clusterReadiness(visible) : undefined,
-    ]);
-    if (!readiness.ready) {
-      throw details
-        ? new BrokerUnavailableError(undefined, `not ready: no broker answered: ${notReady(readiness)}`)
-        : notReadyFor(readiness);
-    }
-    const counts = {
-      brokersAsked: readiness.brokers.length,
-      brokersAnswered: readiness.brokers.filter((b) => b.answered).length,
-    };
-    return c.json(
-      {
-        status: 'ok' as const,
-        checkedAt: readiness.checkedAt,
-        ...counts,
-        // Always there (a required field of 1.x), empty to a caller not told the brokers.
-        brokers: details ? readiness.brokers : [],
-        ...(others && { clusters: others }),
-      },
-      200,
-    );
-  });
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/readyz',
+      middleware: requires({ open: true }),
+      operationId: 'getReadiness',
+      tags: ['health'],
+      summary: 'Readiness: a broker answers a Metadata request now',
+      description:
+        'Asks every bootstrap and discovered broker for Metadata at once (each bounded by the smaller of 2 s and the request timeout) and says which answered. One check serves every probe for a second. ' +
+        'At /readyz the answer is about the default cluster, whatever the others, and `clusters` says which of every configured cluster is ready; ' +
+        'under /clusters/{alias} it is about that cluster alone. ' +
+        'Open to every caller, with the same status codes for all; with authentication on, the brokers (addresses, node ids, errors) and the clusters by alias ' +
+        'are told only to a caller whose credentials hold and grant the `read` action there (as GET /cluster names the brokers to it): ' +
+        'anyone else gets the status, when it was checked and how many brokers answered (`brokers` empty), and a 503 that names no broker.',
+      responses: startResponses('getReadiness'),
+    }),
+    async (c) => {
+      const details = seesDetails(c, alias);
+      const visible = clusters?.list.filter((k) => seesDetails(c, k.alias));
+      const [readiness, others] = await Promise.all([
+        service.ping().catch((error: unknown) => {
+          // Whatever kept the broker from answering, the service is not ready: one status for probes.
+          if (error instanceof BrokerError && !details) throw notReadyFor(undefined);
+          if (error instanceof BrokerError && !(error instanceof BrokerUnavailableError)) {
+            throw new BrokerUnavailableError(error.broker, `not ready: ${error.message}`, { cause: error });
+          }
+          throw error;
+        }),
+        visible && visible.length > 0 ? clusterReadiness(visible) : undefined,
+      ]);
+      if (!readiness.ready) {
+        throw details
+          ? new BrokerUnavailableError(undefined, `not ready: no broker answered: ${notReady(readiness)}`)
+          : notReadyFor(readiness);
+      }
+      const counts = {
+        brokersAsked: readiness.brokers.length,
+        brokersAnswered: readiness.brokers.filter((b) => b.answered).length,
+      };
+      return c.json(
+        {
+          status: 'ok' as const,
+          checkedAt: readiness.checkedAt,
+          ...counts,
+          // Always there (a required field of 1.x), empty to a caller not told the brokers.
+          brokers: details ? readiness.brokers : [],
+          ...(others && { clusters: others }),
+        },
+        200,
+      );
+    },
+  );
 }
 
 /** Not ready, said without a broker's address or error: the status code is the probe's answer. */

@@ -1,14 +1,23 @@
 /**
- * The answers of the routes a start registers (describe, listing, batch describe, cluster and
- * clusters), as the document shows them. Only the document needs these models: a start registers
- * those routes without them (deferred-docs.ts), so a cold start neither parses nor builds them;
- * the document loads this module with the lazily loaded route modules (LAZY_MODULES).
+ * The answers of the routes a start registers (describe, batch describe, cluster, clusters, the
+ * probes) and of the listing, as the document shows them, and the unknown-cluster 404 of every
+ * mirror. Only the document needs these models: a start registers those routes without them
+ * (deferred-docs.ts), so a cold start neither parses nor builds them; the document loads this
+ * module with the lazily loaded route modules (LAZY_MODULES).
  */
 
 import { z } from '@hono/zod-openapi';
 import { ESTATE_BATCH_GROUPS } from '../groups/estate.js';
 import { GROUP_TYPES } from '../groups/model.js';
-import { BROKER_PROBLEMS, GROUP_PROBLEMS, ProblemSchema, problemResponses } from '../openapi/problems.js';
+import { HealthSchema, ReadinessSchema } from '../openapi/probe-schemas.js';
+import {
+  BROKER_PROBLEMS,
+  EXAMPLES,
+  GROUP_PROBLEMS,
+  PROBLEM_CONTENT_TYPE,
+  ProblemSchema,
+  problemResponses,
+} from '../openapi/problems.js';
 import {
   BatchDescribeResultSchema,
   BrokerFailureSchema,
@@ -156,6 +165,51 @@ const ClusterDetailSchema = ClusterSummarySchema.extend({
 
 /** Each route's answers, by operationId. */
 export const START_RESPONSES = {
+  getHealth: {
+    200: { description: 'Alive', content: { 'application/json': { schema: HealthSchema } } },
+  },
+  getReadiness: {
+    200: {
+      description: 'Ready: at least one broker answered',
+      content: {
+        'application/json': {
+          schema: ReadinessSchema,
+          examples: {
+            granted: {
+              summary: 'A caller with the read action (or AUTH=none)',
+              value: {
+                status: 'ok',
+                checkedAt: '2026-11-30T20:00:00.000Z',
+                brokersAsked: 2,
+                brokersAnswered: 1,
+                brokers: [
+                  { nodeId: 1, broker: '10.0.0.11:9092', answered: true, latencyMs: 2 },
+                  {
+                    nodeId: 2,
+                    broker: '10.0.0.12:9092',
+                    answered: false,
+                    error: '10.0.0.12:9092 did not answer Metadata within 2000 ms',
+                  },
+                ],
+                clusters: { default: { ready: true }, 'eu-west': { ready: true } },
+              },
+            },
+            anonymous: {
+              summary: 'Any other caller, with authentication on',
+              value: {
+                status: 'ok',
+                checkedAt: '2026-11-30T20:00:00.000Z',
+                brokersAsked: 2,
+                brokersAnswered: 1,
+                brokers: [],
+              },
+            },
+          },
+        },
+      },
+    },
+    ...problemResponses('broker-unavailable', 'internal-error', 'configuration-error'),
+  },
   listGroups: {
     200: {
       description: 'A page of groups',
@@ -207,3 +261,36 @@ export const START_RESPONSES = {
     ...problemResponses('invalid-input', 'cluster-not-found', ...BROKER_PROBLEMS),
   },
 };
+
+interface ResponseObject {
+  description: string;
+  content?: Record<string, { schema?: unknown; examples?: Record<string, unknown> }>;
+  headers?: unknown;
+}
+
+/** A mirrored route's answers (routes/clusters.ts) plus the unknown-cluster 404, merged into a 404 it may already have. */
+export function withClusterNotFound(
+  responses: Record<string, ResponseObject>,
+): Record<string, ResponseObject> {
+  const notFound = problemResponses('cluster-not-found')['404'] as ResponseObject;
+  const existing = responses['404'];
+  if (!existing) return { ...responses, 404: notFound };
+  const content = existing.content?.[PROBLEM_CONTENT_TYPE];
+  return {
+    ...responses,
+    404: {
+      ...existing,
+      description: `${existing.description}; No such cluster`,
+      content: {
+        ...existing.content,
+        [PROBLEM_CONTENT_TYPE]: {
+          ...content,
+          examples: {
+            ...content?.examples,
+            'cluster-not-found': { summary: 'No such cluster', value: EXAMPLES['cluster-not-found'] },
+          },
+        },
+      },
+    },
+  };
+}

@@ -79,6 +79,14 @@ describe('route modules loaded on first use', () => {
   });
 
   const requests: [string, RequestInit?][] = [
+    ['/groups?limit=0&state=bogus'],
+    ['/groups?include=details', { headers: { accept: 'application/x-ndjson' } }],
+    ['/groups?topic=t&include=details'],
+    ['/groups'],
+    ['/groups.ndjson?type=bogus'],
+    ['/groups.ndjson'],
+    ['/clusters/second/groups?cursor=nope'],
+    ['/clusters/second/groups.ndjson', { method: 'POST' }],
     ['/groups/g1/offsets?isolation=bogus'],
     ['/groups/g1/offsets'],
     ['/clusters/second/groups/g1/offsets'],
@@ -107,7 +115,11 @@ describe('route modules loaded on first use', () => {
       const ask = async (app: ReturnType<typeof createApp>) => {
         const res = await app.request(path, {
           ...init,
-          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          headers: {
+            authorization: `Bearer ${key}`,
+            'content-type': 'application/json',
+            ...(init.headers as Record<string, string> | undefined),
+          },
         });
         return {
           path,
@@ -115,6 +127,7 @@ describe('route modules loaded on first use', () => {
           status: res.status,
           type: res.headers.get('content-type'),
           allow: res.headers.get('allow'),
+          vary: res.headers.get('vary'),
           body: await res.text(),
         };
       };

@@ -1,0 +1,33 @@
+/**
+ * An app made at start (the Lambda's first invocation, every Worker request) builds what serves
+ * requests and nothing only the document needs: the answers of its routes and the descriptions of
+ * the cluster mirrors come with the document's first request (routes/start-docs.ts). The bundle's
+ * own test (test/runtime/bundle.test.ts) checks the modules a Lambda start loads.
+ */
+
+import { describe, expect, it } from 'vitest';
+import { START_DOCS } from '../../src/routes/deferred-docs.js';
+import { standInApp } from '../support/stand-in-app.js';
+
+const mirrored = (app: ReturnType<typeof standInApp>) =>
+  app.openAPIRegistry.definitions.filter(
+    (d) => d.type === 'route' && d.route.path.startsWith('/clusters/{alias}/'),
+  ).length;
+
+describe('an app made at start', () => {
+  it("describes no mirror and loads none of the document's models until the document is asked for", async () => {
+    const app = standInApp();
+    expect(START_DOCS.loaded()).toBeUndefined();
+    expect(mirrored(app)).toBe(0);
+    // It serves as before: the describe's validators are there.
+    const bad = await app.request('/groups/g1?type=bogus');
+    expect(bad.status).toBe(400);
+    expect(START_DOCS.loaded()).toBeUndefined();
+
+    const document = (await (await app.request('/openapi.json')).json()) as { paths: object };
+    expect(Object.keys(document.paths)).toContain('/clusters/{alias}/groups/{groupId}');
+    expect(START_DOCS.loaded()).toBeDefined();
+    // An app made once they are loaded describes its mirrors, as the document's own app does.
+    expect(mirrored(standInApp())).toBeGreaterThan(0);
+  });
+});
