@@ -24,9 +24,8 @@ import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildLambda } from '../scripts/build.js';
-import { type RunningBroker, startBroker } from '../test/broker-harness/broker.js';
-import { startFixtures, uniqueName } from '../test/broker-harness/fixtures.js';
 import { type DelayRelay, REDIRECT_PRELOAD, startDelayRelay } from './delay-relay.js';
+import { oneClassicGroup } from './one-group.js';
 import { stopAll } from './stop-all.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
@@ -105,21 +104,9 @@ async function main(): Promise<void> {
       .map((l) => l.toFixed(2))
       .join(' ')}`,
   );
-  let broker: RunningBroker | undefined;
-  let bootstrap = process.env.KAFKA_BROKERS?.trim();
-  if (!bootstrap) {
-    broker = await startBroker();
-    bootstrap = broker.bootstrap;
-  }
-  const run = uniqueName('bench');
-  const groupId = `${run}-classic`;
+  const { bootstrap, groupId, fixtures, broker } = await oneClassicGroup('bench');
   const relay: DelayRelay | undefined =
     rttMs === undefined ? undefined : await startDelayRelay(bootstrap.split(',')[0] as string, rttMs);
-  const fixtures = await startFixtures({
-    bootstrap,
-    topics: [{ name: `${run}-events`, partitions: 3, records: 10 }],
-    groups: [{ type: 'classic', groupId, topics: [`${run}-events`] }],
-  });
   try {
     const env = {
       ...process.env,

@@ -23,9 +23,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { buildNode } from '../scripts/build.js';
-import { type RunningBroker, startBroker } from '../test/broker-harness/broker.js';
-import { startFixtures, uniqueName } from '../test/broker-harness/fixtures.js';
 import { type ServerProcess, startServerProcess } from '../test/support/server-process.js';
+import { oneClassicGroup } from './one-group.js';
 import { stopAll } from './stop-all.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
@@ -95,19 +94,7 @@ async function measure({ server, path }: Case): Promise<Sample> {
 async function main(): Promise<void> {
   console.log(`load average ${load()}`);
   await buildNode();
-  let broker: RunningBroker | undefined;
-  let bootstrap = process.env.KAFKA_BROKERS?.trim();
-  if (!bootstrap) {
-    broker = await startBroker();
-    bootstrap = broker.bootstrap;
-  }
-  const run = uniqueName('hop');
-  const groupId = `${run}-classic`;
-  const fixtures = await startFixtures({
-    bootstrap,
-    topics: [{ name: `${run}-events`, partitions: 3, records: 10 }],
-    groups: [{ type: 'classic', groupId, topics: [`${run}-events`] }],
-  });
+  const { bootstrap, groupId, fixtures, broker } = await oneClassicGroup('hop');
   const env = {
     KAFKA_BROKERS: bootstrap,
     AUTH: 'none',

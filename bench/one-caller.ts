@@ -17,9 +17,8 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { buildNode } from '../scripts/build.js';
-import { type RunningBroker, startBroker } from '../test/broker-harness/broker.js';
-import { startFixtures, uniqueName } from '../test/broker-harness/fixtures.js';
 import { type ServerProcess, startServerProcess } from '../test/support/server-process.js';
+import { oneClassicGroup } from './one-group.js';
 import { stopAll } from './stop-all.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
@@ -52,19 +51,7 @@ async function oneCaller(url: string, n: number): Promise<{ rate: number; p50: n
 async function main(): Promise<void> {
   console.log(`load average ${load()}`);
   await buildNode();
-  let broker: RunningBroker | undefined;
-  let bootstrap = process.env.KAFKA_BROKERS?.trim();
-  if (!bootstrap) {
-    broker = await startBroker();
-    bootstrap = broker.bootstrap;
-  }
-  const run = uniqueName('one');
-  const groupId = `${run}-classic`;
-  const fixtures = await startFixtures({
-    bootstrap,
-    topics: [{ name: `${run}-events`, partitions: 3, records: 10 }],
-    groups: [{ type: 'classic', groupId, topics: [`${run}-events`] }],
-  });
+  const { bootstrap, groupId, fixtures, broker } = await oneClassicGroup('one');
   const env = { KAFKA_BROKERS: bootstrap, AUTH: 'none', RATE_LIMIT_PER_MINUTE: '0' };
   const servers: { name: string; server: ServerProcess }[] = [];
   try {

@@ -20,9 +20,9 @@ import { Agent, get } from 'node:http';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { type RunningBroker, startBroker } from '../test/broker-harness/broker.js';
 import { type GroupSpec, type RunningFixtures, startFixtures } from '../test/broker-harness/fixtures.js';
 import { type ServerProcess, startServerProcess } from '../test/support/server-process.js';
+import { benchBroker } from './one-group.js';
 import { stopAll } from './stop-all.js';
 
 const flags = new Map<string, string[]>();
@@ -101,12 +101,7 @@ async function round(server: ServerProcess, n: number, path: () => string): Prom
 
 async function main(): Promise<void> {
   console.log(`load average ${load()}`);
-  let broker: RunningBroker | undefined;
-  let bootstrap = process.env.KAFKA_BROKERS?.trim();
-  if (!bootstrap) {
-    broker = await startBroker();
-    bootstrap = broker.bootstrap;
-  }
+  const { bootstrap, broker } = await benchBroker();
   const types = ['classic', 'consumer', 'share', 'streams'] as const;
   const groups: GroupSpec[] = types.map((type) => ({ type, groupId: `side-${type}`, topics: ['side-t'] }));
   for (let i = 0; i < Math.max(random, randomTyped); i++)
