@@ -114,7 +114,7 @@ export function createApp(deps: AppDeps) {
   livenessRoutes(app);
   // Group routes serve the default cluster at their short paths and every cluster under
   // /clusters/{alias}/...: register a route module through `mirror` (see routes/clusters.ts).
-  const mirror = clusterMirror(app, clusters);
+  const mirror = clusterMirror(app, clusters, eagerRoutes);
   // Each cluster its own readiness; the short /readyz is the default's and names every cluster's.
   mirror((app, service, alias) =>
     readinessRoutes(app, service, alias ?? clusters.defaultAlias, alias === undefined ? clusters : undefined),

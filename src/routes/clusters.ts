@@ -62,8 +62,16 @@ export const AliasParam = z
 
 export const CLUSTER_PREFIX = '/clusters/{alias}';
 
-/** Registers a route module for the short routes and under every cluster; see the file comment. */
-export function clusterMirror(app: OpenAPIHono, clusters: ApiClusters): (register: RouteModule) => void {
+/**
+ * Registers a route module for the short routes and under every cluster; see the file comment.
+ * Only the document's app (`documented`, made once the document's models are loaded) describes the
+ * mirrors: an app serving requests never reads them.
+ */
+export function clusterMirror(
+  app: OpenAPIHono,
+  clusters: ApiClusters,
+  documented: boolean,
+): (register: RouteModule) => void {
   const [first] = clusters.list;
   if (!first) throw new Error('clusterMirror: no cluster');
   return (register) => {
@@ -76,9 +84,9 @@ export function clusterMirror(app: OpenAPIHono, clusters: ApiClusters): (registe
       // Hono's own route(): the sub-app's definitions are described once, below, not per alias.
       Hono.prototype.route.call(app, `/clusters/${cluster.alias}`, sub);
     }
-    // What the document says of the mirrors needs its models (start-docs.ts): an app made before
-    // they load serves requests and is never documented (the document is made from an app of its own).
-    const docs = START_DOCS.loaded();
+    // What the document says of the mirrors needs its models (start-docs.ts), loaded before the
+    // document's app is made.
+    const docs = documented && START_DOCS.loaded();
     if (!docs) return;
     for (const definition of added) {
       if (definition.type !== 'route') continue;

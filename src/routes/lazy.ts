@@ -59,7 +59,7 @@ export type Register<M> = (module: M, app: OpenAPIHono, service: GroupService, a
 
 export interface LazyModule<M> {
   readonly routes: readonly LazyRoute[];
-  /** Loads the module (once). */
+  /** Loads the module (once it succeeds). */
   load(): Promise<M>;
   /**
    * The route module for `clusterMirror`: stand-ins loading the module on first use, or with
@@ -72,10 +72,16 @@ export function lazyModule<M>(routes: readonly LazyRoute[], importer: () => Prom
   let loading: Promise<M> | undefined;
   let loaded: M | undefined;
   const load = () => {
-    loading ??= importer().then((m) => {
-      loaded = m;
-      return m;
-    });
+    loading ??= importer().then(
+      (m) => {
+        loaded = m;
+        return m;
+      },
+      (error: unknown) => {
+        loading = undefined; // the next request tries again
+        throw error;
+      },
+    );
     return loading;
   };
   return {
@@ -83,23 +89,19 @@ export function lazyModule<M>(routes: readonly LazyRoute[], importer: () => Prom
     load,
     module: (register, eager) => (app, service, alias) => {
       if (eager) {
-        if (!loaded) throw new Error('lazyModule: load() before an eager registration');
+        if (!loaded) throw new Error('lazyModule: eager before load()');
         register(loaded, app, service, alias);
         return;
       }
-      let chains: Promise<Map<string, Chain>> | undefined;
+      let chains: Map<string, Chain> | undefined;
       for (const route of routes) {
         const path = honoPath(route.path);
         const key = keyOf(route.method, path);
         app.on(route.method.toUpperCase(), path, requires(route.policy), async (c) => {
-          chains ??= load().then(
-            (m) => capture((sub) => register(m, sub, service, alias)),
-            (error: unknown) => {
-              chains = undefined; // the next request tries again
-              throw error;
-            },
-          );
-          const chain = (await chains).get(key);
+          // Requests arriving together share the load; the first to go on captures the chains.
+          const m = await load();
+          chains ??= capture((sub) => register(m, sub, service, alias));
+          const chain = chains.get(key);
           if (!chain) throw new Error(`the lazily loaded module has no route ${key}`);
           return run(chain, c);
         });
