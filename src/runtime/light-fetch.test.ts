@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { build } from 'esbuild';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LightRequest, LightResponse } from './light-fetch.js';
+import { heldBody, LightRequest, LightResponse } from './light-fetch.js';
 import { LightHeaders } from './light-headers.js';
 
 /** What a call gave: its value, or its error's class and message. */
@@ -322,6 +322,27 @@ describe('Request', () => {
     expect(made).toBeInstanceOf(LightRequest);
     expect(req.body).toBeInstanceOf(ReadableStream);
     expect(await req.text()).toBe('a=1');
+  });
+
+  it('keeps no second copy of its body once read, or once its twin holds it', async () => {
+    const payload = new Uint8Array(1 << 20).fill(0x61);
+    const read = new LightRequest('https://x.example/', { method: 'POST', body: payload });
+    expect(heldBody(read)?.length).toBe(payload.length);
+    expect((await read.bytes()).length).toBe(payload.length);
+    expect(heldBody(read)?.length).toBe(0);
+    await expect(read.text()).rejects.toThrow('Body is unusable');
+    expect(read.bodyUsed).toBe(true);
+
+    // Hono's bodyLimit looks at the body first, so every POST gets its twin.
+    const handed = new LightRequest('https://x.example/', { method: 'POST', body: payload });
+    expect(handed.body).toBeInstanceOf(ReadableStream);
+    expect(heldBody(handed)?.length).toBe(0);
+    expect((await handed.text()).length).toBe(payload.length);
+
+    const answer = new LightResponse('x'.repeat(1 << 20));
+    expect((await answer.text()).length).toBe(1 << 20);
+    expect(heldBody(answer)?.length).toBe(0);
+    expect(heldBody(new LightResponse(null))).toBeNull();
   });
 });
 
