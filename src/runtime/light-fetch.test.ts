@@ -251,6 +251,7 @@ const URLS: unknown[] = [
 ];
 const METHODS: unknown[] = [
   undefined,
+  null,
   'GET',
   'get',
   'Post',

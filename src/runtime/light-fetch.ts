@@ -270,7 +270,8 @@ function requestParts(input: unknown, init: unknown): RequestParts | undefined {
     for (const key in init) if (!REQUEST_INIT_KEYS.has(key)) return undefined;
   }
   const given = init as { method?: unknown; headers?: unknown; body?: unknown } | null | undefined;
-  let method = given?.method ?? 'GET';
+  // Only a missing method is GET: Node makes a string of any other (null is the method "null").
+  let method = given?.method === undefined ? 'GET' : given.method;
   if (typeof method !== 'string') return undefined;
   if (!ORDINARY_METHODS.test(method)) {
     if (!NORMALIZED_METHODS.test(method)) return undefined;
