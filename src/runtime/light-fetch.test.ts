@@ -6,10 +6,9 @@
  * answer) the same on both, bundled once with the light classes injected and once without.
  */
 
-import { createRequire } from 'node:module';
-import { build } from 'esbuild';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { bundled } from '../../test/support/bundled.js';
 import { heldBody, LightRequest, LightResponse } from './light-fetch.js';
 import { LightHeaders } from './light-headers.js';
 
@@ -364,22 +363,10 @@ async function lambdaApp(light: boolean): Promise<(event: unknown) => Promise<un
     app.post('/echo', async (c) => c.json({ got: await c.req.json(), type: c.req.header('content-type') }));
     export const handler = handle(app);
   `;
-  const result = await build({
-    stdin: { contents: source, resolveDir: process.cwd(), loader: 'js' },
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    write: false,
-    logLevel: 'silent',
+  const out = await bundled<{ handler: (event: unknown) => Promise<unknown> }>(source, {
     inject: light ? ['src/runtime/light-fetch.ts'] : [],
   });
-  const module = { exports: {} as { handler: (event: unknown) => Promise<unknown> } };
-  new Function('module', 'exports', 'require', result.outputFiles[0]?.text ?? '')(
-    module,
-    module.exports,
-    createRequire(import.meta.url),
-  );
-  return module.exports.handler;
+  return out.handler;
 }
 
 describe('hono/aws-lambda on the light classes', () => {
