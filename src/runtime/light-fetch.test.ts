@@ -108,6 +108,31 @@ describe('Headers', () => {
     }
   });
 
+  it('too few arguments: the same TypeError as Node, before and after the twin holds the headers', () => {
+    const calls: [string, unknown[]][] = [
+      ['append', []],
+      ['append', ['a']],
+      ['set', ['a']],
+      ['set', []],
+      ['get', []],
+      ['has', []],
+      ['delete', []],
+      ['forEach', []],
+      ['append', ['a', undefined]],
+      ['get', [undefined]],
+    ];
+    const twinned = new LightResponse('x');
+    void twinned.body;
+    for (const headers of [new LightHeaders(), twinned.headers]) {
+      const node = new Headers();
+      for (const [name, args] of calls) {
+        const call = (on: object) => () =>
+          (on as Record<string, (...a: unknown[]) => unknown>)[name]?.(...args);
+        expect(outcome(call(headers)), `${name}(${args.length})`).toEqual(outcome(call(node)));
+      }
+    }
+  });
+
   it("is Headers to instanceof and to Object.prototype.toString, and Node's are too", () => {
     expect(new LightHeaders()).toBeInstanceOf(LightHeaders);
     expect(new Headers()).toBeInstanceOf(LightHeaders);
