@@ -10,8 +10,9 @@
  * Per run, as the child measures it from its time origin (the process's start): `boot`, Node's
  * own start until the first line of the child runs (`node -e 0` costs as much); `import`, loading
  * the bundle; `answer`, the first invocation (client and app built, connect, ApiVersions,
- * FindCoordinator, describe); `sinceStart`, all three. `wall` is spawn to answer as this process sees it (adds process creation); `cpu`, the child's CPU time (user + system,
- * boot included), which a busy machine inflates far less than the clock. Prints each run and the medians.
+ * FindCoordinator, describe); `sinceStart`, all three. `wall` is spawn to answer as this process
+ * sees it (adds process creation); `cpu`, the child's CPU time (user + system, boot included),
+ * which a busy machine inflates far less than the clock. Prints each run and the medians.
  *
  * `--rtt=2` puts a network between the function and the broker: every connection the child opens
  * to the broker crosses a loopback relay that delays each direction by half of it and holds a new

@@ -1,9 +1,10 @@
 /**
  * AWS Lambda: API Gateway REST (v1) and HTTP (v2) APIs, function URLs and ALB targets, through
  * `hono/aws-lambda`; built, its Requests and Responses are its own light ones (light-fetch.ts), so
- * an answer never loads Node's. Configuration comes from the function's environment. One client is
- * built on the first invocation and kept by warm ones; a socket that died while the function was frozen is
- * replaced by the transport on its next use (see BrokerConnection), so no request fails for it.
+ * an ordinary answer does not load Node's. Configuration comes from the function's environment.
+ * One client is built on the first invocation and kept by warm ones; a socket that died while the
+ * function was frozen is replaced by the transport on its next use (see BrokerConnection), so no
+ * request fails for it.
  * The first invocation opens its broker connection before it builds the app, so the connection's
  * round trips overlap that work (bench/cold-start.ts --rtt measures it).
  */
@@ -40,8 +41,8 @@ async function build(stream: boolean): Promise<Instance> {
   const logger = createLogger(config.logLevel);
   const service = createService(config, { logger, awsMskIamSigner });
   // The first answer needs a connection: opened now, its handshake and ApiVersions travel while
-  // the app builds, CPU work no socket event could interrupt. A
-  // broker that cannot be reached is the request's to report (it tries every broker again).
+  // the app builds, CPU work no socket event could interrupt. A broker that cannot be reached is
+  // the request's to report (it tries every broker again).
   service.cluster.anyBroker((c) => c.apiVersions()).catch(() => undefined);
   await turn();
   // Built once per instance: the token buckets and the JWKS cache outlive one invocation.

@@ -21,6 +21,8 @@ import { FORWARD, isNode, isObject, LightHeaders, node } from './light-headers.j
 
 const TEXT_PLAIN = 'text/plain;charset=UTF-8';
 const UNUSABLE = 'Body is unusable: Body has already been read';
+/** The body a light object holds once its own is read or its twin's: it keeps no second copy. */
+const LET_GO = new Uint8Array(0);
 
 /** A body these classes carry: a string, bytes (copied, as Node copies them) or none; undefined: other. */
 function bodySource(body: unknown): string | Uint8Array | null | undefined {
@@ -43,10 +45,17 @@ function bytesOf(source: string | Uint8Array): Uint8Array {
   return typeof source === 'string' ? new TextEncoder().encode(source) : source;
 }
 
+/** What a light object still holds of its body (the tests check that it lets go). */
+export let heldBody: (body: LightRequest | LightResponse) => string | Uint8Array | null;
+
 /** What a light Request and Response share: their body, read once. */
 abstract class LightBody {
   #source: string | Uint8Array | null;
   #used = false;
+
+  static {
+    heldBody = (body) => body.#source;
+  }
 
   constructor(source: string | Uint8Array | null) {
     this.#source = source;
@@ -61,16 +70,20 @@ abstract class LightBody {
     return this.#source === null ? null : bytesOf(this.#source);
   }
 
-  /** A twin of a read body is read too. */
+  /** A twin of a read body is read too; the twin holds the body from now on. */
   protected settleTwin(twin: Request | Response): void {
     if (this.#used) twin.arrayBuffer().catch(() => undefined);
+    if (this.#source !== null) this.#source = LET_GO;
   }
 
+  /** Read once: the bytes go to the reader, as Node lets go of a read body. */
   #take(): string | Uint8Array | null {
     if (this.#source === null) return null;
     if (this.#used) throw new TypeError(UNUSABLE);
     this.#used = true;
-    return this.#source;
+    const source = this.#source;
+    this.#source = LET_GO;
+    return source;
   }
 
   get body(): ReadableStream<Uint8Array> | null {
@@ -257,7 +270,8 @@ function requestParts(input: unknown, init: unknown): RequestParts | undefined {
     for (const key in init) if (!REQUEST_INIT_KEYS.has(key)) return undefined;
   }
   const given = init as { method?: unknown; headers?: unknown; body?: unknown } | null | undefined;
-  let method = given?.method ?? 'GET';
+  // Only a missing method is GET: Node makes a string of any other (null is the method "null").
+  let method = given?.method === undefined ? 'GET' : given.method;
   if (typeof method !== 'string') return undefined;
   if (!ORDINARY_METHODS.test(method)) {
     if (!NORMALIZED_METHODS.test(method)) return undefined;

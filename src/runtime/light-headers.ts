@@ -61,6 +61,14 @@ function headerValue(operation: string, value: string): string {
   return normal;
 }
 
+/** WebIDL: Node counts the arguments before it converts any (a missing one is not "undefined"). */
+function arity(operation: string, found: number, required: number): void {
+  if (found < required)
+    throw new TypeError(
+      `Headers.${operation}: ${required} argument${required === 1 ? '' : 's'} required, but${found ? ' only' : ''} ${found} found.`,
+    );
+}
+
 /** Node converts both arguments before it checks either. */
 function header(operation: string, name: unknown, value: unknown): [string, string] {
   const rawName = byteString(name);
@@ -98,7 +106,9 @@ export class LightHeaders {
     for (const name of Object.keys(record)) this.append(name, record[name]);
   }
 
-  append(name: unknown, value: unknown): void {
+  append(...args: [name: unknown, value: unknown]): void {
+    arity('append', args.length, 2);
+    const [name, value] = args;
     if (this.#target) {
       this.#target.append(name as string, value as string);
       return;
@@ -112,7 +122,9 @@ export class LightHeaders {
     if (key === 'set-cookie') this.#cookies.push(normal);
   }
 
-  set(name: unknown, value: unknown): void {
+  set(...args: [name: unknown, value: unknown]): void {
+    arity('set', args.length, 2);
+    const [name, value] = args;
     if (this.#target) {
       this.#target.set(name as string, value as string);
       return;
@@ -122,7 +134,9 @@ export class LightHeaders {
     if (key === 'set-cookie') this.#cookies = [normal];
   }
 
-  delete(name: unknown): void {
+  delete(...args: [name: unknown]): void {
+    arity('delete', args.length, 1);
+    const [name] = args;
     if (this.#target) {
       this.#target.delete(name as string);
       return;
@@ -132,12 +146,16 @@ export class LightHeaders {
     if (key === 'set-cookie') this.#cookies = [];
   }
 
-  get(name: unknown): string | null {
+  get(...args: [name: unknown]): string | null {
+    arity('get', args.length, 1);
+    const [name] = args;
     if (this.#target) return this.#target.get(name as string);
     return this.#map.get(headerName('get', byteString(name))) ?? null;
   }
 
-  has(name: unknown): boolean {
+  has(...args: [name: unknown]): boolean {
+    arity('has', args.length, 1);
+    const [name] = args;
     if (this.#target) return this.#target.has(name as string);
     return this.#map.has(headerName('has', byteString(name)));
   }
@@ -178,7 +196,11 @@ export class LightHeaders {
     return this.entries();
   }
 
-  forEach(callback: (value: string, name: string, headers: LightHeaders) => void, thisArg?: unknown): void {
+  forEach(
+    ...args: [callback: (value: string, name: string, headers: LightHeaders) => void, thisArg?: unknown]
+  ): void {
+    arity('forEach', args.length, 1);
+    const [callback, thisArg] = args;
     if (typeof callback !== 'function')
       throw new TypeError('Headers.forEach: Argument 1 could not be converted to: Function.');
     for (const [name, value] of this.#pairs()) callback.call(thisArg, value, name, this);

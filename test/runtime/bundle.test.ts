@@ -9,33 +9,15 @@
 
 import { execFile } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { BUNDLE_PLUGINS, type Built, buildLambda, staticClosure } from '../../scripts/build.js';
+import { bundled as bundledWith } from '../support/bundled.js';
 
-async function bundled(source: string): Promise<Record<string, unknown>> {
-  const result = await build({
-    stdin: { contents: source, resolveDir: process.cwd(), loader: 'js' },
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    write: false,
-    plugins: BUNDLE_PLUGINS,
-    logLevel: 'silent',
-  });
-  const module = { exports: {} as Record<string, unknown> };
-  new Function('module', 'exports', 'require', result.outputFiles[0]?.text ?? '')(
-    module,
-    module.exports,
-    createRequire(import.meta.url),
-  );
-  return module.exports;
-}
+const bundled = (source: string) => bundledWith(source, { plugins: BUNDLE_PLUGINS });
 
 describe('bundle trimming', () => {
   it('zod keeps its English messages', async () => {
@@ -100,6 +82,13 @@ const ONLY_ON_FIRST_USE = [
   'src/routes/listing-query.ts',
 ];
 
+/** In a child's source: a function URL's GET event for the child's own `path`. */
+const GET_PATH = `{
+  version: '2.0', routeKey: '$default', rawPath: path, rawQueryString: '', headers: { host: 'fn.lambda-url.eu-west-1.on.aws' },
+  requestContext: { domainName: 'fn.lambda-url.eu-west-1.on.aws', http: { method: 'GET', path, protocol: 'HTTP/1.1', sourceIp: '203.0.113.1', userAgent: 'test' } },
+  body: null, isBase64Encoded: false,
+}`;
+
 describe('the Lambda bundle', () => {
   let built: Built;
   let deployed: string;
@@ -116,6 +105,21 @@ describe('the Lambda bundle', () => {
   afterAll(async () => {
     if (deployed) await rm(deployed, { recursive: true, force: true });
   });
+
+  /** Runs `child` (module source) in a Node of its own in the deployed directory: its last line, parsed. */
+  async function inDeployed(child: string, env: Record<string, string> = {}): Promise<unknown> {
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', child], {
+      cwd: deployed,
+      env: {
+        PATH: process.env.PATH,
+        KAFKA_BROKERS: inject('kafkaBrokers'),
+        AUTH: 'none',
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+    });
+    return JSON.parse(stdout.trim().split('\n').pop() ?? '');
+  }
 
   it(`a cold start loads at most ${LAMBDA_START_MAX_BYTES} B, none of it the MSK signer, RE2, JWTs, writes, offsets or metrics`, () => {
     const start = staticClosure(built.meta, built.entry);
@@ -137,27 +141,14 @@ describe('the Lambda bundle', () => {
         const { handler, __lambdaInternals } = await import('./index.mjs');
         const atImport = undici();
         const path = ${JSON.stringify(path)};
-        const res = await handler({
-          version: '2.0', routeKey: '$default', rawPath: path, rawQueryString: '', headers: { host: 'fn.lambda-url.eu-west-1.on.aws' },
-          requestContext: { domainName: 'fn.lambda-url.eu-west-1.on.aws', http: { method: 'GET', path, protocol: 'HTTP/1.1', sourceIp: '203.0.113.1', userAgent: 'test' } },
-          body: null, isBase64Encoded: false,
-        });
+        const res = await handler(${GET_PATH});
         const afterAnswer = undici();
         await __lambdaInternals.reset();
         globalThis.Headers;
         console.log(JSON.stringify({ status: res.statusCode, atImport, afterAnswer, onTouch: undici() }));
         process.exit(0);
       `;
-      const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', child], {
-        cwd: deployed,
-        env: {
-          PATH: process.env.PATH,
-          KAFKA_BROKERS: inject('kafkaBrokers'),
-          AUTH: 'none',
-          LOG_LEVEL: 'warn',
-        },
-      });
-      expect(JSON.parse(stdout.trim().split('\n').pop() ?? '')).toEqual({
+      expect(await inDeployed(child)).toEqual({
         status: path === '/groups/no-such-group' ? 404 : 200,
         atImport: false,
         afterAnswer: false,
@@ -170,29 +161,17 @@ describe('the Lambda bundle', () => {
     const child = `
       const { handler, __lambdaInternals } = await import('./index.mjs');
       const path = '/cluster';
-      const res = await handler({
-        version: '2.0', routeKey: '$default', rawPath: path, rawQueryString: '', headers: { host: 'fn.lambda-url.eu-west-1.on.aws' },
-        requestContext: { domainName: 'fn.lambda-url.eu-west-1.on.aws', http: { method: 'GET', path, protocol: 'HTTP/1.1', sourceIp: '203.0.113.1', userAgent: 'test' } },
-        body: null, isBase64Encoded: false,
-      });
+      const res = await handler(${GET_PATH});
       const { token } = await __lambdaInternals.awsMskIamSigner('eu-west-1');
       await __lambdaInternals.reset();
       console.log(JSON.stringify({ status: res.statusCode, body: JSON.parse(res.body), token }));
       process.exit(0);
     `;
-    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', child], {
-      cwd: deployed,
-      env: {
-        PATH: process.env.PATH,
-        KAFKA_BROKERS: inject('kafkaBrokers'),
-        AUTH: 'none',
-        LOG_LEVEL: 'warn',
-        AWS_ACCESS_KEY_ID: 'AKIAKGRTESTFAKE00002',
-        AWS_SECRET_ACCESS_KEY: 'fakeSecretForTheBundleTest',
-        AWS_REGION: 'eu-west-1',
-      },
-    });
-    const out = JSON.parse(stdout.trim().split('\n').pop() ?? '') as {
+    const out = (await inDeployed(child, {
+      AWS_ACCESS_KEY_ID: 'AKIAKGRTESTFAKE00002',
+      AWS_SECRET_ACCESS_KEY: 'fakeSecretForTheBundleTest',
+      AWS_REGION: 'eu-west-1',
+    })) as {
       status: number;
       body: { clusterId?: unknown };
       token: string;
@@ -225,18 +204,10 @@ describe('the Lambda bundle', () => {
       }));
       process.exit(0);
     `;
-    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', child], {
-      cwd: deployed,
-      env: {
-        PATH: process.env.PATH,
-        KAFKA_BROKERS: inject('kafkaBrokers'),
-        AUTH: 'none',
-        LOG_LEVEL: 'warn',
-        // The committed document, which the unit tests build from the sources.
-        COMMITTED: fileURLToPath(new URL('../../sdk/openapi.json', import.meta.url)),
-      },
-    });
-    const out = JSON.parse(stdout.trim().split('\n').pop() ?? '') as {
+    const out = (await inDeployed(child, {
+      // The committed document, which the unit tests build from the sources.
+      COMMITTED: fileURLToPath(new URL('../../sdk/openapi.json', import.meta.url)),
+    })) as {
       doc: [number, boolean];
       mcp: [number, [string, string][]];
     };
@@ -259,26 +230,12 @@ describe('the Lambda bundle', () => {
       register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}));
       const { handler, __lambdaInternals } = await import('./index.mjs');
       const path = '/groups/' + encodeURIComponent('no-such-group-' + process.pid);
-      const res = await handler({
-        version: '2.0', routeKey: '$default', rawPath: path, rawQueryString: '', headers: { host: 'fn.lambda-url.eu-west-1.on.aws' },
-        requestContext: { domainName: 'fn.lambda-url.eu-west-1.on.aws', http: { method: 'GET', path, protocol: 'HTTP/1.1', sourceIp: '203.0.113.1', userAgent: 'test' } },
-        body: null, isBase64Encoded: false,
-      });
+      const res = await handler(${GET_PATH});
       await __lambdaInternals.reset();
       console.log(JSON.stringify({ status: res.statusCode, type: JSON.parse(res.body).type }));
       process.exit(0);
     `;
-    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', child], {
-      cwd: deployed,
-      env: {
-        PATH: process.env.PATH,
-        KAFKA_BROKERS: inject('kafkaBrokers'),
-        AUTH: 'none',
-        LOG_LEVEL: 'warn',
-        LOADED_LOG: log,
-      },
-    });
-    expect(JSON.parse(stdout.trim().split('\n').pop() ?? '')).toEqual({
+    expect(await inDeployed(child, { LOADED_LOG: log })).toEqual({
       status: 404,
       type: '/problems/group-not-found',
     });

@@ -163,6 +163,7 @@ const CORPUS = (): [string, Event][] => [
     v1('GET', '/groups', { prefix: ['a b'], limit: ['1', '2'] }, { Host: [HOST] }),
   ],
   ['v1 GET a missing group: 404', v1('GET', `/groups/${missing}`, {}, { Host: [HOST] })],
+  ['v1 httpMethod null: 405', { ...v1('GET', '/healthz', {}, { Host: [HOST] }), httpMethod: null }],
   ['ALB GET a group', alb(`/groups/${groupId}`, '', false, { host: [HOST], accept: ['application/json'] })],
   [
     'ALB GET the groups, multi-value',
