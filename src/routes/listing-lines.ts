@@ -68,7 +68,7 @@ class Chunk {
 /** Rows whose answer bytes are read ahead of their lines at once (see touch). */
 const TOUCHED_ROWS = 256;
 /** Where touch leaves what it read, so that the reads are made. */
-let touchedSink = 0;
+const readAhead = { sink: 0 };
 
 /**
  * Reads the places in the answer the next TOUCHED_ROWS lines copy from, in a loop that does
@@ -80,7 +80,7 @@ function touch(table: ListedGroupsTable, rows: Uint32Array, from: number): numbe
   const to = Math.min(rows.length, from + TOUCHED_ROWS);
   let sink = 0;
   for (let k = from; k < to; k++) sink ^= bytes[ids[(rows[k] as number) * ID_STRIDE] as number] as number;
-  touchedSink ^= sink;
+  readAhead.sink ^= sink;
   return to;
 }
 
