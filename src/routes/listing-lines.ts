@@ -165,6 +165,8 @@ export function ndjsonRows(
   };
   let head: string | undefined = failures.map((failure) => `${JSON.stringify({ failure })}\n`).join('');
   let done = false;
+  /** Whether the first line's HEAD is written: a pull whose failures fill its chunk writes no group. */
+  let opened = false;
   const body = new ReadableStream<Uint8Array>(
     {
       pull(controller) {
@@ -174,7 +176,10 @@ export function ndjsonRows(
           out.put(utf8.encode(head));
           head = undefined;
         }
-        if (next === first && next < rows.length) out.put(HEAD);
+        if (!opened && next < rows.length) {
+          out.put(HEAD);
+          opened = true;
+        }
         if (table && ends) next = fillLines(out, table, rows, next, ends);
         if (next >= rows.length) {
           out.put(
