@@ -54,6 +54,26 @@ describe('ndjsonRows', () => {
     }
   });
 
+  it('opens the first group line once when the failures alone fill a chunk', async () => {
+    const listed = listedOf([
+      { groupId: 'a', protocolType: 'consumer', groupState: 'Stable', groupType: 'classic' },
+      { groupId: 'b', protocolType: 'consumer', groupState: 'Empty', groupType: 'classic' },
+    ]);
+    // Some 1,000 failed brokers with long messages: more than one chunk before the first group.
+    const failures = Array.from({ length: 1_000 }, (_, i) => ({
+      broker: { nodeId: i, host: `broker-${i}.example`, port: 9092 },
+      error: { name: 'BrokerUnavailableError', message: `cannot connect: ${'x'.repeat(200)}` },
+    }));
+    const text = await ndjsonRows(listed, failures, undefined).text();
+    expect(text.length).toBeGreaterThan(256 * 1024);
+    const lines = text
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.slice(1_000, -1).map((g) => g.groupId)).toEqual(['a', 'b']);
+    expect(lines.at(-1)).toEqual({ end: { groups: 2, failures: 1_000 } });
+  });
+
   it('copies long ids and short ones alike', async () => {
     // In UTF-8 byte order already.
     const ids = ['s', 'x'.repeat(33), 'y'.repeat(32_000), `${'ü'.repeat(20)}-long`];
