@@ -19,7 +19,7 @@
  */
 
 import { once } from 'node:events';
-import { Agent, get } from 'node:http';
+import { Agent } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -30,6 +30,7 @@ import { loadConfig } from '../src/config.js';
 import { silentLogger } from '../src/logger.js';
 import { startServer } from '../src/runtime/node.js';
 import { createService } from '../src/service.js';
+import { getStatus } from './get-status.js';
 
 const groupId = process.argv.slice(2).find((a) => !a.startsWith('--'));
 if (!groupId) throw new Error('usage: KAFKA_BROKERS=… npx tsx bench/layers.ts <groupId>');
@@ -43,16 +44,6 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(' ');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-
-function httpGet(url: string, agent: Agent): Promise<number> {
-  return new Promise((resolve, reject) => {
-    get(url, { agent }, (res) => {
-      res.resume();
-      res.once('end', () => resolve(res.statusCode ?? 0));
-      res.once('error', reject);
-    }).once('error', reject);
-  });
-}
 
 /** One frame out, its whole answer back: the broker's round trip with nothing of a client around it. */
 function rawExchange(socket: Socket): (frame: Uint8Array) => Promise<Buffer> {
@@ -117,14 +108,14 @@ async function main(): Promise<void> {
     {
       name: 'HTTP /healthz',
       call: async () => {
-        const status = await httpGet(`${server.url}/healthz`, agent);
+        const status = await getStatus(`${server.url}/healthz`, agent);
         if (status !== 200) throw new Error(`HTTP: ${status}`);
       },
     },
     {
       name: 'HTTP describe',
       call: async () => {
-        const status = await httpGet(`${server.url}${path}`, agent);
+        const status = await getStatus(`${server.url}${path}`, agent);
         if (status !== 200) throw new Error(`HTTP: ${status}`);
       },
     },

@@ -16,12 +16,13 @@
  */
 
 import { readFileSync } from 'node:fs';
-import { Agent, get } from 'node:http';
+import { Agent } from 'node:http';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type GroupSpec, type RunningFixtures, startFixtures } from '../test/broker-harness/fixtures.js';
 import { type ServerProcess, startServerProcess } from '../test/support/server-process.js';
+import { getStatus } from './get-status.js';
 import { benchBroker } from './one-group.js';
 import { stopAll } from './stop-all.js';
 
@@ -59,17 +60,6 @@ interface Round {
   p50: number;
   p99: number;
   cpuUs: number;
-}
-
-/** One GET on a keep-alive socket of `agent`: its status, once the body has been read. */
-function getStatus(url: string, agent: Agent): Promise<number> {
-  return new Promise((resolve, reject) => {
-    get(url, { agent }, (res) => {
-      res.resume();
-      res.once('end', () => resolve(res.statusCode ?? 0));
-      res.once('error', reject);
-    }).once('error', reject);
-  });
 }
 
 async function round(server: ServerProcess, n: number, path: () => string): Promise<Round> {
