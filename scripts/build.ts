@@ -5,9 +5,9 @@
  *   dist/lambda/index.mjs   the Lambda handler (`index.handler`), minified, on its own Request,
  *                           Response and Headers (src/runtime/light-fetch.ts)
  *   .../chunks/*.mjs        code used only when configured or by a rare request (AWS's MSK IAM
- *                           signer and its SDK, RE2, the routes other than describe and listing,
- *                           the document's generator), loaded on first use, so a cold start
- *                           neither parses nor evaluates it
+ *                           signer and its SDK, RE2, the routes other than describe, the probes
+ *                           and /cluster(s), the document's generator), loaded on first use, so a
+ *                           cold start neither parses nor evaluates it
  *   dist/worker/index.js    the Cloudflare Worker, as `wrangler deploy` bundles it (--dry-run)
  *
  * swagger-ui-dist is never inside a bundle: the Node server serves its files from disk, the Lambda
