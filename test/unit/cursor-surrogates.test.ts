@@ -7,11 +7,10 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ListGroupsTable } from '../../src/broker/protocol/list-groups-table.js';
-import { ListGroups } from '../../src/broker/protocol/messages/list-groups.js';
 import { groupIdAt, rowsAfter, selectRows, sortRows } from '../../src/groups/listed-rows.js';
 import { compareIds, smallestAfter } from '../../src/groups/listing.js';
 import { decodePageCursor, encodeCursor } from '../../src/routes/paging.js';
+import { stableClassicTable } from '../support/listing-table.js';
 
 const UNITS = [
   'a',
@@ -57,18 +56,7 @@ function asBrokerHolds(ids: readonly string[]): string[] {
 }
 
 function pagedRows(ids: readonly string[], size: number): string[] {
-  const table = ListGroupsTable.decodeResponse(
-    5,
-    ListGroups.encodeResponse(5, {
-      errorCode: 0,
-      groups: ids.map((groupId) => ({
-        groupId,
-        protocolType: 'consumer',
-        groupState: 'Stable',
-        groupType: 'classic',
-      })),
-    }),
-  );
+  const table = stableClassicTable(ids);
   const listed = { table, rows: selectRows(table, {}) };
   sortRows(listed);
   const seen: string[] = [];

@@ -10,8 +10,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/app.js';
-import { ListGroupsTable } from '../../src/broker/protocol/list-groups-table.js';
-import { ListGroups } from '../../src/broker/protocol/messages/list-groups.js';
 import { loadConfig } from '../../src/config.js';
 import { listingAt, selectRows, sortRows } from '../../src/groups/listed-rows.js';
 import type { BrokerFailure } from '../../src/groups/model.js';
@@ -20,6 +18,7 @@ import { policyOf } from '../../src/http/route-policy.js';
 import { securityFrom } from '../../src/http/security.js';
 import { LAZY_MODULES } from '../../src/routes/lazy-modules.js';
 import { decodePageCursor } from '../../src/routes/paging.js';
+import { stableClassicTable } from '../support/listing-table.js';
 import { standInService } from '../support/stand-in-app.js';
 
 type App = ReturnType<typeof createApp>;
@@ -28,18 +27,7 @@ const hashOf = (key: string) => createHash('sha256').update(key).digest('hex');
 
 const IDS = ['g-5', 'g-2', 'g-9', 'g-1', 'g-7', 'g-3', 'g-8', 'g-4', 'g-6'];
 /** The brokers' answer, as the listing holds it. */
-const table = ListGroupsTable.decodeResponse(
-  5,
-  ListGroups.encodeResponse(5, {
-    errorCode: 0,
-    groups: IDS.map((groupId) => ({
-      groupId,
-      protocolType: 'consumer',
-      groupState: 'Stable',
-      groupType: 'classic',
-    })),
-  }),
-);
+const table = stableClassicTable(IDS);
 const failure: BrokerFailure = {
   broker: { nodeId: 2, host: 'b2', port: 9092 },
   error: { name: 'BrokerUnavailableError', message: 'connection refused' },
