@@ -26,12 +26,12 @@ export class Lane {
   private readonly clientId: Buffer;
 
   constructor(
-    private readonly connection: Connection,
+    readonly connection: Connection,
     clientId: string,
     private readonly sasl: boolean,
-    private readonly timeoutMs: number,
+    readonly timeoutMs: number,
     /** kafkajs's errors as the Link reports them. */
-    private readonly translate: (error: unknown, api: string) => Error,
+    readonly translate: (error: unknown, api: string) => Error,
   ) {
     const id = Buffer.from(clientId, 'utf8');
     this.clientId = Buffer.allocUnsafe(2 + id.length);
@@ -77,21 +77,42 @@ export class Lane {
     this.clientId.copy(out, 12);
     out.set(body, 4 + head);
     return new Promise<Uint8Array>((resolve, reject) => {
-      // The shape kafkajs's queue gives its own requests' entries, for the members it calls.
-      queue.inflight.set(correlationId, {
-        correlationId,
-        sentAt: Date.now(),
-        requestTimeout: this.timeoutMs,
-        completed: ({ payload }: { payload: Buffer }) =>
-          resolve(new Uint8Array(payload.buffer, payload.byteOffset, payload.byteLength)),
-        rejected: (error: unknown) => reject(this.translate(error, frame.apiName)),
-        timeoutRequest: () => {
-          queue.inflight.delete(correlationId);
-          if (queue.inflight.size === 0 && queue.pending.length === 0) queue.emit(QUEUE_EMPTY);
-          reject(this.translate(new KafkaJSRequestTimeoutError('timed out'), frame.apiName));
-        },
-      });
+      queue.inflight.set(correlationId, new Entry(this, frame.apiName, correlationId, resolve, reject));
       socket.write(out);
     });
+  }
+}
+
+/** A request of the lane in kafkajs's queue, in the shape its own entries have, for the members it calls. */
+class Entry {
+  readonly sentAt = Date.now();
+  readonly requestTimeout: number;
+
+  constructor(
+    private readonly lane: Lane,
+    private readonly api: string,
+    readonly correlationId: number,
+    private readonly resolve: (answer: Uint8Array) => void,
+    private readonly reject: (error: Error) => void,
+  ) {
+    this.requestTimeout = lane.timeoutMs;
+  }
+
+  /** The answer, by kafkajs's framing. */
+  completed({ payload }: { payload: Buffer }): void {
+    this.resolve(new Uint8Array(payload.buffer, payload.byteOffset, payload.byteLength));
+  }
+
+  /** The socket dropped (kafkajs fails everything on the wire). */
+  rejected(error: unknown): void {
+    this.reject(this.lane.translate(error, this.api));
+  }
+
+  /** No answer within the request timeout (kafkajs's queue checks). */
+  timeoutRequest(): void {
+    const queue = this.lane.connection.requestQueue;
+    queue.inflight.delete(this.correlationId);
+    if (queue.inflight.size === 0 && queue.pending.length === 0) queue.emit(QUEUE_EMPTY);
+    this.rejected(new KafkaJSRequestTimeoutError('timed out'));
   }
 }
