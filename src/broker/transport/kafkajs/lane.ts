@@ -69,7 +69,9 @@ export class Lane {
     const { body } = frame;
     const correlationId = this.connection.nextCorrelationId();
     const head = 8 + this.clientId.length;
-    const out = Buffer.allocUnsafe(4 + head + body.byteLength);
+    // Its own memory, not a slice of Node's shared pool: a runtime's socket may keep the bytes it
+    // was given (a Worker's stream) until they are sent.
+    const out = Buffer.allocUnsafeSlow(4 + head + body.byteLength);
     out.writeInt32BE(head + body.byteLength, 0);
     out.writeInt16BE(frame.apiKey, 4);
     out.writeInt16BE(frame.apiVersion, 6);
