@@ -4,7 +4,8 @@
  */
 
 import { Duplex } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import Connection from 'kafkajs/src/network/connection.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../../logger.js';
 import { BrokerTimeoutError } from '../../errors.js';
 import { ConnectionDroppedError, type Link, type TransportSocket } from '../link.js';
@@ -93,6 +94,19 @@ describe('the kafkajs Link’s lane (stand-in socket)', () => {
     expect([...written.subarray(23)]).toEqual([7, 8]);
     socket.push(answer(written.readInt32BE(8), [1]));
     expect([...(await sent)]).toEqual([1]);
+  });
+
+  it("takes none of kafkajs's per-request path: its send is not called", async () => {
+    const { socket, link } = await open();
+    const send = vi.spyOn(Connection.prototype, 'send');
+    try {
+      const sent = link.send(frame(15));
+      socket.push(answer(socket.requests()[0]?.correlationId as number, [2]));
+      expect([...(await sent)]).toEqual([2]);
+      expect(send).not.toHaveBeenCalled();
+    } finally {
+      send.mockRestore();
+    }
   });
 
   it('answers cut across reads, and several in one read, out of order, each reach their own request', async () => {
