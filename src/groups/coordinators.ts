@@ -265,6 +265,8 @@ export class Coordinators {
       if (ids) ids.push(id);
       else waits.set(batch, [id]);
     }
+    // Every coordinator known (the describes after a group's first): the answer is at hand.
+    if (waits.size === 0) return out;
     await Promise.all(
       [...waits].map(async ([batch, ids]) => {
         const answers = await (deadline ? waitUntilCut(batch, deadline) : batch.answers);

@@ -37,7 +37,11 @@ const EVERY_IMPORT = {
   'node_modules/zod/v4/classic/external.js': ['../locales/index.js', './from-json-schema.js'],
   'node_modules/zod/v4/core/index.js': ['./compile.js'],
   'node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.js': ['../validation/ajv-provider.js'],
-  'node_modules/kafkajs/src/broker/saslAuthenticator/index.js': ['../../protocol/requests'],
+  'node_modules/kafkajs/src/broker/saslAuthenticator/index.js': [
+    '../../protocol/requests',
+    './awsIam',
+    './oauthBearer',
+  ],
   'node_modules/kafkajs/src/errors.js': ['../package.json'],
   'node_modules/kafkajs/src/protocol/requests/saslHandshake/v0/response.js': ['../../../error'],
 };

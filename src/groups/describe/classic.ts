@@ -29,6 +29,7 @@ import {
   type GroupDescriber,
   nearIdLimit,
   outcomeOfError,
+  sendIfSupported,
   type TypedOutcome,
   unsupportedForAll,
 } from './describer.js';
@@ -38,19 +39,29 @@ export const classicDescriber: GroupDescriber = {
   type: 'classic',
   api: DescribeGroups.name,
   async describe(connection, coordinator, groupIds, options) {
-    const version = await connection.versionFor(DescribeGroups, undefined, options);
-    if (version === undefined)
-      return unsupportedForAll(groupIds, `${connection.label} does not support DescribeGroups`);
     // From v6 the broker explains a missing group in ErrorMessage; for ids near the 32,767-byte
     // limit that message is too long for Kafka to serialize and the whole answer becomes
     // UNKNOWN_SERVER_ERROR. v5 says the same thing as state Dead, with no message to overflow.
     const nearLimit = groupIds.some(nearIdLimit);
-    const { version: used, response } = await connection.send(
+    const request = (v: number) => ({
+      groups: [...groupIds],
+      ...(v >= 3 && { includeAuthorizedOperations: false }),
+    });
+    const unsupported = () =>
+      unsupportedForAll(groupIds, `${connection.label} does not support DescribeGroups`);
+    // Near the limit, whether the broker speaks DescribeGroups at all is asked first: within
+    // v5, not speaking it is a failure of the call.
+    if (nearLimit && (await connection.versionFor(DescribeGroups, undefined, options)) === undefined)
+      return unsupported();
+    const sent = await sendIfSupported(
+      connection,
       DescribeGroups,
-      (v) => ({ groups: [...groupIds], ...(v >= 3 && { includeAuthorizedOperations: false }) }),
+      request,
       nearLimit ? { max: 5 } : undefined,
       options,
     );
+    if (!sent) return unsupported();
+    const { version: used, response } = sent;
     const byId = bestPerGroup(response.groups);
     const out = new Map<string, TypedOutcome>();
     for (const id of groupIds) {

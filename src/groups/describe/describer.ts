@@ -7,7 +7,12 @@
 
 import type { CallOptions } from '../../broker/deadline.js';
 import type { KafkaErrorInfo } from '../../broker/errors.js';
-import { BrokerResponseError, describeKafkaError, KafkaResponseError } from '../../broker/errors.js';
+import {
+  BrokerResponseError,
+  describeKafkaError,
+  KafkaResponseError,
+  UnsupportedApiError,
+} from '../../broker/errors.js';
 import type { ApiMessage } from '../../broker/protocol/api.js';
 import { ErrorCode } from '../../broker/protocol/errors.js';
 import type { BrokerConnection } from '../../broker/transport/connection.js';
@@ -43,7 +48,30 @@ const utf8 = new TextEncoder();
 
 /** Whether Kafka's "not found" message for this id overflows its 32,767-byte string limit. */
 export function nearIdLimit(groupId: string): boolean {
+  // At most 3 UTF-8 bytes per UTF-16 unit: a shorter id is not near it, and is not encoded to know.
+  if (groupId.length * 3 <= 32_767 - NOT_FOUND_MESSAGE_OVERHEAD) return false;
   return utf8.encode(groupId).byteLength > 32_767 - NOT_FOUND_MESSAGE_OVERHEAD;
+}
+
+/**
+ * `api` sent to the coordinator, or undefined when the two have no version of it in common (the
+ * cluster does not serve the type there). Asked in one call: the versions are known once the
+ * connection negotiated them, and a separate lookup first would cost the describe a turn.
+ */
+export async function sendIfSupported<Req, Res>(
+  connection: BrokerConnection,
+  api: ApiMessage<Req, Res>,
+  request: Req | ((version: number) => Req),
+  bounds: Partial<{ min: number; max: number }> | undefined,
+  options: CallOptions | undefined,
+): Promise<{ version: number; response: Res } | undefined> {
+  try {
+    return await connection.send(api, request, bounds, options);
+  } catch (error) {
+    // Within bounds the broker cannot meet, it is a failure of the call, not an unsupported type.
+    if (error instanceof UnsupportedApiError && error.api === api.name && !bounds) return undefined;
+    throw error;
+  }
 }
 
 /** The outcome for a per-group error code every group-describe RPC shares. */
@@ -85,10 +113,9 @@ export async function perGroup<
   found: (group: G) => Group,
   options?: CallOptions,
 ): Promise<Map<string, TypedOutcome>> {
-  const version = await connection.versionFor(api, undefined, options);
-  if (version === undefined)
-    return unsupportedForAll(groupIds, `${connection.label} does not support ${api.name}`);
-  const { response } = await connection.send(api, request, undefined, options);
+  const sent = await sendIfSupported(connection, api, request, undefined, options);
+  if (!sent) return unsupportedForAll(groupIds, `${connection.label} does not support ${api.name}`);
+  const { version, response } = sent;
   const byId = bestPerGroup(response.groups);
   const out = new Map<string, TypedOutcome>();
   for (const id of groupIds) {

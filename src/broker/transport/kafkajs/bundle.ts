@@ -8,6 +8,8 @@
  * - its table of Kafka's error codes, read only by the SASL answers: sasl-errors.ts, from the
  *   project's own table (~12 KB minified).
  * - its package.json, read by its errors for one field: that field (package-fields.json).
+ * - its built-in AWS and OAUTHBEARER authenticators, which never run here: one that refuses
+ *   (sasl-built-ins.cjs).
  *
  * It lives here because it knows kafkajs's file layout; kafkajs.test.ts checks that layout.
  */
@@ -29,4 +31,9 @@ export const KAFKAJS_STAND_INS = [
     importer: /[\\/]kafkajs[\\/]src[\\/]errors\.js$/,
     file: 'src/broker/transport/kafkajs/package-fields.json',
   },
+  ...['./awsIam', './oauthBearer'].map((specifier) => ({
+    specifier,
+    importer: /[\\/]kafkajs[\\/]src[\\/]broker[\\/]saslAuthenticator[\\/]index\.js$/,
+    file: 'src/broker/transport/kafkajs/sasl-built-ins.cjs',
+  })),
 ] as const;

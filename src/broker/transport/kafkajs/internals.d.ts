@@ -42,7 +42,14 @@ declare module 'kafkajs/src/network/connection.js' {
       /** The timer of the next pending-requests check, when one is armed. */
       readonly throttleCheckTimeoutId: unknown;
       scheduleCheckPendingRequests(): void;
+      /** Requests on the wire by correlation id (lane.ts adds its own, in the shape of kafkajs's). */
+      readonly inflight: Map<number, object>;
+      emit(event: string): boolean;
     };
+    /** Set while a SASL exchange reads the socket raw (its handshake v0 mechanisms). */
+    readonly authHandlers: object | null;
+    /** The next correlation id of the socket, shared by every request on it. */
+    nextCorrelationId(): number;
     setVersions(versions: Record<number, { minVersion: number; maxVersion: number }>): void;
     setSupportAuthenticationProtocol(isSupported: boolean): void;
     /** SASL handshake and authenticate, unless done (or no SASL); needs setVersions first. */

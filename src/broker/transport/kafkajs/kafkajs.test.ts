@@ -56,6 +56,26 @@ describe('kafkajs, as this folder relies on it', () => {
     expect(Array.isArray(connection.requestQueue.pending)).toBe(true);
     expect('throttleCheckTimeoutId' in connection.requestQueue).toBe(true);
     expect(connection.sessionLifetime.toString()).toBe('0');
+    // The lane (lane.ts): correlation ids, the raw SASL exchanges' flag, and the queue's entries,
+    // which its framing, timeout check, drop and disconnect reach through these members only.
+    expect(connection.nextCorrelationId()).toBe(0);
+    expect(connection.nextCorrelationId()).toBe(1);
+    expect(connection.authHandlers).toBeNull();
+    expect(connection.requestQueue.inflight).toBeInstanceOf(Map);
+    const queueSource = readFileSync(require.resolve('kafkajs/src/network/requestQueue/index.js'), 'utf8');
+    for (const use of [
+      "const REQUEST_QUEUE_EMPTY = 'requestQueueEmpty'",
+      'if (Date.now() - request.sentAt > request.requestTimeout) {',
+      'request.timeoutRequest()',
+      'const socketRequest = this.inflight.get(correlationId)',
+      'socketRequest.completed({ size, payload })',
+      'socketRequest.rejected(error)',
+      'if (this.pending.length === 0 && this.inflight.size === 0) {',
+    ])
+      expect(queueSource, use).toContain(use);
+    expect(readFileSync(require.resolve('kafkajs/src/network/connection.js'), 'utf8')).toContain(
+      'this.requestQueue.fulfillRequest({',
+    );
 
     const Encoder = require('kafkajs/src/protocol/encoder.js');
     const encoded = new Encoder().writeBuffer(Buffer.from([1, 2, 3]));
@@ -81,6 +101,8 @@ describe('kafkajs, as this folder relies on it', () => {
       '../../protocol/requests': 'broker/saslAuthenticator/index.js',
       '../../../error': 'protocol/requests/saslAuthenticate/v0/response.js',
       '../package.json': 'errors.js',
+      './awsIam': 'broker/saslAuthenticator/index.js',
+      './oauthBearer': 'broker/saslAuthenticator/index.js',
     };
     for (const { specifier, importer, file } of KAFKAJS_STAND_INS) {
       const path = require.resolve(`kafkajs/src/${IMPORTERS[specifier]}`);
@@ -93,20 +115,25 @@ describe('kafkajs, as this folder relies on it', () => {
     expect(fields.bugs).toEqual(require('kafkajs/package.json').bugs);
   });
 
-  it('trimmed bundle: its SASL authenticator still builds both requests; the requests it never sends for us are gone', async () => {
+  it('trimmed bundle: its SASL authenticator still builds both requests; the requests and built-in authenticators it never runs for us are gone', async () => {
     const result = await build({
       stdin: {
         contents: `
           const Authenticator = require('kafkajs/src/broker/saslAuthenticator/index.js');
           const sent = [];
           const connection = { sasl: { mechanism: 'plain', username: 'u', password: 'p' },
-            send: async (protocol) => { sent.push(protocol.request); return protocol.request.apiKey === 17 ? { enabledMechanisms: ['PLAIN'] } : { authBytes: Buffer.alloc(0) }; } };
+            send: async (protocol) => { sent.push(protocol.request); return protocol.request.apiKey === 17 ? { enabledMechanisms: ['PLAIN', 'OAUTHBEARER', 'AWS'] } : { authBytes: Buffer.alloc(0) }; } };
           const logger = { debug() {}, info() {}, warn() {}, error() {}, namespace: () => logger };
           const versions = { 17: { minVersion: 0, maxVersion: 1 }, 36: { minVersion: 0, maxVersion: 2 } };
           const done = new Authenticator(connection, logger, versions, true).authenticate();
           let missing;
           try { new Authenticator(connection, logger, {}, true); } catch (e) { missing = e.name + ': ' + e.message; }
-          module.exports = { done, sent, missing };
+          // OAUTHBEARER with the Link's own provider: the built-in one (a stand-in) is not reached.
+          const own = { sasl: { mechanism: 'oauthbearer', authenticationProvider: () => ({ authenticate: async () => { sent.push('own provider'); } }) }, send: connection.send };
+          const ownDone = new Authenticator(own, logger, versions, true).authenticate();
+          const aws = { sasl: { mechanism: 'aws' }, send: connection.send };
+          const awsDone = new Authenticator(aws, logger, versions, true).authenticate().then(() => 'ran', (e) => e.message);
+          module.exports = { done, sent, missing, ownDone, awsDone };
         `,
         resolveDir: process.cwd(),
         loader: 'js',
@@ -125,17 +152,29 @@ describe('kafkajs, as this folder relies on it', () => {
       module.exports,
       require,
     );
-    const out = module.exports as { done: Promise<unknown>; sent: unknown[]; missing: string };
+    const out = module.exports as {
+      done: Promise<unknown>;
+      sent: unknown[];
+      missing: string;
+      ownDone: Promise<unknown>;
+      awsDone: Promise<string>;
+    };
     await out.done;
-    expect(out.sent).toEqual([
-      expect.objectContaining({ apiKey: 17, apiVersion: 1 }),
-      expect.objectContaining({ apiKey: 36, apiVersion: 1 }), // kafkajs's newest
-    ]);
+    await out.ownDone;
+    expect(out.sent).toContain('own provider');
+    expect(await out.awsDone).toBe('this SASL mechanism is not part of this build');
+    expect(out.sent).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ apiKey: 17, apiVersion: 1 }),
+        expect.objectContaining({ apiKey: 36, apiVersion: 1 }), // kafkajs's newest
+      ]),
+    );
     expect(out.missing).toBe(
       'KafkaJSServerDoesNotSupportApiKey: The Kafka server does not support the requested API version',
     );
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs.some((i) => i.includes('kafkajs/src/protocol/requests/saslAuthenticate/'))).toBe(true);
+    expect(inputs.filter((i) => /saslAuthenticator\/(awsIam|oauthBearer)\.js$/.test(i))).toEqual([]);
     expect(
       inputs.filter((i) => /kafkajs\/src\/protocol\/requests\/(produce|fetch|joinGroup)\//.test(i)),
     ).toEqual([]);

@@ -2,7 +2,8 @@
  * A Link (../link.ts) on kafkajs's broker connection: kafkajs carries the bytes (socket factory,
  * TLS, SASL with its handshake (not its re-authentication: see reauthenticationThreshold),
  * correlation ids, request timeouts); the project's codec writes the request bodies and reads the
- * answers.
+ * answers. Requests take the lane (lane.ts): written in one frame, answered through kafkajs's
+ * request queue, without its per-request path.
  *
  * kafkajs 2.2.4 keeps this connection class out of its public typings (internals.d.ts declares
  * the part used here) and its package index pulls in its whole client, so the modules are imported
@@ -31,6 +32,7 @@ import {
   type TransportSocket,
   type VersionRange,
 } from '../link.js';
+import { Lane } from './lane.js';
 import { kafkajsLogger } from './logging.js';
 
 const SASL_AUTHENTICATE = 36;
@@ -71,6 +73,8 @@ function quietQueue(connection: Connection): void {
 
 class KafkajsLink implements Link {
   private readonly connection: Connection;
+  /** How requests go out and their answers come back (lane.ts). */
+  private readonly lane: Lane;
   private granted: { startedAt: number; endsAt: number } | undefined;
 
   constructor(
@@ -81,7 +85,11 @@ class KafkajsLink implements Link {
       host: options.host,
       port: options.port,
       logger,
-      socketFactory: (args) => endOnClose(options.socketFactory(args)),
+      socketFactory: (args) => {
+        const socket = endOnClose(options.socketFactory(args));
+        this.lane.attach(socket);
+        return socket;
+      },
       requestTimeout: options.requestTimeoutMs,
       connectionTimeout: options.connectionTimeoutMs,
       enforceRequestTimeout: true,
@@ -94,6 +102,13 @@ class KafkajsLink implements Link {
       reauthenticationThreshold: 0,
     });
     quietQueue(this.connection);
+    this.lane = new Lane(
+      this.connection,
+      options.clientId,
+      options.sasl !== null,
+      options.requestTimeoutMs,
+      (e, api) => this.translate(e, api),
+    );
   }
 
   async connect(): Promise<void> {
@@ -131,24 +146,22 @@ class KafkajsLink implements Link {
     return this.granted;
   }
 
-  async send(frame: RequestFrame): Promise<Uint8Array> {
-    const { body } = frame;
-    try {
-      const payload = await this.connection.send<Buffer>({
-        request: {
-          apiKey: frame.apiKey,
-          apiVersion: frame.apiVersion,
-          apiName: frame.apiName,
-          encode: () => new Encoder().writeBuffer(Buffer.from(body.buffer, body.byteOffset, body.byteLength)),
-        },
-        // The bytes go back undecoded: the caller's codec reads them.
-        response: { decode: (bytes: Buffer) => bytes, parse: (bytes: Buffer) => bytes },
-        logResponseError: false,
-      });
-      return new Uint8Array(payload.buffer, payload.byteOffset, payload.byteLength);
-    } catch (error) {
-      throw this.translate(error, frame.apiName);
+  send(frame: RequestFrame): Promise<Uint8Array> {
+    return this.lane.ready(frame.apiKey) ? this.lane.send(frame) : this.sendAuthenticated(frame);
+  }
+
+  /** With SASL, authenticated first (the session ended: kafkajs's own send did the same); else not connected. */
+  private async sendAuthenticated(frame: RequestFrame): Promise<Uint8Array> {
+    if (this.options.sasl && this.connection.isConnected()) {
+      try {
+        await this.connection.authenticate();
+      } catch (error) {
+        throw this.translate(error, 'SaslAuthenticate');
+      }
     }
+    if (!this.lane.ready(frame.apiKey))
+      throw this.translate(new KafkaJSConnectionError('Not connected'), frame.apiName);
+    return this.lane.send(frame);
   }
 
   async close(): Promise<void> {
