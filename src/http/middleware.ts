@@ -28,6 +28,8 @@ declare module 'hono' {
     deadline: Deadline;
     /** The deadline of a streamed answer to this request (STREAM_TIMEOUT_MS from its arrival), made on demand. */
     streamDeadline: () => Deadline;
+    /** Its body is still on its way: a deadline passed meanwhile is the client's (408), not ours. */
+    bodyPending: boolean;
   }
 }
 
@@ -99,6 +101,8 @@ function deadline(ms: number, streamMs = ms): MiddlewareHandler {
       );
     });
     if (outcome === 'expired') {
+      if (c.get('bodyPending'))
+        return problemResponse(c, 'client-timeout', `the request body did not arrive within ${ms} ms`);
       // Whatever the route still waits for is abandoned (the deadline aborted); its answer is dropped.
       return problemResponse(
         c,
@@ -302,7 +306,13 @@ function body(limits: HttpLimits): MiddlewareHandler {
         { accept: 'application/json' },
       );
     }
-    return capped(c, next);
+    // Read in full before the route runs, so a body that stops coming is known for one (408).
+    c.set('bodyPending', carries);
+    return capped(c, async () => {
+      if (carries) await c.req.arrayBuffer().catch(() => undefined);
+      c.set('bodyPending', false);
+      return next();
+    });
   };
 }
 

@@ -40,7 +40,8 @@ export const PROBLEM_WHEN: Readonly<Record<ProblemSlug, string>> = {
   'method-not-allowed': 'a known path, another method (with `Allow`)',
   'not-acceptable':
     '`GET /groups` with an `Accept` that takes neither JSON nor NDJSON (`offers` names both), or a route that answers JSON alone with one that takes no JSON',
-  'client-timeout': 'the request was not received in time (Node server)',
+  'client-timeout':
+    'the request was not received in time: its headers (Node server), or its body within `REQUEST_TIMEOUT_MS`',
   'payload-too-large': 'a body larger than `MAX_BODY_BYTES`, declared or counted while read',
   'unsupported-media-type': 'a body that is not `application/json`',
   'rate-limited': "the caller's token bucket is empty (with `Retry-After`)",

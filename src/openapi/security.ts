@@ -102,7 +102,8 @@ export function addSecurity<T extends object>(document: T): T {
         'rate-limited',
         'request-timeout',
       ]);
-      if (operation.requestBody) addProblems(operation, ['payload-too-large', 'unsupported-media-type']);
+      if (operation.requestBody)
+        addProblems(operation, ['payload-too-large', 'unsupported-media-type', 'client-timeout']);
       if (answersJsonAlone(operation) && !operation.responses?.['406'])
         addProblems(operation, ['not-acceptable']);
     }

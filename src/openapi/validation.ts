@@ -238,6 +238,9 @@ export async function invalidParameters(
  */
 const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 const RESERVED_EXPECTED = 'a key other than __proto__, constructor and prototype';
+/** JSON's "\ud800": a lone UTF-16 surrogate has no UTF-8 spelling, so no Kafka string can hold it. */
+const LONE_SURROGATE = /\p{Cs}/u;
+const UNICODE_EXPECTED = 'text with no lone UTF-16 surrogate (no UTF-8 spelling)';
 
 interface Visit {
   value: unknown;
@@ -252,7 +255,8 @@ function pathOf(visit: Visit): PropertyKey[] {
 }
 
 /**
- * Every reserved key in a parsed body (the first MAX_PROBLEMS named), walked without recursion:
+ * Every reserved key, and every key or string with a lone surrogate, in a parsed body (the first
+ * MAX_PROBLEMS named), walked without recursion:
  * a body nested as deep as the size cap allows costs one pass and no stack.
  */
 export function reservedKeys(body: unknown): { errors: InvalidParameter[]; total: number } {
@@ -261,16 +265,20 @@ export function reservedKeys(body: unknown): { errors: InvalidParameter[]; total
   const stack: Visit[] = [{ value: body, key: undefined, parent: undefined }];
   for (let visit = stack.pop(); visit !== undefined; visit = stack.pop()) {
     const { value, key } = visit;
-    if (typeof key === 'string' && RESERVED_KEYS.has(key)) {
+    const reserved = typeof key === 'string' && RESERVED_KEYS.has(key);
+    if (reserved || unpaired(key) || unpaired(value)) {
       total++;
       if (errors.length >= MAX_PROBLEMS) continue;
       const name = shorten(bodyPath(pathOf(visit)));
+      const expected = reserved ? RESERVED_EXPECTED : UNICODE_EXPECTED;
       errors.push({
         in: 'body',
         name,
-        expected: RESERVED_EXPECTED,
-        received: key,
-        message: `body field '${name}' is not allowed: the key '${key}' is reserved, expected ${RESERVED_EXPECTED}`,
+        expected,
+        received: reserved ? key : shorten(JSON.stringify(unpaired(key) ? key : value)),
+        message: reserved
+          ? `body field '${name}' is not allowed: the key '${key}' is reserved, expected ${expected}`
+          : `body field '${name}' expected ${expected}`,
       });
       continue;
     }
@@ -280,7 +288,8 @@ export function reservedKeys(body: unknown): { errors: InvalidParameter[]; total
     if (Array.isArray(value)) {
       for (let i = value.length - 1; i >= 0; i--) {
         const v: unknown = value[i];
-        if (v !== null && typeof v === 'object') stack.push({ value: v, key: i, parent: visit });
+        if ((v !== null && typeof v === 'object') || unpaired(v))
+          stack.push({ value: v, key: i, parent: visit });
       }
       continue;
     }
@@ -288,12 +297,14 @@ export function reservedKeys(body: unknown): { errors: InvalidParameter[]; total
     for (let i = keys.length - 1; i >= 0; i--) {
       const k = keys[i] as string;
       const v: unknown = (value as Record<string, unknown>)[k];
-      if (RESERVED_KEYS.has(k) || (v !== null && typeof v === 'object'))
+      if (RESERVED_KEYS.has(k) || (v !== null && typeof v === 'object') || unpaired(k) || unpaired(v))
         stack.push({ value: v, key: k, parent: visit });
     }
   }
   return { errors, total };
 }
+
+const unpaired = (v: unknown) => typeof v === 'string' && LONE_SURROGATE.test(v);
 
 /** The `defaultHook` of every route: passes valid input through, answers 400 otherwise. */
 export async function validationHook(

@@ -83,14 +83,15 @@ export function argumentErrors(route: ToolRoute, args: Record<string, unknown>):
         received: jsonType(value),
         message: `expected ${expected(schema)}, received ${jsonType(value)}`,
       });
-    } else if (place === 'path' && value === '') {
-      // An empty segment would make another path: /groups/ is not a group.
+    } else if (place !== 'query' && place !== 'body' && (value === '' || value === '.' || value === '..')) {
+      // Such a segment makes another path: /groups/ is no group, /groups/./offsets the group 'offsets'.
+      const expected = "a non-empty string other than '.' or '..'";
       errors.push({
         in: 'body',
         name: where(name),
-        expected: 'a non-empty string',
-        received: '',
-        message: 'expected a non-empty string, received an empty one',
+        expected,
+        received: value,
+        message: `expected ${expected}`,
       });
     }
   }

@@ -95,6 +95,19 @@ describe('the MCP tool table', () => {
     expect(request instanceof Request && request.url).toBe(
       'http://x/clusters/eu/groups/a%20b%2Fc/offsets?type=classic',
     );
+    // A URL resolves '.' and '..' away: /groups/./offsets would be the group 'offsets', and
+    // /clusters/../groups/g/offsets the default cluster's group.
+    for (const [args, name] of [
+      [{ groupId: '.' }, 'groupId'],
+      [{ groupId: '..' }, 'groupId'],
+      [{ groupId: 'g', cluster: '..' }, 'cluster'],
+      [{ groupId: 'g', cluster: '.' }, 'cluster'],
+    ] as const) {
+      const refused = toolRequest(lag, args, 'http://x/mcp', new Headers());
+      expect(refused, JSON.stringify(args)).toEqual([
+        expect.objectContaining({ name: `params.arguments.${name}`, received: args[name] }),
+      ]);
+    }
   });
 
   it('sends the execute tool its fixed query and only its body fields', async () => {
@@ -168,6 +181,11 @@ describe('tool arguments of another JSON type than the input schema', () => {
         "'params.arguments.maxLag' expected integer",
       ],
       ['describe_consumer_group', { groupId: '' }, "'params.arguments.groupId' expected a non-empty string"],
+      [
+        'describe_consumer_group_health',
+        { groupId: '.' },
+        "'params.arguments.groupId' expected a non-empty string other than '.' or '..'",
+      ],
       ['describe_consumer_group', {}, "'params.arguments.groupId' is required by describe_consumer_group"],
       [
         'describe_cluster',
