@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile, type Plugin } from 'esbuild';
+import { kafkajsLazyBuiltins } from './kafkajs-lazy-builtins.js';
 import { openApiGeneratorApart } from './openapi-generator-apart.js';
 import { standIns, workerStandInProblems } from './stand-ins.js';
 import { zodJsonSchemaApart } from './zod-json-schema-apart.js';
@@ -35,9 +36,15 @@ const REQUIRE_BANNER =
  * What the Node and Lambda bundles leave out or load apart: the stand-ins (scripts/stand-ins.ts:
  * zod's other locales and opt-ins, the MCP SDK's ajv, kafkajs's unused requests), zod-to-openapi's
  * generator (scripts/openapi-generator-apart.ts) and zod's JSON Schema conversion
- * (scripts/zod-json-schema-apart.ts); exported for the bundle's own test.
+ * (scripts/zod-json-schema-apart.ts), and kafkajs's requires of `crypto` and `tls` moved to where
+ * SASL or TLS needs them (scripts/kafkajs-lazy-builtins.ts); exported for the bundle's own test.
  */
-export const BUNDLE_PLUGINS: Plugin[] = [standIns(ROOT), openApiGeneratorApart, zodJsonSchemaApart];
+export const BUNDLE_PLUGINS: Plugin[] = [
+  standIns(ROOT),
+  openApiGeneratorApart,
+  zodJsonSchemaApart,
+  kafkajsLazyBuiltins,
+];
 
 export interface Bundle {
   name: string;
