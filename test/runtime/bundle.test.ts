@@ -11,7 +11,7 @@
 import { execFile } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -157,6 +157,20 @@ describe('the Lambda bundle', () => {
       });
     });
   }
+
+  it("a start file makes a `require` only if it calls one (kafkajs, esbuild's helper)", async () => {
+    const start = staticClosure(built.meta, built.entry).files;
+    const banner = 'const require = __createRequire(import.meta.url);';
+    const withBanner: string[] = [];
+    for (const file of start) {
+      const code = await readFile(join(deployed, relative(dirname(built.entry), file)), 'utf8');
+      if (!code.includes(banner)) continue;
+      withBanner.push(file);
+      expect(/\brequire\b/.test(code.slice(code.indexOf(banner) + banner.length)), file).toBe(true);
+    }
+    expect(withBanner.length).toBeGreaterThan(0);
+    expect(withBanner.length).toBeLessThan(start.length / 4);
+  });
 
   /** In a child's source: which of Node's `crypto` and `tls` the process has loaded so far. */
   const LOADED_BUILTINS = `const loaded = () => ['crypto', 'tls'].filter((m) => process.moduleLoadList.includes('NativeModule ' + m));`;
