@@ -23,6 +23,7 @@ import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile, type Plugin } from 'esbuild';
 import { kafkajsLazyBuiltins } from './kafkajs-lazy-builtins.js';
+import { lazyChunksJoinStart } from './lazy-chunks-join-start.js';
 import { openApiGeneratorApart } from './openapi-generator-apart.js';
 import { standIns, workerStandInProblems } from './stand-ins.js';
 import { zodJsonSchemaApart } from './zod-json-schema-apart.js';
@@ -82,6 +83,7 @@ async function esbuild(
   name: string,
   minify: boolean,
   inject: string[] = [],
+  plugins: Plugin[] = [],
 ): Promise<Built> {
   // A chunk left by an earlier build would ship in the Lambda zip for nothing.
   await rm(outdir, { recursive: true, force: true });
@@ -103,7 +105,7 @@ async function esbuild(
     banner: { js: REQUIRE_BANNER },
     metafile: true,
     logLevel: 'warning',
-    plugins: BUNDLE_PLUGINS,
+    plugins: [...BUNDLE_PLUGINS, ...plugins],
     inject,
   });
   await dropUnusedRequireBanners(Object.keys(result.metafile.outputs));
@@ -168,7 +170,10 @@ export async function buildLambda(
   outdir = join(ROOT, 'dist/lambda'),
   inject = LAMBDA_INJECT,
 ): Promise<Bundle & Built> {
-  const { entry: outfile, meta } = await esbuild('src/runtime/lambda.ts', outdir, 'index', true, inject);
+  const entry = 'src/runtime/lambda.ts';
+  // The start in two files: the entry's exports, and one chunk of all it imports.
+  const plugins = [lazyChunksJoinStart(entry, 'src')];
+  const { entry: outfile, meta } = await esbuild(entry, outdir, 'index', true, inject, plugins);
   checkNoSwaggerUi('lambda', Object.keys(meta.inputs));
   return { ...(await measure('lambda', outfile)), entry: outfile, meta };
 }
