@@ -41,9 +41,12 @@ if (rttMs !== undefined && !(rttMs >= 0)) throw new Error(`--rtt wants milliseco
 
 /** The child: everything timed from its own origin; prints one JSON line and exits. */
 const CHILD = `
+const ms = (c) => (c.user + c.system) / 1000;
 const t0 = performance.now();
+const cpu0 = ms(process.cpuUsage());
 const { handler } = await import(process.env.BUNDLE_URL);
 const imported = performance.now();
+const cpu1 = ms(process.cpuUsage());
 const path = '/groups/' + encodeURIComponent(process.env.GROUP_ID);
 const res = await handler({
   version: '2.0', routeKey: '$default', rawPath: path, rawQueryString: '', headers: { host: 'bench.lambda-url.eu-west-1.on.aws' },
@@ -51,8 +54,8 @@ const res = await handler({
   body: null, isBase64Encoded: false,
 });
 const done = performance.now();
-const cpu = process.cpuUsage();
-console.log(JSON.stringify({ status: res.statusCode, start: t0, import: imported - t0, sinceStart: done, cpu: (cpu.user + cpu.system) / 1000 }));
+const cpu = ms(process.cpuUsage());
+console.log(JSON.stringify({ status: res.statusCode, start: t0, import: imported - t0, sinceStart: done, cpu, cpuBoot: cpu0, cpuImport: cpu1 - cpu0, cpuAnswer: cpu - cpu1 }));
 process.exit(0);
 `;
 
@@ -63,6 +66,10 @@ interface Run {
   sinceStart: number;
   /** CPU time of the child, boot included (user + system): what another process's load inflates least. */
   cpu: number;
+  /** The same CPU time by phase: to the child's first line, the import, the first answer. */
+  cpuBoot: number;
+  cpuImport: number;
+  cpuAnswer: number;
   wall: number;
 }
 
@@ -88,7 +95,8 @@ function format(r: Run): string {
   const answer = r.sinceStart - r.start - r.import;
   return (
     `sinceStart ${r.sinceStart.toFixed(1)} ms = boot ${r.start.toFixed(1)} + import ${r.import.toFixed(1)} + ` +
-    `answer ${answer.toFixed(1)}; wall ${r.wall.toFixed(1)} ms; cpu ${r.cpu.toFixed(1)} ms`
+    `answer ${answer.toFixed(1)}; wall ${r.wall.toFixed(1)} ms; ` +
+    `cpu ${r.cpu.toFixed(1)} ms = ${r.cpuBoot.toFixed(1)} + ${r.cpuImport.toFixed(1)} + ${r.cpuAnswer.toFixed(1)}`
   );
 }
 
@@ -146,6 +154,9 @@ async function main(): Promise<void> {
         cold: m((r) => r.sinceStart - r.start),
         sinceStart: m((r) => r.sinceStart),
         cpu: m((r) => r.cpu),
+        cpuBoot: m((r) => r.cpuBoot),
+        cpuImport: m((r) => r.cpuImport),
+        cpuAnswer: m((r) => r.cpuAnswer),
         wall: m((r) => r.wall),
       };
     });
@@ -154,14 +165,15 @@ async function main(): Promise<void> {
       const r = medians[k] as (typeof medians)[number];
       console.log(
         `${b.name}, medians of ${runs}: boot ${f(r.boot)}, import ${f(r.import)}, answer ${f(r.answer)}, ` +
-          `import + answer ${f(r.cold)}, sinceStart ${f(r.sinceStart)}; wall ${f(r.wall)}; cpu ${f(r.cpu)}`,
+          `import + answer ${f(r.cold)}, sinceStart ${f(r.sinceStart)}; wall ${f(r.wall)}; cpu ${f(r.cpu)} ` +
+          `(boot ${f(r.cpuBoot)}, import ${f(r.cpuImport)}, answer ${f(r.cpuAnswer)})`,
       );
     }
     const [mine, theirs] = medians;
     if (mine && theirs) {
       const ratio = (a: number, b: number) => (a / b).toFixed(2);
       console.log(
-        `this build / ${other}: import ${ratio(mine.import, theirs.import)}×, answer ${ratio(mine.answer, theirs.answer)}×, import + answer ${ratio(mine.cold, theirs.cold)}×, sinceStart ${ratio(mine.sinceStart, theirs.sinceStart)}×, cpu ${ratio(mine.cpu, theirs.cpu)}×`,
+        `this build / ${other}: import ${ratio(mine.import, theirs.import)}×, answer ${ratio(mine.answer, theirs.answer)}×, import + answer ${ratio(mine.cold, theirs.cold)}×, sinceStart ${ratio(mine.sinceStart, theirs.sinceStart)}×, cpu ${ratio(mine.cpu, theirs.cpu)}× (import ${ratio(mine.cpuImport, theirs.cpuImport)}×, answer ${ratio(mine.cpuAnswer, theirs.cpuAnswer)}×)`,
       );
     }
     if (relay)

@@ -15,13 +15,15 @@
  */
 
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile, type Plugin } from 'esbuild';
+import { kafkajsLazyBuiltins } from './kafkajs-lazy-builtins.js';
+import { lazyChunksJoinStart } from './lazy-chunks-join-start.js';
 import { openApiGeneratorApart } from './openapi-generator-apart.js';
 import { standIns, workerStandInProblems } from './stand-ins.js';
 import { zodJsonSchemaApart } from './zod-json-schema-apart.js';
@@ -35,9 +37,15 @@ const REQUIRE_BANNER =
  * What the Node and Lambda bundles leave out or load apart: the stand-ins (scripts/stand-ins.ts:
  * zod's other locales and opt-ins, the MCP SDK's ajv, kafkajs's unused requests), zod-to-openapi's
  * generator (scripts/openapi-generator-apart.ts) and zod's JSON Schema conversion
- * (scripts/zod-json-schema-apart.ts); exported for the bundle's own test.
+ * (scripts/zod-json-schema-apart.ts), and kafkajs's requires of `crypto` and `tls` moved to where
+ * SASL or TLS needs them (scripts/kafkajs-lazy-builtins.ts); exported for the bundle's own test.
  */
-export const BUNDLE_PLUGINS: Plugin[] = [standIns(ROOT), openApiGeneratorApart, zodJsonSchemaApart];
+export const BUNDLE_PLUGINS: Plugin[] = [
+  standIns(ROOT),
+  openApiGeneratorApart,
+  zodJsonSchemaApart,
+  kafkajsLazyBuiltins,
+];
 
 export interface Bundle {
   name: string;
@@ -75,6 +83,7 @@ async function esbuild(
   name: string,
   minify: boolean,
   inject: string[] = [],
+  plugins: Plugin[] = [],
 ): Promise<Built> {
   // A chunk left by an earlier build would ship in the Lambda zip for nothing.
   await rm(outdir, { recursive: true, force: true });
@@ -96,10 +105,26 @@ async function esbuild(
     banner: { js: REQUIRE_BANNER },
     metafile: true,
     logLevel: 'warning',
-    plugins: BUNDLE_PLUGINS,
+    plugins: [...BUNDLE_PLUGINS, ...plugins],
     inject,
   });
+  await dropUnusedRequireBanners(Object.keys(result.metafile.outputs));
   return { entry: join(outdir, `${name}.mjs`), meta: result.metafile };
+}
+
+/**
+ * esbuild writes the banner into every file; only the few that call `require` (kafkajs's chunk,
+ * esbuild's helper) need it. Each other start file made a `require` it never called (about 1.5 ms
+ * over a Lambda start's 31 files).
+ */
+async function dropUnusedRequireBanners(outputs: string[]): Promise<void> {
+  for (const output of outputs) {
+    if (!output.endsWith('.mjs')) continue;
+    const file = join(ROOT, output);
+    const code = await readFile(file, 'utf8');
+    if (code.startsWith(`${REQUIRE_BANNER}\n`) && !/\brequire\b/.test(code.slice(REQUIRE_BANNER.length)))
+      await writeFile(file, code.slice(REQUIRE_BANNER.length + 1));
+  }
 }
 
 /**
@@ -145,7 +170,10 @@ export async function buildLambda(
   outdir = join(ROOT, 'dist/lambda'),
   inject = LAMBDA_INJECT,
 ): Promise<Bundle & Built> {
-  const { entry: outfile, meta } = await esbuild('src/runtime/lambda.ts', outdir, 'index', true, inject);
+  const entry = 'src/runtime/lambda.ts';
+  // The start in two files: the entry's exports, and one chunk of all it imports.
+  const plugins = [lazyChunksJoinStart(entry, 'src')];
+  const { entry: outfile, meta } = await esbuild(entry, outdir, 'index', true, inject, plugins);
   checkNoSwaggerUi('lambda', Object.keys(meta.inputs));
   return { ...(await measure('lambda', outfile)), entry: outfile, meta };
 }

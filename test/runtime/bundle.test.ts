@@ -4,13 +4,14 @@
  * What a Lambda cold start loads is bounded: the entry and its static imports only, without AWS's
  * MSK IAM signer or the RE2 engine, which load from their chunks on first use; the built handler,
  * copied away from this repository's node_modules, answers from the broker and still signs; its
- * import and its first answer leave Node's fetch classes unloaded.
+ * import and its first answer leave Node's fetch classes unloaded, and Node's crypto and tls until
+ * SCRAM or TLS is configured.
  */
 
 import { execFile } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -156,6 +157,81 @@ describe('the Lambda bundle', () => {
       });
     });
   }
+
+  it("a start file makes a `require` only if it calls one (kafkajs, esbuild's helper)", async () => {
+    const start = staticClosure(built.meta, built.entry).files;
+    const banner = 'const require = __createRequire(import.meta.url);';
+    const withBanner: string[] = [];
+    for (const file of start) {
+      const code = await readFile(join(deployed, relative(dirname(built.entry), file)), 'utf8');
+      if (!code.includes(banner)) continue;
+      withBanner.push(file);
+      expect(/\brequire\b/.test(code.slice(code.indexOf(banner) + banner.length)), file).toBe(true);
+    }
+    // The one chunk of the start's modules, kafkajs among them.
+    expect(withBanner.length).toBe(1);
+  });
+
+  it('a start loads three files: the entry, the chunk of all it imports, the light fetch classes', () => {
+    // Each lazy module of the sources loads through a wrapper that imports the entry
+    // (scripts/lazy-chunks-join-start.ts); without it esbuild cut the start into 31 files by which
+    // lazy modules share each of them, about 0.2 ms a file.
+    const start = staticClosure(built.meta, built.entry);
+    expect(start.files.length).toBeLessThanOrEqual(3);
+  });
+
+  /** In a child's source: which of Node's `crypto` and `tls` the process has loaded so far. */
+  const LOADED_BUILTINS = `const loaded = () => ['crypto', 'tls'].filter((m) => process.moduleLoadList.includes('NativeModule ' + m));`;
+
+  it("importing the handler and a first describe over plain TCP load neither Node's crypto nor its tls", async () => {
+    // kafkajs requires both at start for SCRAM and TLS (4-5 ms of a cold start); the bundle
+    // requires them on the first connection that authenticates with SCRAM or uses TLS.
+    const child = `
+      ${LOADED_BUILTINS}
+      const { handler, __lambdaInternals } = await import('./index.mjs');
+      const atImport = loaded();
+      const path = '/groups/' + encodeURIComponent('no-such-group-' + process.pid);
+      const res = await handler(${GET_PATH});
+      const afterAnswer = loaded();
+      await __lambdaInternals.reset();
+      console.log(JSON.stringify({ status: res.statusCode, atImport, afterAnswer }));
+      process.exit(0);
+    `;
+    expect(await inDeployed(child)).toEqual({ status: 404, atImport: [], afterAnswer: [] });
+  });
+
+  const sasl = inject('kafkaSasl');
+  const tls = inject('kafkaTls');
+  it.skipIf(!sasl || !tls)(
+    'SCRAM-SHA-512 and TLS still connect, each loading its module on first use',
+    async () => {
+      const child = `
+      ${LOADED_BUILTINS}
+      const { handler, __lambdaInternals } = await import('./index.mjs');
+      const path = '/groups/' + encodeURIComponent('no-such-group-' + process.pid);
+      const res = await handler(${GET_PATH});
+      await __lambdaInternals.reset();
+      console.log(JSON.stringify({ status: res.statusCode, type: JSON.parse(res.body).type, loaded: loaded() }));
+      process.exit(0);
+    `;
+      const missing = { status: 404, type: '/problems/group-not-found' };
+      const scram = {
+        KAFKA_BROKERS: sasl?.bootstrap ?? '',
+        KAFKA_SASL_MECHANISM: 'scram-sha-512',
+        KAFKA_SASL_USERNAME: sasl?.username ?? '',
+        KAFKA_SASL_PASSWORD: sasl?.password ?? '',
+      };
+      expect(await inDeployed(child, scram)).toEqual({ ...missing, loaded: ['crypto'] });
+      const overTls = { KAFKA_BROKERS: tls?.bootstrap ?? '', KAFKA_SSL_CA: tls?.caPem ?? '' };
+      expect(await inDeployed(child, overTls)).toMatchObject({
+        ...missing,
+        loaded: expect.arrayContaining(['tls']),
+      });
+      // A wrong password is still refused: authentication ran.
+      const refused = await inDeployed(child, { ...scram, KAFKA_SASL_PASSWORD: 'not-the-password' });
+      expect(refused).toMatchObject({ status: 503, type: '/problems/broker-unavailable' });
+    },
+  );
 
   it('the deployed handler answers from the broker, then loads the signer chunk and signs', async () => {
     const child = `
