@@ -69,15 +69,16 @@ export const kafkajsLazyBuiltins: Plugin = {
     b.onEnd((result) => {
       if (result.errors.length > 0 || b.initialOptions.stdin) return;
       const unused = KAFKAJS_LAZY_EDITS.filter((e) => !used.has(e));
+      // A returned error fails the build; one pushed into `result.errors` is only reported.
       if (unused.length > 0)
-        result.errors.push({
-          id: 'kafkajs-lazy-builtins',
-          pluginName: 'kafkajs-lazy-builtins',
-          text: `no kafkajs file matched ${unused.map((e) => e.file.source).join(', ')}: see scripts/kafkajs-lazy-builtins.ts`,
-          location: null,
-          notes: [],
-          detail: undefined,
-        });
+        return {
+          errors: [
+            {
+              text: `no kafkajs file matched ${unused.map((e) => e.file.source).join(', ')}: see scripts/kafkajs-lazy-builtins.ts`,
+            },
+          ],
+        };
+      return undefined;
     });
   },
 };

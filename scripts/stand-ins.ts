@@ -67,16 +67,16 @@ export function standIns(root: string): Plugin {
       b.onEnd((result) => {
         if (result.errors.length > 0 || b.initialOptions.stdin) return;
         const unused = STAND_INS.filter((s) => !used.has(s));
-        if (unused.length > 0) {
-          result.errors.push({
-            id: 'stand-ins',
-            pluginName: 'stand-ins',
-            text: `no import of ${unused.map((s) => `'${s.specifier}' (${s.file})`).join(', ')}: the dependency changed, see scripts/stand-ins.ts`,
-            location: null,
-            notes: [],
-            detail: undefined,
-          });
-        }
+        // A returned error fails the build; one pushed into `result.errors` is only reported.
+        if (unused.length > 0)
+          return {
+            errors: [
+              {
+                text: `no import of ${unused.map((s) => `'${s.specifier}' (${s.file})`).join(', ')}: the dependency changed, see scripts/stand-ins.ts`,
+              },
+            ],
+          };
+        return undefined;
       });
     },
   };
