@@ -7995,7 +7995,7 @@ export interface operations {
                 isolation?: "read_uncommitted" | "read_committed";
                 /** @description Extra data per group (partitions: its lag per partition of the topic; timeLag: the topic's time lag, one Fetch and two ListOffsets more per partition leader and batch): one or more of partitions, timeLag (repeated or comma-separated, any case) */
                 include?: ("partitions" | "timeLag")[];
-                /** @description groupId (default): by group id in UTF-8 byte order, paged by cursor; lag: most lag on the topic first, the first `limit` groups, no next page */
+                /** @description groupId (default): by group id in UTF-8 byte order, paged by cursor; lag: most lag on the topic first, the first `limit` groups, no next page (a cursor with it answers 400) */
                 sort?: "groupId" | "lag";
             };
             header?: never;
@@ -8342,7 +8342,7 @@ export interface operations {
                 isolation?: "read_uncommitted" | "read_committed";
                 /** @description Extra data per group (partitions: its lag per partition of the topic; timeLag: the topic's time lag, one Fetch and two ListOffsets more per partition leader and batch): one or more of partitions, timeLag (repeated or comma-separated, any case) */
                 include?: ("partitions" | "timeLag")[];
-                /** @description groupId (default): by group id in UTF-8 byte order, paged by cursor; lag: most lag on the topic first, the first `limit` groups, no next page */
+                /** @description groupId (default): by group id in UTF-8 byte order, paged by cursor; lag: most lag on the topic first, the first `limit` groups, no next page (a cursor with it answers 400) */
                 sort?: "groupId" | "lag";
             };
             header?: never;

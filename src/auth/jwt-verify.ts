@@ -61,11 +61,26 @@ export function joseVerifier(config: JwtConfig): (token: string) => Promise<JwtO
         clockTolerance: CLOCK_SKEW_SECONDS,
         requiredClaims: ['exp', 'sub'],
       });
+      // RFC 7519 makes `sub` a StringOrURI: a number or an object would name the principal
+      // `jwt:7` or `jwt:[object Object]`, one principal for every such token.
+      if (typeof payload.sub !== 'string' || payload.sub === '')
+        return {
+          ok: false,
+          reason: `the token's 'sub' claim is not accepted: expected a non-empty string, received ${describe(payload.sub)}`,
+          unavailable: false,
+        };
       return { ok: true, payload };
     } catch (error) {
       return { ok: false, reason: reasonOf(error), unavailable: keySetUnreadable(error) };
     }
   };
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (value === '') return 'an empty string';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 /** Whether the failure lies with the issuer's key set rather than with the token. */

@@ -33,7 +33,8 @@ export const PROBLEM_WHEN: Readonly<Record<ProblemSlug, string>> = {
     "the group's coordinator stayed unavailable through the retries (with `Retry-After`)",
   'broker-timeout':
     'a broker the answer could not do without did not answer within `KAFKA_REQUEST_TIMEOUT_MS`, or within what was left of `REQUEST_TIMEOUT_MS`',
-  'malformed-request': 'the bytes are not HTTP (Node server, before the app)',
+  'malformed-request':
+    'the bytes are not HTTP (Node server, before the app), or a Lambda event that is no HTTP request (no path, a body marked base64 that is not)',
   unauthorized: 'no credentials, or refused ones (with `WWW-Authenticate: Bearer ...`)',
   forbidden:
     "a known principal with no grant for the route's action (a write: `action` names the one it needs)",

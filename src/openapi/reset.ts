@@ -18,6 +18,7 @@ export const MAX_RESET_PARTITIONS = 10_000;
 const OFFSET_RULE = 'an offset: an integer from 0 to 2^53 - 1';
 const PARTITION_RULE = 'a partition: an integer from 0 to 2^31 - 1';
 const TOPIC_RULE = 'a topic name of 1 to 249 characters';
+const SHIFT_RULE = 'an integer from -(2^53 - 1) to 2^53 - 1';
 
 const Offset = () =>
   z
@@ -63,10 +64,10 @@ export const ResetOffsetsRequestSchema = z
         }),
       offset: Offset().optional().openapi({ description: 'to-offset: the target of every partition' }),
       shiftBy: z
-        .number(expect('an integer'))
-        .int(expect('an integer'))
-        .min(-Number.MAX_SAFE_INTEGER, expect('an integer'))
-        .max(Number.MAX_SAFE_INTEGER, expect('an integer'))
+        .number(expect(SHIFT_RULE))
+        .int(expect(SHIFT_RULE))
+        .min(-Number.MAX_SAFE_INTEGER, expect(SHIFT_RULE))
+        .max(Number.MAX_SAFE_INTEGER, expect(SHIFT_RULE))
         .optional()
         .openapi({
           format: 'int64',
@@ -150,7 +151,7 @@ export const ResetOffsetsRequestSchema = z
     }
     const required: Partial<Record<string, [keyof typeof body, string]>> = {
       'to-offset': ['offset', OFFSET_RULE],
-      'shift-by': ['shiftBy', 'an integer'],
+      'shift-by': ['shiftBy', SHIFT_RULE],
       'to-datetime': ['datetime', 'an RFC 3339 date-time with a time zone, e.g. 2026-11-30T20:00:00Z'],
       'by-duration': ['duration', 'an ISO 8601 duration such as PT1H or P1DT30M'],
       'from-list': ['offsets', 'a list of 1 or more {topic, partition, offset}'],

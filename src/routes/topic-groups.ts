@@ -65,7 +65,7 @@ const TopicGroupsQuery = strictQuery({
     .openapi({
       param: { name: 'sort', in: 'query' },
       description:
-        'groupId (default): by group id in UTF-8 byte order, paged by cursor; lag: most lag on the topic first, the first `limit` groups, no next page',
+        'groupId (default): by group id in UTF-8 byte order, paged by cursor; lag: most lag on the topic first, the first `limit` groups, no next page (a cursor with it answers 400)',
       example: 'lag',
     }),
 });
@@ -261,6 +261,23 @@ export function topicGroupRoutes(app: OpenAPIHono, service: GroupService, logger
             received: c.req.query(name) ?? null,
             message: `${name} applies to pages (application/json); the ndjson stream has every group`,
           })),
+      });
+    }
+    if (query.sort === 'lag' && query.cursor !== undefined) {
+      // A cursor walks the groupId order; the lag order is one page, and a cursor would rank only
+      // the groups after it.
+      const message =
+        'cursor pages sort=groupId; sort=lag answers one page (the first `limit` groups by lag) and no cursor';
+      throw new RouteProblem('invalid-input', message, {
+        errors: [
+          {
+            in: 'query' as const,
+            name: 'cursor',
+            expected: 'absent with sort=lag',
+            received: c.req.query('cursor') ?? null,
+            message,
+          },
+        ],
       });
     }
     const { failures, readings, deadline } = await read(c, topic, query, representation === NDJSON);

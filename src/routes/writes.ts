@@ -14,6 +14,7 @@ import { RouteProblem } from '../http/route-problem.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { expect, strictQuery } from '../openapi/validation.js';
 import { GroupDeletionSchema, OffsetsDeletionSchema } from '../openapi/write-schemas.js';
+import { TOPIC_PATTERN, TOPIC_RULE } from './listing-query.js';
 import { GroupIdParam } from './params.js';
 
 /** `?type=` on a write: required, since a write must never land on a group of another type. */
@@ -35,7 +36,7 @@ export const DryRunParam = z
 
 const TopicParam = z
   .string()
-  .min(1, expect('a topic name'))
+  .regex(TOPIC_PATTERN, expect(TOPIC_RULE))
   .openapi({
     param: { name: 'topic', in: 'query', required: true },
     description: 'The topic',

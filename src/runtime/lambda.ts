@@ -17,6 +17,7 @@ import { securityFrom } from '../http/security.js';
 import { createLogger } from '../logger.js';
 import { clustersOf, createService, type Service } from '../service.js';
 import { tokenSigner } from '../tokens/signed.js';
+import { eventFault, malformedEventResult, withoutIgnoredBody } from './lambda-event.js';
 
 interface Instance {
   service: Service;
@@ -73,6 +74,8 @@ function retried(built: Promise<Instance>, forget: () => void): Promise<Instance
 let buffered: ReturnType<typeof handle> | undefined;
 
 export async function handler<E extends LambdaEvent>(event: E, context?: LambdaContext) {
+  const fault = eventFault(event);
+  if (fault) return malformedEventResult(event, fault);
   if (!instance) {
     // Forgets only its own failure: a reset (tests) may have put another build in its place.
     const building: Promise<Instance> = retried(build(false), () => {
@@ -81,7 +84,7 @@ export async function handler<E extends LambdaEvent>(event: E, context?: LambdaC
     instance = building;
   }
   buffered ??= handle((await instance).app);
-  return buffered(event, context);
+  return buffered(withoutIgnoredBody(event), context);
 }
 
 /** The app streaming handlers call, built on the first invocation like the buffered one's. */

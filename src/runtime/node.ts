@@ -23,6 +23,7 @@ import { clustersOf, createService } from '../service.js';
 import { tokenSigner } from '../tokens/signed.js';
 import { answerHalfClosed } from './half-close.js';
 import { type ManagementListener, splitFetch, startManagementListener } from './management.js';
+import { endStreamsWithClient } from './stream-client-end.js';
 
 /** Keyed by the request's path segment: a Map, so `__proto__` or `constructor` is just not there. */
 const DOCS_ASSETS = new Map([
@@ -121,7 +122,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
 
   const fetch = config.managementPort === undefined ? undefined : splitFetch(app.fetch);
   const server = serve({
-    fetch: fetch?.public ?? app.fetch,
+    fetch: endStreamsWithClient(fetch?.public ?? app.fetch),
     port: config.port,
     serverOptions: { maxHeaderSize: MAX_HEADER_BYTES },
   });

@@ -122,7 +122,14 @@ const CORPUS = (): [string, Event][] => [
   ['v2 GET an unknown path: 404', v2('GET', '/nowhere/at/all')],
   ['v2 GET the event stream, buffered: 501', v2('GET', `/groups/${groupId}/events`)],
   ['v2 GET with a header Node refuses: 400', v2('GET', '/healthz', { headers: { 'x-bad': 'a\nb' } })],
-  ['v2 GET with a body Node refuses: 400', v2('GET', '/healthz', { body: 'x' })],
+  ['v2 GET with a body, ignored as the Node server does', v2('GET', '/healthz', { body: 'x' })],
+  ['v2 HEAD with a body, ignored', v2('HEAD', '/healthz', { body: 'x' })],
+  [
+    'v2 POST an invalid base64 body: 400 problem',
+    v2('POST', `/groups/${missing}/offsets/reset`, { headers: json, body: '%%%', base64: true }),
+  ],
+  ['an empty event: 400 problem', {}],
+  ['a null event: 400 problem', null as unknown as Event],
   ['v2 GET with a non-ASCII header', v2('GET', '/healthz', { headers: { 'x-name': 'zoë' } })],
   ['v2 GET NDJSON', v2('GET', '/groups.ndjson', { query: `prefix=${run}` })],
   ['v2 GET the document', v2('GET', '/openapi.json')],
@@ -276,7 +283,15 @@ describe("the Lambda bundle's own fetch classes answer as Node's", () => {
     expect(status('v2 DELETE /healthz: 405')).toBe(405);
     expect(status('v2 GET the event stream, buffered: 501')).toBe(501);
     expect(status('v2 GET with a header Node refuses: 400')).toBe(400);
-    expect(status('v2 GET with a body Node refuses: 400')).toBe(400);
+    expect(status('v2 GET with a body, ignored as the Node server does')).toBe(200);
+    for (const name of [
+      'v2 POST an invalid base64 body: 400 problem',
+      'an empty event: 400 problem',
+      'a null event: 400 problem',
+    ])
+      expect(JSON.parse((answers.node[name] as { body: string }).body).type).toBe(
+        '/problems/malformed-request',
+      );
     expect(status('v2 POST text: 415')).toBe(415);
     expect(status('v2 POST /mcp tools/list')).toBe(200);
     expect(status('v1 GET a group, multi-value headers and a query')).toBe(200);
