@@ -87,7 +87,13 @@ export class BrokerConnection {
   /** Bumped with every new Link: sockets of older ones are retired. */
   private generation = 0;
   private negotiation:
-    | { promise: Promise<Map<number, VersionRange>>; settled: boolean; link: Link }
+    | {
+        promise: Promise<Map<number, VersionRange>>;
+        settled: boolean;
+        link: Link;
+        /** The broker's answer, once it came. */
+        versions?: Map<number, VersionRange>;
+      }
     | undefined;
   /** Exchanges on the wire per Link generation: a retired Link closes when its count is 0. */
   private readonly inFlight = new Map<number, number>();
@@ -137,11 +143,16 @@ export class BrokerConnection {
     const current = this.negotiation;
     if (current && (!current.settled || this.live())) return current.promise;
     if (current) this.replace(this.link);
-    const entry = { promise: this.negotiate(), settled: false, link: this.link };
+    const entry: NonNullable<typeof this.negotiation> = {
+      promise: this.negotiate(),
+      settled: false,
+      link: this.link,
+    };
     this.negotiation = entry;
     entry.promise.then(
-      () => {
+      (versions) => {
         entry.settled = true;
+        entry.versions = versions;
       },
       () => {
         entry.settled = true;
@@ -160,6 +171,21 @@ export class BrokerConnection {
   ): Promise<number | undefined> {
     const versions = await this.apiVersions(options);
     return pickVersion({ min: api.minVersion, max: api.maxVersion }, versions.get(api.apiKey), bounds);
+  }
+
+  /**
+   * Whether the versions this connection already negotiated on its live socket have none of `api`
+   * in common (within `bounds`): known without a turn of the event loop, so a caller can skip an
+   * RPC the broker lacks instead of starting a call that fails. False while nothing is known yet:
+   * `send` then negotiates and tells.
+   */
+  lacks(api: ApiMessage<unknown, unknown>, bounds?: Partial<VersionRange>): boolean {
+    const known = this.negotiation;
+    if (!known?.versions || known.link !== this.link || !this.live()) return false;
+    return (
+      pickVersion({ min: api.minVersion, max: api.maxVersion }, known.versions.get(api.apiKey), bounds) ===
+      undefined
+    );
   }
 
   /**
