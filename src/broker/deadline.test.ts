@@ -117,6 +117,17 @@ describe('abandonAfter', () => {
     // No deadline anywhere: the call is the call.
     await expect(bounded('b:1', 'Metadata', undefined, Promise.resolve(7))).resolves.toBe(7);
   });
+
+  it('bounded: a call under a deadline with no time left is never started', async () => {
+    let now = 1_000;
+    const deadline = Deadline.after(300, () => now);
+    now += 300;
+    const call = vi.fn(() => Promise.resolve(7));
+    await expect(bounded('b:1', 'DescribeGroups', { deadline }, call)).rejects.toBeInstanceOf(
+      BrokerTimeoutError,
+    );
+    expect(call).not.toHaveBeenCalled();
+  });
 });
 
 describe('a deadline that asks each broker once (oncePerBroker, for streams)', () => {

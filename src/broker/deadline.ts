@@ -349,22 +349,23 @@ export function bounded<T>(
     if (typeof call !== 'function') call.catch(() => undefined);
     return Promise.reject(silent);
   }
-  const started = typeof call === 'function' ? call() : call;
-  if (!deadline) return started;
+  if (!deadline) return typeof call === 'function' ? call() : call;
   const budget = deadline.budgetMs(Number.POSITIVE_INFINITY);
-  const noted = started.catch((error: unknown) => {
-    if (error instanceof BrokerTimeoutError) deadline.noteUnanswered(broker, error);
-    throw error;
-  });
   const late = () => {
     const error = new BrokerTimeoutError(broker, apiName, budget, 'abandoned at the request deadline');
     deadline.noteUnanswered(broker, error);
     return error;
   };
+  // Judged before the call starts: with no time left, nothing is sent.
   if (budget <= 0) {
-    noted.catch(() => undefined);
+    if (typeof call !== 'function') call.catch(() => undefined);
     return Promise.reject(late());
   }
+  const started = typeof call === 'function' ? call() : call;
+  const noted = started.catch((error: unknown) => {
+    if (error instanceof BrokerTimeoutError) deadline.noteUnanswered(broker, error);
+    throw error;
+  });
   // Every call under a deadline is cut at the same moment (only its reserve left): the deadline's
   // one timer serves them all.
   return new Promise<T>((resolve, reject) => {

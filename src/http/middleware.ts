@@ -309,9 +309,23 @@ function body(limits: HttpLimits): MiddlewareHandler {
     // Read in full before the route runs, so a body that stops coming is known for one (408).
     c.set('bodyPending', carries);
     return capped(c, async () => {
-      if (carries) await c.req.arrayBuffer().catch(() => undefined);
+      if (!carries) return next();
+      // As text: the route's c.req.json() parses this cached text, no second copy of the bytes.
+      const read = await c.req.text().then(
+        () => true,
+        () => false,
+      );
+      // A body that came after the deadline was answered 408 already: the route must not act on it.
+      if (c.get('deadline')?.expired()) {
+        c.res = problemResponse(c, 'client-timeout', 'the request body did not arrive in time');
+        return;
+      }
       c.set('bodyPending', false);
-      return next();
+      if (!read) {
+        c.res = problemResponse(c, 'malformed-request', 'the request body could not be read to its end');
+        return;
+      }
+      await next();
     });
   };
 }

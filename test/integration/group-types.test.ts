@@ -248,8 +248,8 @@ describe('type assertions: every actual type × every requested type', () => {
     // Four where the broker has every type: one RPC per type it serves (3.x: no share, no streams).
     const asked: GroupType = hasGroupType('share') ? 'share' : 'consumer';
     const fresh = await testApp();
+    const send = vi.spyOn(BrokerConnection.prototype, 'send');
     try {
-      const send = vi.spyOn(BrokerConnection.prototype, 'send');
       const calls = () => send.mock.calls.map(([api]) => api.name).filter((n) => n !== 'ApiVersions');
       await fresh.app.request(path(ids[asked]));
       expect(calls().sort()).toEqual(
@@ -258,8 +258,8 @@ describe('type assertions: every actual type × every requested type', () => {
       send.mockClear();
       await fresh.app.request(path(ids[asked]));
       expect(calls()).toEqual([DESCRIBE_API[asked]]);
-      send.mockRestore();
     } finally {
+      send.mockRestore();
       await fresh.close();
     }
   });

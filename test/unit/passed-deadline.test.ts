@@ -41,6 +41,8 @@ function stalledBroker() {
       given.push({ api: 'versions', deadline: options?.deadline });
       return 4;
     },
+    // Every API is served: each describe is sent (and never answered).
+    lacks: () => false,
     send(api: { name: string }, build: unknown, _bounds: unknown, options?: CallOptions) {
       given.push({ api: api.name, deadline: options?.deadline });
       if (api.name !== 'FindCoordinator') return bounded('stand-in:9092', api.name, options, never());

@@ -25,6 +25,7 @@ import {
 import type { ApiMessage } from '../protocol/api.js';
 import { ErrorCode } from '../protocol/errors.js';
 import { ApiVersions } from '../protocol/messages/api-versions.js';
+import { type BrokerAddress, formatAddress } from './address.js';
 import { closeSocket } from './close-socket.js';
 import { decodeAnswer, messageOf, pickVersion, requestBody } from './framing.js';
 import {
@@ -39,12 +40,9 @@ import {
 } from './link.js';
 import { type ConnectionPool, type Slot, tick } from './pool.js';
 
-export { type CallOptions, ConnectionDroppedError, type VersionRange };
+export { type BrokerAddress, type CallOptions, ConnectionDroppedError, formatAddress, type VersionRange };
 
-export interface BrokerAddress {
-  host: string;
-  port: number;
-}
+type Versions = Map<number, VersionRange>;
 
 export interface ConnectionSettings {
   clientId: string;
@@ -77,18 +75,13 @@ export function retireMargin(lifetimeMs: number): number {
 
 const CLIENT_SOFTWARE = { clientSoftwareName: 'kafka-groups-rest', clientSoftwareVersion: '0.1.0' };
 
-export function formatAddress({ host, port }: BrokerAddress): string {
-  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
-}
-
 export class BrokerConnection {
   readonly label: string;
   private link: Link;
   /** Bumped with every new Link: sockets of older ones are retired. */
   private generation = 0;
-  private negotiation:
-    | { promise: Promise<Map<number, VersionRange>>; settled: boolean; link: Link }
-    | undefined;
+  /** The current Link's ApiVersions exchange, and once it came, the broker's answer. */
+  private negotiation: { promise: Promise<Versions>; link: Link; versions?: Versions } | undefined;
   /** Exchanges on the wire per Link generation: a retired Link closes when its count is 0. */
   private readonly inFlight = new Map<number, number>();
   /** Links retired before their session's end, waiting for their last answers. */
@@ -122,7 +115,7 @@ export class BrokerConnection {
     // Negotiated on the live socket already (every call after the first): the answer is at hand,
     // with nothing to bound by the deadline or to count as a call in progress.
     const known = this.negotiation;
-    if (known?.settled && known.link === this.link && this.live() && !this.sessionEnding())
+    if (known?.versions && known.link === this.link && this.live() && !this.sessionEnding())
       return known.promise;
     return bounded(this.label, 'ApiVersions', options, () => this.versionsUnbounded());
   }
@@ -133,18 +126,17 @@ export class BrokerConnection {
   }
 
   private negotiated(): Promise<Map<number, VersionRange>> {
-    if (this.negotiation?.settled && this.live() && this.sessionEnding()) this.retire(this.link);
+    if (this.negotiation?.versions && this.live() && this.sessionEnding()) this.retire(this.link);
     const current = this.negotiation;
-    if (current && (!current.settled || this.live())) return current.promise;
+    if (current && (!current.versions || this.live())) return current.promise;
     if (current) this.replace(this.link);
-    const entry = { promise: this.negotiate(), settled: false, link: this.link };
+    const entry: NonNullable<typeof this.negotiation> = { promise: this.negotiate(), link: this.link };
     this.negotiation = entry;
     entry.promise.then(
-      () => {
-        entry.settled = true;
+      (versions) => {
+        entry.versions = versions;
       },
       () => {
-        entry.settled = true;
         // A failed negotiation is not kept: the next call starts afresh.
         if (this.negotiation === entry) this.negotiation = undefined;
       },
@@ -160,6 +152,15 @@ export class BrokerConnection {
   ): Promise<number | undefined> {
     const versions = await this.apiVersions(options);
     return pickVersion({ min: api.minVersion, max: api.maxVersion }, versions.get(api.apiKey), bounds);
+  }
+
+  /** Known at once (no call, no turn): the versions negotiated on the live socket lack `api`. */
+  lacks(api: ApiMessage<unknown, unknown>): boolean {
+    const known = this.negotiation;
+    if (!known?.versions || known.link !== this.link || !this.live()) return false;
+    return (
+      pickVersion({ min: api.minVersion, max: api.maxVersion }, known.versions.get(api.apiKey)) === undefined
+    );
   }
 
   /**
@@ -218,7 +219,7 @@ export class BrokerConnection {
   ): Promise<{ version: number; response: Res }> {
     let versions = await this.negotiated();
     // The Link may have been retired or replaced while this call waited: use one that is ready.
-    while (!(this.negotiation?.settled && this.negotiation.link === this.link))
+    while (!(this.negotiation?.versions && this.negotiation.link === this.link))
       versions = await this.negotiated();
     const link = this.link;
     const own = { min: api.minVersion, max: api.maxVersion };
@@ -234,7 +235,7 @@ export class BrokerConnection {
 
   /** ms since the current socket last carried anything, or -1 when there is no usable socket. */
   private idleFor(): number {
-    if (!this.negotiation?.settled || !this.live()) return -1;
+    if (!this.negotiation?.versions || !this.live()) return -1;
     return Date.now() - this.lastActivityAt;
   }
 

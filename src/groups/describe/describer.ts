@@ -55,8 +55,9 @@ export function nearIdLimit(groupId: string): boolean {
 
 /**
  * `api` sent to the coordinator, or undefined when the two have no version of it in common (the
- * cluster does not serve the type there). Asked in one call: the versions are known once the
- * connection negotiated them, and a separate lookup first would cost the describe a turn.
+ * cluster does not serve the type there). Once the connection negotiated its versions that is known
+ * at once and nothing is sent; before, the send negotiates and tells (an awaited lookup first would
+ * cost the describe a turn).
  */
 export async function sendIfSupported<Req, Res>(
   connection: BrokerConnection,
@@ -65,6 +66,8 @@ export async function sendIfSupported<Req, Res>(
   bounds: Partial<{ min: number; max: number }> | undefined,
   options: CallOptions | undefined,
 ): Promise<{ version: number; response: Res } | undefined> {
+  // Known absent from this broker's settled answer: no call at all (it would only fail locally).
+  if (!bounds && connection.lacks(api)) return undefined;
   try {
     return await connection.send(api, request, bounds, options);
   } catch (error) {

@@ -145,6 +145,17 @@ describe('the kafkajs Link’s lane (stand-in socket)', () => {
     await link.close();
   });
 
+  it('close() started while a request waits resolves once that request has timed out', async () => {
+    const { link } = await open(150);
+    const sent = link.send(frame(15));
+    sent.catch(() => undefined);
+    // close() waits for the queue to empty: the timed-out request must say it emptied it.
+    const closed = link.close().then(() => 'closed');
+    const hung = new Promise((resolve) => setTimeout(() => resolve('hung'), 1_500));
+    await expect(sent).rejects.toBeInstanceOf(BrokerTimeoutError);
+    expect(await Promise.race([closed, hung])).toBe('closed');
+  });
+
   it('close() waits for the answers on the wire, as kafkajs does for its own requests', async () => {
     const { socket, link } = await open();
     const sent = link.send(frame(15));
