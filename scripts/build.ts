@@ -171,7 +171,8 @@ export async function buildLambda(
   inject = LAMBDA_INJECT,
 ): Promise<Bundle & Built> {
   const entry = 'src/runtime/lambda.ts';
-  // The start in two files: the entry's exports, and one chunk of all it imports.
+  // The start in three files: the entry's exports, one chunk of all it imports, and the light
+  // fetch classes with esbuild's require helper.
   const plugins = [lazyChunksJoinStart(entry, 'src')];
   const { entry: outfile, meta } = await esbuild(entry, outdir, 'index', true, inject, plugins);
   checkNoSwaggerUi('lambda', Object.keys(meta.inputs));

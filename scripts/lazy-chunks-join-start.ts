@@ -1,7 +1,8 @@
 /**
  * esbuild puts each module in the chunk of the set of entries that reach it: with the Lambda entry
  * and some 25 modules of the sources loaded on first use, the modules of a start were cut into 31
- * files by which lazy modules also import them (about 0.2 ms a file on a cold start). This plugin
+ * files by which lazy modules also import them (one chunk instead took a third off the import's
+ * CPU, about 20 ms here: docs/BENCHMARKS.md). This plugin
  * (Lambda bundle) has each dynamic import of the sources load the module through a wrapper that
  * first imports the entry: every lazy module then reaches the whole start, so the start's modules
  * share one set of entries and one chunk, and what only lazy modules use stays in their chunks.
@@ -9,6 +10,11 @@
  * Nothing runs differently: a lazy module loads after the start, whose modules are evaluated by
  * then, and the wrapper re-exports the module's own exports. Dynamic imports of packages (RE2, the
  * MSK signer) are left alone: they share nothing with the start.
+ *
+ * Two forms the sources must not take, as the wrapper is `export * from` the module after importing
+ * the entry: a top-level `await import()` of a lazy module in a start module (the module would
+ * wait for the entry, which waits for it: the Lambda would never start; bundle.test.ts's child
+ * would print nothing), and a lazy module's `export default` (`export *` leaves it out).
  */
 
 import { relative, resolve } from 'node:path';

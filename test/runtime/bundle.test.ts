@@ -168,14 +168,15 @@ describe('the Lambda bundle', () => {
       withBanner.push(file);
       expect(/\brequire\b/.test(code.slice(code.indexOf(banner) + banner.length)), file).toBe(true);
     }
-    // The one chunk of the start's modules, kafkajs among them.
+    // The small chunk of esbuild's require helper (beside the light fetch classes); kafkajs's
+    // requires go through it.
     expect(withBanner.length).toBe(1);
   });
 
   it('a start loads three files: the entry, the chunk of all it imports, the light fetch classes', () => {
     // Each lazy module of the sources loads through a wrapper that imports the entry
     // (scripts/lazy-chunks-join-start.ts); without it esbuild cut the start into 31 files by which
-    // lazy modules share each of them, about 0.2 ms a file.
+    // lazy modules share each of them (a third of the import's CPU, docs/BENCHMARKS.md).
     const start = staticClosure(built.meta, built.entry);
     expect(start.files.length).toBeLessThanOrEqual(3);
   });
