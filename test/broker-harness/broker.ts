@@ -53,6 +53,7 @@ import {
   pruneLogs,
   resolveKafkaVersion,
 } from './fetch.js';
+import { compiledJavaProgram } from './java-classes.js';
 import { sleep, within } from './wait.js';
 
 export interface StartBrokerOptions {
@@ -396,8 +397,20 @@ export async function launchKafkaJvm(
   logFile: string,
   detached: boolean,
 ): Promise<KafkaJvm> {
-  const launcher = path.join(KAFKA_TEST_DIR, 'Launcher.java');
-  const args = [...jvmArgs, launcher, ...(detached ? [] : ['--exit-on-stdin-eof']), 'kafka.Kafka', propsFile];
+  // Launcher needs only the JDK; its classes go first on the broker's classpath.
+  const cp = jvmArgs.indexOf('-cp');
+  if (cp < 0 || cp + 1 >= jvmArgs.length) throw new Error('launchKafkaJvm: the JVM arguments name no -cp');
+  const launcher = await compiledJavaProgram('Launcher.java', jvmArgs[cp + 1] as string);
+  const args = [
+    ...jvmArgs.slice(0, cp),
+    '-cp',
+    launcher.classpath,
+    ...jvmArgs.slice(cp + 2),
+    launcher.mainClass,
+    ...(detached ? [] : ['--exit-on-stdin-eof']),
+    'kafka.Kafka',
+    propsFile,
+  ];
   const fd = openSync(logFile, 'a');
   let child: ChildProcess;
   try {
@@ -791,6 +804,8 @@ async function makeTlsFiles(
     ['-exportcert', '-alias', 'rogue', '-rfc', '-file', rogueCert, ...store(rogueStore)],
     ['-exportkey', rogueStore, storepass, 'rogue', rogueKey],
   ];
+  const keytoolExports = 'java.base/sun.security.tools.keytool=ALL-UNNAMED';
+  const keytool = await compiledJavaProgram('Keytool.java', '', ['--add-exports', keytoolExports]);
   const args = [
     // A short-lived JVM: C1 only and the serial collector start fastest.
     '-XX:TieredStopAtLevel=1',
@@ -801,8 +816,10 @@ async function makeTlsFiles(
     '-Dkeystore.pkcs12.keyPbeIterationCount=1',
     '-Dkeystore.pkcs12.certPbeIterationCount=1',
     '--add-exports',
-    'java.base/sun.security.tools.keytool=ALL-UNNAMED',
-    path.join(KAFKA_TEST_DIR, 'Keytool.java'),
+    keytoolExports,
+    '-cp',
+    keytool.classpath,
+    keytool.mainClass,
     ...commands.flatMap((c, i) => (i === 0 ? c : ['--next', ...c])),
   ];
   await new Promise<void>((resolve, reject) => {

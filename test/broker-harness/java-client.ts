@@ -1,6 +1,6 @@
 /**
- * Runs one of the test's Java programs (Fixture.java, Offsets.java) on Kafka's own clients: the
- * pinned clients classpath, a small heap, logs to a file of their own, and a UTF-8 locale so group
+ * Runs one of the test's Java programs (Fixture.java, Offsets.java) on Kafka's own clients: compiled
+ * once (java-classes.ts), the pinned clients classpath, a small heap, logs to a file of their own, and a UTF-8 locale so group
  * ids with any characters travel intact as arguments.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -8,6 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { classpathOf, ensureClientsLib, javaCommand, KAFKA_TEST_DIR, logsDir, pruneLogs } from './fetch.js';
+import { compiledJavaProgram } from './java-classes.js';
+import { isServed, runServed, SERVED } from './program-server.js';
 
 export interface JavaClientProgram {
   child: ChildProcess;
@@ -18,9 +20,22 @@ export interface JavaClientProgram {
 export async function spawnJavaClient(
   source: string,
   args: readonly string[],
-  options: { logPrefix: string; logFile?: string; stdin: 'pipe' | 'ignore' },
+  options: {
+    logPrefix: string;
+    logFile?: string;
+    stdin: 'pipe' | 'ignore';
+    /** Other programs whose classes this one loads (ProgramServer runs them). */
+    loads?: readonly string[];
+  },
 ): Promise<JavaClientProgram> {
   const lib = await ensureClientsLib();
+  const loaded = await Promise.all(
+    (options.loads ?? []).map((s) => compiledJavaProgram(s, classpathOf(lib))),
+  );
+  const program = await compiledJavaProgram(source, classpathOf(lib));
+  const classpath = [...loaded.map((l) => l.classpath.split(path.delimiter)[0]), program.classpath].join(
+    path.delimiter,
+  );
   await mkdir(logsDir(), { recursive: true });
   await pruneLogs(`${options.logPrefix}-`, 40);
   const logFile =
@@ -41,8 +56,8 @@ export async function spawnJavaClient(
       `-Dkafka.test.log.file=${logFile}`,
       `-Dkafka.test.log.level=${process.env.KAFKA_LOG_LEVEL ?? 'INFO'}`,
       '-cp',
-      classpathOf(lib),
-      path.join(KAFKA_TEST_DIR, source),
+      classpath,
+      program.mainClass,
       ...args,
     ],
     { stdio: [options.stdin, 'pipe', 'pipe'], env: { ...process.env, LC_ALL: 'C.UTF-8', LANG: 'C.UTF-8' } },
@@ -53,6 +68,8 @@ export async function spawnJavaClient(
 /**
  * Runs one of the Java programs (Offsets.java, AdminOps.java, CommitOffset.java, ProducerRig.java --once) to
  * its end; its standard output, or an error carrying its log file and the end of its standard error.
+ * The Admin programs run in this process's ProgramServer JVM (program-server.ts), the others in a JVM
+ * of their own.
  */
 export async function runJavaClient(
   source: string,
@@ -61,6 +78,23 @@ export async function runJavaClient(
   what: string,
   timeoutMs: number,
 ): Promise<{ stdout: string; failure: (why: string) => Error }> {
+  if (isServed(source)) {
+    const spawnServer = () =>
+      spawnJavaClient('ProgramServer.java', [], {
+        logPrefix: 'program-server',
+        stdin: 'pipe',
+        loads: SERVED,
+      });
+    const run = await runServed(spawnServer, source, args, timeoutMs);
+    const failure = (why: string) =>
+      new Error(
+        `${what}: ${why}\nclient log: ${run.logFile}\n--- stderr ---\n` +
+          run.stderr.trim().split('\n').slice(-40).join('\n'),
+      );
+    if (run.code === 'timeout') throw failure(`no answer within ${timeoutMs} ms`);
+    if (run.code !== 0) throw failure(`exit code ${run.code}`);
+    return { stdout: run.stdout, failure };
+  }
   const { child, logFile } = await spawnJavaClient(source, args, {
     logPrefix,
     stdin: 'ignore',
