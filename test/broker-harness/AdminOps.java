@@ -84,36 +84,39 @@ public class AdminOps {
   static final long WAIT_MS = 30_000;
 
   public static void main(String[] argv) {
-    if (argv.length < 3 || !argv[0].equals("--bootstrap")) {
-      ERR.println("ERROR usage: AdminOps --bootstrap HOST:PORT "
-          + "create-partitions TOPIC COUNT | delete-topic TOPIC | list-groups | list-topics | describe-members GROUP"
-          + " | delete-records TOPIC PARTITION OFFSET"
-          + " | alter-offsets GROUP TOPIC PARTITION OFFSET | produce TOPIC PARTITION COUNT | delete-groups GROUP..."
-          + " | estate-lag PREFIX [TOPIC]");
-      System.exit(2);
-      return;
-    }
-    String bootstrap = argv[1];
-    String operation = argv[2];
-    List<String> args = List.of(argv).subList(3, argv.length);
-    int code = 0;
-    try {
-      run(bootstrap, operation, args);
-    } catch (IllegalArgumentException e) {
-      ERR.println("ERROR " + e.getMessage());
-      System.exit(2);
-      return;
-    } catch (Throwable e) {
-      Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-      ERR.println("ERROR " + cause.getClass().getName() + ": " + cause.getMessage());
-      cause.printStackTrace(ERR);
-      code = 1;
-    }
+    int code = run(argv, OUT, ERR);
     OUT.flush();
     System.exit(code);
   }
 
-  static void run(String bootstrap, String operation, List<String> args) throws Exception {
+  /** One run with its output on `out` and `err`, and its exit code: main's, and ProgramServer's. */
+  public static int run(String[] argv, PrintStream out, PrintStream err) {
+    if (argv.length < 3 || !argv[0].equals("--bootstrap")) {
+      err.println("ERROR usage: AdminOps --bootstrap HOST:PORT "
+          + "create-partitions TOPIC COUNT | delete-topic TOPIC | list-groups | list-topics | describe-members GROUP"
+          + " | delete-records TOPIC PARTITION OFFSET"
+          + " | alter-offsets GROUP TOPIC PARTITION OFFSET | produce TOPIC PARTITION COUNT | delete-groups GROUP..."
+          + " | estate-lag PREFIX [TOPIC]");
+      return 2;
+    }
+    String bootstrap = argv[1];
+    String operation = argv[2];
+    List<String> args = List.of(argv).subList(3, argv.length);
+    try {
+      operate(bootstrap, operation, args, out);
+      return 0;
+    } catch (IllegalArgumentException e) {
+      err.println("ERROR " + e.getMessage());
+      return 2;
+    } catch (Throwable e) {
+      Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+      err.println("ERROR " + cause.getClass().getName() + ": " + cause.getMessage());
+      cause.printStackTrace(err);
+      return 1;
+    }
+  }
+
+  static void operate(String bootstrap, String operation, List<String> args, PrintStream out) throws Exception {
     Properties p = new Properties();
     p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     p.put(AdminClientConfig.CLIENT_ID_CONFIG, "admin-ops");
@@ -251,9 +254,9 @@ public class AdminOps {
       }
       admin.close(Duration.ofSeconds(5));
     }
-    for (String line : lines) OUT.println(line);
-    OUT.println("DONE");
-    OUT.flush();
+    for (String line : lines) out.println(line);
+    out.println("DONE");
+    out.flush();
   }
 
   static String base64(String s) {

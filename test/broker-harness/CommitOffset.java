@@ -9,6 +9,10 @@
  * Prints "COMMITTED" once Kafka accepted every offset; "ERROR ..." on standard error and exit 1 otherwise.
  */
 
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
@@ -20,38 +24,48 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
 public class CommitOffset {
-  public static void main(String[] argv) throws Exception {
+  public static void main(String[] argv) {
+    PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
+    PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
+    System.exit(run(argv, out, err));
+  }
+
+  /** One run with its output on `out` and `err`, and its exit code: main's, and ProgramServer's. */
+  public static int run(String[] argv, PrintStream out, PrintStream err) {
     String bootstrap = null;
     String group = null;
     Map<TopicPartition, OffsetAndMetadata> offsets = new LinkedHashMap<>();
-    for (int i = 0; i < argv.length; i++) {
-      switch (argv[i]) {
-        case "--bootstrap" -> bootstrap = argv[++i];
-        case "--group" -> group = argv[++i];
-        case "--offset" -> {
-          TopicPartition tp = new TopicPartition(argv[i + 1], Integer.parseInt(argv[i + 2]));
-          offsets.put(tp, new OffsetAndMetadata(Long.parseLong(argv[i + 3])));
-          i += 3;
-        }
-        default -> {
-          System.err.println("ERROR unknown argument " + argv[i]);
-          System.exit(2);
+    try {
+      for (int i = 0; i < argv.length; i++) {
+        switch (argv[i]) {
+          case "--bootstrap" -> bootstrap = argv[++i];
+          case "--group" -> group = argv[++i];
+          case "--offset" -> {
+            TopicPartition tp = new TopicPartition(argv[i + 1], Integer.parseInt(argv[i + 2]));
+            offsets.put(tp, new OffsetAndMetadata(Long.parseLong(argv[i + 3])));
+            i += 3;
+          }
+          default -> throw new IllegalArgumentException("unknown argument " + argv[i]);
         }
       }
+    } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
+      err.println("ERROR " + e.getMessage());
+      return 2;
     }
     if (bootstrap == null || group == null || offsets.isEmpty()) {
-      System.err.println("ERROR usage: --bootstrap HOST:PORT --group ID --offset TOPIC PARTITION OFFSET ...");
-      System.exit(2);
+      err.println("ERROR usage: --bootstrap HOST:PORT --group ID --offset TOPIC PARTITION OFFSET ...");
+      return 2;
     }
     Properties props = new Properties();
     props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000);
     try (Admin admin = Admin.create(props)) {
       admin.alterConsumerGroupOffsets(group, offsets).all().get(60, TimeUnit.SECONDS);
-      System.out.println("COMMITTED");
+      out.println("COMMITTED");
+      return 0;
     } catch (Exception e) {
-      System.err.println("ERROR " + e);
-      System.exit(1);
+      err.println("ERROR " + e);
+      return 1;
     }
   }
 }

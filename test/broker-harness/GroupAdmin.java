@@ -43,29 +43,32 @@ public class GroupAdmin {
       new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
 
   public static void main(String[] argv) {
-    if (argv.length < 3 || !argv[0].equals("--bootstrap")) {
-      ERR.println("ERROR usage: GroupAdmin --bootstrap HOST:PORT features | describe-configs GROUP");
-      System.exit(2);
-      return;
-    }
-    int code = 0;
-    try {
-      run(argv[1], argv[2], List.of(argv).subList(3, argv.length));
-      OUT.println("DONE");
-    } catch (IllegalArgumentException e) {
-      ERR.println("ERROR " + e.getMessage());
-      System.exit(2);
-      return;
-    } catch (Throwable e) {
-      Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-      ERR.println("ERROR " + cause.getClass().getName() + ": " + cause.getMessage());
-      code = 1;
-    }
+    int code = run(argv, OUT, ERR);
     OUT.flush();
     System.exit(code);
   }
 
-  static void run(String bootstrap, String operation, List<String> args) throws Exception {
+  /** One run with its output on `out` and `err`, and its exit code: main's, and ProgramServer's. */
+  public static int run(String[] argv, PrintStream out, PrintStream err) {
+    if (argv.length < 3 || !argv[0].equals("--bootstrap")) {
+      err.println("ERROR usage: GroupAdmin --bootstrap HOST:PORT features | describe-configs GROUP");
+      return 2;
+    }
+    try {
+      operate(argv[1], argv[2], List.of(argv).subList(3, argv.length), out);
+      out.println("DONE");
+      return 0;
+    } catch (IllegalArgumentException e) {
+      err.println("ERROR " + e.getMessage());
+      return 2;
+    } catch (Throwable e) {
+      Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+      err.println("ERROR " + cause.getClass().getName() + ": " + cause.getMessage());
+      return 1;
+    }
+  }
+
+  static void operate(String bootstrap, String operation, List<String> args, PrintStream out) throws Exception {
     Properties p = new Properties();
     p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     p.put(AdminClientConfig.CLIENT_ID_CONFIG, "group-admin");
@@ -75,10 +78,10 @@ public class GroupAdmin {
         case "features" -> {
           FeatureMetadata m = admin.describeFeatures().featureMetadata().get();
           for (Map.Entry<String, FinalizedVersionRange> e : m.finalizedFeatures().entrySet()) {
-            OUT.println("FINALIZED " + e.getKey() + " " + e.getValue().minVersionLevel() + " "
+            out.println("FINALIZED " + e.getKey() + " " + e.getValue().minVersionLevel() + " "
                 + e.getValue().maxVersionLevel());
           }
-          OUT.println("EPOCH " + m.finalizedFeaturesEpoch().orElse(-1L));
+          out.println("EPOCH " + m.finalizedFeaturesEpoch().orElse(-1L));
         }
         case "describe-configs" -> {
           if (args.size() != 1) throw new IllegalArgumentException("describe-configs GROUP");
@@ -88,7 +91,7 @@ public class GroupAdmin {
             String value = e.value() == null
                 ? "-"
                 : Base64.getEncoder().encodeToString(e.value().getBytes(StandardCharsets.UTF_8));
-            OUT.println("CONFIG " + e.name() + " " + e.source() + " " + e.isSensitive() + " "
+            out.println("CONFIG " + e.name() + " " + e.source() + " " + e.isSensitive() + " "
                 + e.isReadOnly() + " " + value);
           }
         }

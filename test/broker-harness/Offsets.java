@@ -68,6 +68,13 @@ public class Offsets {
       Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition);
 
   public static void main(String[] argv) {
+    int code = run(argv, OUT, ERR);
+    OUT.flush();
+    System.exit(code);
+  }
+
+  /** One run with its output on `out` and `err`, and its exit code: main's, and ProgramServer's. */
+  public static int run(String[] argv, PrintStream out, PrintStream err) {
     String bootstrap = null;
     String group = null;
     IsolationLevel isolation = IsolationLevel.READ_UNCOMMITTED;
@@ -96,24 +103,21 @@ public class Offsets {
       if (bootstrap == null) throw new IllegalArgumentException("--bootstrap is required");
       if (group == null) throw new IllegalArgumentException("--group is required");
     } catch (IllegalArgumentException e) {
-      ERR.println("ERROR " + e.getMessage());
-      ERR.println("usage: Offsets --bootstrap HOST:PORT --group ID "
+      err.println("ERROR " + e.getMessage());
+      err.println("usage: Offsets --bootstrap HOST:PORT --group ID "
           + "[--isolation read_committed|read_uncommitted] [--share] [--timeout-ms N]");
-      System.exit(2);
-      return;
+      return 2;
     }
 
-    int code = 0;
     try {
-      run(bootstrap, group, isolation, share, timeoutMs);
+      report(bootstrap, group, isolation, share, timeoutMs, out);
+      return 0;
     } catch (Throwable e) {
       Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-      ERR.println("ERROR " + cause.getClass().getName() + ": " + cause.getMessage());
-      cause.printStackTrace(ERR);
-      code = 1;
+      err.println("ERROR " + cause.getClass().getName() + ": " + cause.getMessage());
+      cause.printStackTrace(err);
+      return 1;
     }
-    OUT.flush();
-    System.exit(code);
   }
 
   static String value(String[] argv, int i, String opt) {
@@ -121,7 +125,8 @@ public class Offsets {
     return argv[i];
   }
 
-  static void run(String bootstrap, String group, IsolationLevel isolation, boolean share, long timeoutMs)
+  static void report(
+      String bootstrap, String group, IsolationLevel isolation, boolean share, long timeoutMs, PrintStream out)
       throws Exception {
     Properties p = new Properties();
     p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -181,8 +186,8 @@ public class Offsets {
       admin.close(Duration.ofSeconds(5));
     }
     // Everything or nothing: an error above leaves standard output empty.
-    for (String line : lines) OUT.println(line);
-    OUT.println("DONE");
-    OUT.flush();
+    for (String line : lines) out.println(line);
+    out.println("DONE");
+    out.flush();
   }
 }
