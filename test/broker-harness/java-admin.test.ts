@@ -10,6 +10,7 @@ import {
   javaAdminOffsets,
   parseOffsetsOutput,
 } from './java-admin.js';
+import { waitFor } from './wait.js';
 
 const bootstrap = inject('kafkaBrokers');
 const version = inject('kafkaVersion');
@@ -89,11 +90,18 @@ describe('javaAdminOffsets', () => {
           Array.from({ length: big.partitions }, (_, p) => s.share.get(`${big.name}:${p}`)).every(
             (o) => o !== undefined && (!hasShareLag || o.lag === 0),
           );
-        let s = await javaAdminOffsets({ bootstrap, groupId: shareId, share: true });
-        for (const until = Date.now() + 60_000; !settled(s) && Date.now() < until; ) {
-          await new Promise((r) => setTimeout(r, 500));
-          s = await javaAdminOffsets({ bootstrap, groupId: shareId, share: true });
-        }
+        let last: JavaAdminOffsets | undefined;
+        const s = await waitFor(
+          async () => {
+            last = await javaAdminOffsets({ bootstrap, groupId: shareId, share: true });
+            return settled(last) && last;
+          },
+          {
+            timeoutMs: 60_000,
+            what: () =>
+              `share-partition state of ${shareId} on every partition${hasShareLag ? ' with lag 0' : ''}; last: ${JSON.stringify([...(last?.share ?? [])])}`,
+          },
+        );
         process.stderr.write(`[java-admin] share offsets: ${JSON.stringify([...s.share])}\n`);
         expect(s.committed.size).toBe(0);
         expect([...s.share.keys()].sort()).toEqual(

@@ -11,6 +11,7 @@ import type { createApp } from '../../src/app.js';
 import type { GroupService } from '../../src/groups/service.js';
 import type { ClusterNode, RunningCluster } from '../broker-harness/cluster.js';
 import { startFixtures, uniqueName } from '../broker-harness/fixtures.js';
+import { waitFor } from '../broker-harness/wait.js';
 
 /** Three batches of the estate reader (1,000 groups each). */
 const GROUPS = 2_100;
@@ -44,15 +45,19 @@ async function whileHung(app: Setting['app'], path: string, node: ClusterNode): 
 
 /** Until a listing of these groups is complete (a node back from a pause may still be loading them). */
 async function untilListed(app: Setting['app'], run: string, count: number): Promise<void> {
-  const until = Date.now() + 60_000;
-  for (;;) {
-    const text = await (await app.request(`/groups.ndjson?prefix=${encodeURIComponent(run)}`)).text();
-    const lines = text.split('\n').filter(Boolean);
-    const complete = lines.length === count + 1 && !lines.some((l) => l.startsWith('{"failure"'));
-    if (complete) return;
-    if (Date.now() > until) throw new Error(`listing not complete: ${lines.length - 1} lines`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  let lines: string[] = [];
+  await waitFor(
+    async () => {
+      const text = await (await app.request(`/groups.ndjson?prefix=${encodeURIComponent(run)}`)).text();
+      lines = text.split('\n').filter(Boolean);
+      return lines.length === count + 1 && !lines.some((l) => l.startsWith('{"failure"'));
+    },
+    {
+      timeoutMs: 60_000,
+      what: () =>
+        `a complete listing of ${count} groups (listing not complete: ${lines.length - 1} lines, ${lines.filter((l) => l.startsWith('{"failure"')).length} failures)`,
+    },
+  );
 }
 
 export async function hungMidStream({ cluster, service, app, deadlineMs, slackMs }: Setting): Promise<void> {
@@ -69,12 +74,24 @@ export async function hungMidStream({ cluster, service, app, deadlineMs, slackMs
   await cluster.waitUntilReady();
 
   // The node coordinating most of these groups hangs; which groups it holds, from a describe.
-  let described = await service.describeGroups(ids);
   // Coordinators may still be loading after the hang before: asked again until every group answers.
-  for (let tries = 0; [...described.values()].some((o) => !o.ok) && tries < 60; tries++) {
-    await new Promise((r) => setTimeout(r, 1_000));
-    described = await service.describeGroups(ids);
-  }
+  let last: Awaited<ReturnType<typeof service.describeGroups>> | undefined;
+  const described = await waitFor(
+    async () => {
+      last = await service.describeGroups(ids);
+      return [...last.values()].every((o) => o.ok) && last;
+    },
+    {
+      timeoutMs: 60_000,
+      what: () => {
+        const failing = [...(last ?? [])].filter(([, o]) => !o.ok);
+        return `every group described; ${failing.length} not, first: ${failing
+          .slice(0, 3)
+          .map(([id, o]) => `${id}: ${o.ok ? '' : o.error.message}`)
+          .join('; ')}`;
+      },
+    },
+  );
   const byNode = new Map<number, string[]>();
   for (const [id, outcome] of described) {
     expect(outcome.ok, `${id}: ${outcome.ok ? '' : outcome.error.message}`).toBe(true);

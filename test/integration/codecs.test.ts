@@ -24,6 +24,7 @@ import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/logger.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 import { javaAdminOffsets } from '../broker-harness/java-admin.js';
+import { waitFor } from '../broker-harness/wait.js';
 import { hasGroupType, kafkaAtLeast } from '../support/kafka-version.js';
 
 const run = uniqueName('codec');
@@ -38,20 +39,22 @@ let cluster: KafkaCluster;
 let fx: RunningFixtures | undefined;
 let startedAt: number;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** The group's coordinator, asked again while the offsets topic is still being set up. */
 async function coordinator(groupId: string): Promise<BrokerConnection> {
-  for (let attempt = 0; ; attempt++) {
-    const { response } = await cluster.anyBroker((c) =>
-      c.send(FindCoordinator, { keyType: 0, coordinatorKeys: [groupId] }, { min: 4 }),
-    );
-    const found = response.coordinators?.[0];
-    if (found && found.errorCode === ErrorCode.NONE)
-      return cluster.connection({ host: found.host, port: found.port });
-    if (attempt > 30) throw new Error(`no coordinator for ${groupId}: ${JSON.stringify(found)}`);
-    await sleep(500);
-  }
+  let last: string | undefined;
+  return waitFor(
+    async () => {
+      const { response } = await cluster.anyBroker((c) =>
+        c.send(FindCoordinator, { keyType: 0, coordinatorKeys: [groupId] }, { min: 4 }),
+      );
+      const found = response.coordinators?.[0];
+      last = JSON.stringify(found);
+      return (
+        found?.errorCode === ErrorCode.NONE && cluster.connection({ host: found.host, port: found.port })
+      );
+    },
+    { timeoutMs: 15_000, what: () => `a coordinator for ${groupId}; last FindCoordinator: ${last}` },
+  );
 }
 
 async function topicInfo(name: string) {

@@ -14,7 +14,7 @@ import { startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 import { javaAdminSetGroupConfig } from '../broker-harness/group-admin.js';
 import { javaProduce } from '../broker-harness/java-admin.js';
 import { type RunningSituation, type Situation, startSituation } from '../broker-harness/situations.js';
-import { sleep } from '../broker-harness/wait.js';
+import { sleep, waitFor } from '../broker-harness/wait.js';
 import { type TestApp, testApp } from '../support/app.js';
 import { hasGroupType, kafkaAtLeast } from '../support/kafka-version.js';
 
@@ -46,14 +46,21 @@ async function situation(kind: Situation, group: string, partitions: number, rec
 }
 
 /** Asks until `done` holds (bounded): the broker's view changes on its own clock. */
-async function until(id: string, done: (d: GroupDiagnosis) => boolean, query = '', ms = 40_000) {
-  const end = Date.now() + ms;
-  let last = await diagnosis(id, query);
-  while (!done(last) && Date.now() < end) {
-    await sleep(500);
-    last = await diagnosis(id, query);
-  }
-  return last;
+async function until(
+  id: string,
+  what: string,
+  done: (d: GroupDiagnosis) => boolean,
+  query = '',
+  ms = 40_000,
+): Promise<GroupDiagnosis> {
+  let last: GroupDiagnosis | undefined;
+  return waitFor(
+    async () => {
+      last = await diagnosis(id, query);
+      return done(last) && last;
+    },
+    { timeoutMs: ms, what: () => `${what} in the diagnosis of ${id}; last: ${JSON.stringify(last)}` },
+  );
 }
 
 describe('healthy groups', () => {
@@ -169,18 +176,25 @@ describe('a classic consumer that stops polling while another joins', () => {
     const group = `${run}-stall-classic`;
     const s = await situation('stall-classic', group, 2, 10);
     await s.waitFor('JOINING');
-    const first = await until(group, (d) => codes(d).includes('REBALANCE_IN_PROGRESS'), '', 15_000);
+    const first = await until(
+      group,
+      'REBALANCE_IN_PROGRESS',
+      (d) => codes(d).includes('REBALANCE_IN_PROGRESS'),
+      '',
+      15_000,
+    );
     expect(codes(first)).toContain('REBALANCE_IN_PROGRESS');
     expect(first.findings[0]?.evidence).toContainEqual({
       field: 'state',
       source: 'DescribeGroups GroupState',
       value: 'PreparingRebalance',
     });
+    // Clock wait: stuck means unchanged for stuckAfterSeconds (2 s) of wall clock since the snapshot.
     await sleep(2_500);
     const stuck = await diagnosis(group, since(first, '&stuckAfterSeconds=2'));
     expect(codes(stuck)).toEqual(['REBALANCE_STUCK']);
     // max.poll.interval.ms (20 s) runs out: the stalled member leaves, the joiner takes everything.
-    const after = await until(group, (d) => d.state === 'Stable', since(first), 45_000);
+    const after = await until(group, 'state Stable', (d) => d.state === 'Stable', since(first), 45_000);
     expect(after.state).toBe('Stable');
     expect(after.since?.leaves).toBe(1);
     expect(codes(after)).toContain('MEMBERSHIP_CHURN');
@@ -192,12 +206,19 @@ describe.runIf(kafkaAtLeast(4, 0))('a KIP-848 consumer that stops polling while 
     const group = `${run}-stall-consumer`;
     const s = await situation('stall-consumer', group, 4, 10);
     await s.waitFor('JOINING');
-    const first = await until(group, (d) => codes(d).includes('PARTITIONS_PENDING_REVOCATION'), '', 15_000);
+    const first = await until(
+      group,
+      'PARTITIONS_PENDING_REVOCATION',
+      (d) => codes(d).includes('PARTITIONS_PENDING_REVOCATION'),
+      '',
+      15_000,
+    );
     expect(codes(first)).toContain('PARTITIONS_PENDING_REVOCATION');
     const revoking = first.findings.find((f) => f.code === 'PARTITIONS_PENDING_REVOCATION');
     expect(revoking?.evidence.map((e) => e.source)).toContain(
       'ConsumerGroupDescribe Members.TargetAssignment',
     );
+    // Clock wait: not reconciling means so for stuckAfterSeconds (2 s) of wall clock since the snapshot.
     await sleep(2_500);
     const stuck = await diagnosis(group, since(first, '&stuckAfterSeconds=2'));
     expect(codes(stuck)).toContain('MEMBER_NOT_RECONCILING');
@@ -209,10 +230,18 @@ describe('a static member killed with a long session timeout', () => {
     const group = `${run}-static`;
     const s = await situation('static', group, 1, 300);
     await s.waitFor('CONSUMING');
-    await sleep(500);
+    // The broker has the static member in a Stable group (it has committed: CONSUMING) before the kill.
+    await until(
+      group,
+      'state Stable with 1 member',
+      (d) => d.state === 'Stable' && d.members === 1,
+      '',
+      15_000,
+    );
     await s.kill();
     const first = await diagnosis(group);
     expect(first.members).toBe(1);
+    // Clock wait: committed offsets unmoved for stuckAfterSeconds (2 s) of wall clock since the snapshot.
     await sleep(2_500);
     const second = await diagnosis(group, since(first, '&stuckAfterSeconds=2'));
     expect(codes(second)).toEqual(['STATIC_MEMBER_NOT_CONSUMING']);
@@ -259,17 +288,18 @@ describe.runIf(hasGroupType('share'))('a share group whose consumers stopped', (
     await javaProduce(t.bootstrap, topic, 0, 5);
     const d = await until(
       group,
+      'no members and NO_MEMBERS_RECORDS_WAITING',
       (x) => x.members === 0 && codes(x).includes('NO_MEMBERS_RECORDS_WAITING'),
       '',
       20_000,
-    );
-    if (d.findings.length === 0) {
+    ).catch(async (err: Error) => {
+      // What the group's offsets were when the finding never came.
       const offsets = await t.get(
         `/groups/${encodeURIComponent(group)}/offsets`,
         '/groups/{groupId}/offsets',
       );
-      expect.fail(`no finding; offsets: ${JSON.stringify(offsets.body)}`);
-    }
+      throw new Error(`${err.message}; offsets: ${JSON.stringify(offsets.body)}`);
+    });
     expect(codes(d)).toEqual(['NO_MEMBERS_RECORDS_WAITING']);
     const lag = d.findings[0]?.evidence.find((e) => e.field === 'totals.lag');
     expect(lag?.source).toBe('DescribeShareGroupOffsets StartOffset, ListOffsets');

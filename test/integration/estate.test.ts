@@ -13,6 +13,7 @@ import { securityFrom } from '../../src/http/security.js';
 import type { GroupSpec } from '../broker-harness/fixtures.js';
 import { uniqueName } from '../broker-harness/fixtures.js';
 import { javaAdminEstateLag } from '../broker-harness/java-admin.js';
+import { waitFor } from '../broker-harness/wait.js';
 import { appWithGroups } from '../support/app-with-groups.js';
 import { hasGroupType } from '../support/kafka-version.js';
 
@@ -83,33 +84,40 @@ describe('GET /groups.ndjson?include=lag', () => {
   }, async () => {
     // Live consumers may still be moving their offsets: compare until both agree, or fail on the last.
     let diff: string[] = [];
-    const deadline = Date.now() + 60_000;
-    do {
-      const [streamed, admin] = await Promise.all([
-        lines(`/groups.ndjson?prefix=${encodeURIComponent(run)}&include=lag`),
-        javaAdminEstateLag(t.bootstrap, run),
-      ]);
-      const groups = streamed.filter((l) => l.groupId !== undefined);
-      const ids = groups.map((g) => g.groupId as string);
-      expect(new Set(ids).size).toBe(ids.length);
-      expect(ids).toEqual(expect.arrayContaining([...emptyIds, live.classic, live.consumer, live.auditor]));
-      expect(streamed.at(-1)).toEqual({ end: { groups: groups.length, failures: 0, lagErrors: 0 } });
-      diff = [];
-      for (const g of groups) {
-        if (g.type === 'share') {
-          expect(g.lag).toBeDefined();
-          continue;
+    await waitFor(
+      async () => {
+        const [streamed, admin] = await Promise.all([
+          lines(`/groups.ndjson?prefix=${encodeURIComponent(run)}&include=lag`),
+          javaAdminEstateLag(t.bootstrap, run),
+        ]);
+        const groups = streamed.filter((l) => l.groupId !== undefined);
+        const ids = groups.map((g) => g.groupId as string);
+        expect(new Set(ids).size).toBe(ids.length);
+        expect(ids).toEqual(expect.arrayContaining([...emptyIds, live.classic, live.consumer, live.auditor]));
+        expect(streamed.at(-1)).toEqual({ end: { groups: groups.length, failures: 0, lagErrors: 0 } });
+        diff = [];
+        for (const g of groups) {
+          if (g.type === 'share') {
+            expect(g.lag).toBeDefined();
+            continue;
+          }
+          const theirs = admin.get(g.groupId as string);
+          if (!theirs) diff.push(`${g.groupId}: not listed by Admin`);
+          else if (g.lag?.lag !== theirs.lag)
+            diff.push(`${g.groupId}: ${JSON.stringify(g.lag)} against Admin's ${theirs.lag}`);
+          else if ((g.lag?.partitions ?? 0) - (g.lag?.partitionsWithoutOffset ?? 0) !== theirs.partitions)
+            diff.push(
+              `${g.groupId}: partitions ${JSON.stringify(g.lag)} against Admin's ${theirs.partitions}`,
+            );
         }
-        const theirs = admin.get(g.groupId as string);
-        if (!theirs) diff.push(`${g.groupId}: not listed by Admin`);
-        else if (g.lag?.lag !== theirs.lag)
-          diff.push(`${g.groupId}: ${JSON.stringify(g.lag)} against Admin's ${theirs.lag}`);
-        else if ((g.lag?.partitions ?? 0) - (g.lag?.partitionsWithoutOffset ?? 0) !== theirs.partitions)
-          diff.push(`${g.groupId}: partitions ${JSON.stringify(g.lag)} against Admin's ${theirs.partitions}`);
-      }
-      if (diff.length === 0) break;
-      await new Promise((r) => setTimeout(r, 2_000));
-    } while (Date.now() < deadline);
+        return diff.length === 0;
+      },
+      {
+        timeoutMs: 60_000,
+        what: () =>
+          `the streamed lag to equal the Java Admin client's; ${diff.length} differences: ${diff.slice(0, 20).join('; ')}`,
+      },
+    );
     expect(diff).toEqual([]);
     // Not all alike: the comparison covers real differences between groups.
     const lags = new Set([...(await javaAdminEstateLag(t.bootstrap, `${run}-e`)).values()].map((v) => v.lag));
@@ -164,37 +172,41 @@ describe('GET /topics/{topic}/groups', () => {
     timeout: 120_000,
   }, async () => {
     let diff: string[] = [];
-    const deadline = Date.now() + 60_000;
-    do {
-      const [page, admin] = await Promise.all([
-        t.get<ReaderPage>(`/topics/${orders}/groups?prefix=${run}&limit=1000`, '/topics/{topic}/groups'),
-        javaAdminEstateLag(t.bootstrap, run, orders),
-      ]);
-      expect(page.status).toBe(200);
-      expect(page.body.unreadable).toEqual([]);
-      expect(page.body.groups.map((g) => g.groupId).sort()).toEqual(ordersReaders().sort());
-      diff = [];
-      for (const g of page.body.groups) {
-        if (g.type === 'share') continue;
-        const theirs = admin.get(g.groupId);
-        if (g.lag.lag !== theirs?.lag) diff.push(`${g.groupId}: ${g.lag.lag} against Admin's ${theirs?.lag}`);
-      }
-      if (diff.length === 0) {
-        const byId = new Map(page.body.groups.map((g) => [g.groupId, g]));
-        expect(byId.get(live.classic)).toMatchObject({ type: 'classic', state: 'Stable', members: 1 });
-        expect(byId.get(live.consumer)).toMatchObject({ type: 'consumer', state: 'Stable', members: 1 });
-        expect(byId.get(emptyIds[0] as string)).toMatchObject({
-          type: 'classic',
-          state: 'Empty',
-          members: 0,
-        });
-        // Lag on this topic only: audit's partitions are not counted for anyone.
-        expect(byId.get(live.classic)?.lag.partitions).toBe(3);
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 2_000));
-    } while (Date.now() < deadline);
+    const page = await waitFor(
+      async () => {
+        const [read, admin] = await Promise.all([
+          t.get<ReaderPage>(`/topics/${orders}/groups?prefix=${run}&limit=1000`, '/topics/{topic}/groups'),
+          javaAdminEstateLag(t.bootstrap, run, orders),
+        ]);
+        expect(read.status).toBe(200);
+        expect(read.body.unreadable).toEqual([]);
+        expect(read.body.groups.map((g) => g.groupId).sort()).toEqual(ordersReaders().sort());
+        diff = [];
+        for (const g of read.body.groups) {
+          if (g.type === 'share') continue;
+          const theirs = admin.get(g.groupId);
+          if (g.lag.lag !== theirs?.lag)
+            diff.push(`${g.groupId}: ${g.lag.lag} against Admin's ${theirs?.lag}`);
+        }
+        return diff.length === 0 && read;
+      },
+      {
+        timeoutMs: 60_000,
+        what: () =>
+          `the readers' lag to equal the Java Admin client's; ${diff.length} differences: ${diff.slice(0, 20).join('; ')}`,
+      },
+    );
     expect(diff).toEqual([]);
+    const byId = new Map(page.body.groups.map((g) => [g.groupId, g]));
+    expect(byId.get(live.classic)).toMatchObject({ type: 'classic', state: 'Stable', members: 1 });
+    expect(byId.get(live.consumer)).toMatchObject({ type: 'consumer', state: 'Stable', members: 1 });
+    expect(byId.get(emptyIds[0] as string)).toMatchObject({
+      type: 'classic',
+      state: 'Empty',
+      members: 0,
+    });
+    // Lag on this topic only: audit's partitions are not counted for anyone.
+    expect(byId.get(live.classic)?.lag.partitions).toBe(3);
   });
 
   it('pages in group id order, sorts by lag, and gives per-partition lag with include=partitions', async () => {

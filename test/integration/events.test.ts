@@ -18,6 +18,7 @@ import { type RunningServer, startServer } from '../../src/runtime/node.js';
 import { clustersOf, createService } from '../../src/service.js';
 import { fixtureArgs, type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 import { spawnJavaClient } from '../broker-harness/java-client.js';
+import { waitFor } from '../broker-harness/wait.js';
 import { hasGroupType } from '../support/kafka-version.js';
 
 const run = uniqueName('sse');
@@ -55,6 +56,7 @@ interface Received {
 function watch(path: string, lastEventId?: string, base?: string) {
   const events: Received[] = [];
   let opens = 0;
+  let refusedWith: number | undefined;
   const source = new EventSource(`${base ?? server.url}${path}`, {
     fetch: (input, init) =>
       fetch(input, {
@@ -70,6 +72,9 @@ function watch(path: string, lastEventId?: string, base?: string) {
     // Only the first connection sends the given id; EventSource sends its own after.
     lastEventId = undefined;
   });
+  source.addEventListener('error', (e) => {
+    refusedWith = e.code;
+  });
   for (const event of ['group', 'removed', 'lag', 'end', 'poll-failed', 'overflow']) {
     source.addEventListener(event, (e) => {
       events.push({ event, id: e.lastEventId, data: JSON.parse(e.data), at: Date.now() });
@@ -79,6 +84,8 @@ function watch(path: string, lastEventId?: string, base?: string) {
     source,
     events,
     opens: () => opens,
+    /** The HTTP status of the last refusal (the stream is CLOSED after one). */
+    refusedWith: () => refusedWith,
     groups: () => events.filter((e) => e.event === 'group'),
     async until(what: string, test: (e: Received) => boolean, ms = 30_000): Promise<Received> {
       const deadline = Date.now() + ms;
@@ -96,6 +103,34 @@ function watch(path: string, lastEventId?: string, base?: string) {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const members = (e: Received) => (e.data.members as unknown[]).length;
+
+/**
+ * A stream of `path` once the server has a slot for it: a stream closed by the client holds its
+ * slot until the server notices, so a 429 is asked again (bounded); any other refusal fails.
+ */
+async function admitted(path: string): Promise<ReturnType<typeof watch>> {
+  let refusals = 0;
+  return waitFor(
+    async () => {
+      const stream = watch(path);
+      await waitFor(() => stream.opens() > 0 || stream.source.readyState === EventSource.CLOSED, {
+        timeoutMs: 10_000,
+        what: `${path}: the stream opened or refused`,
+      });
+      if (stream.opens() > 0) return stream;
+      stream.source.close();
+      if (stream.refusedWith() !== 429)
+        throw new Error(`${path}: the stream was refused (${stream.refusedWith()})`);
+      refusals++;
+      return undefined;
+    },
+    {
+      timeoutMs: 10_000,
+      what: () =>
+        `a free stream slot for ${path} (${refusals} answers 429: the streams closed before still hold theirs)`,
+    },
+  );
+}
 
 beforeAll(async () => {
   const config = loadConfig({ KAFKA_BROKERS: inject('kafkaBrokers'), PORT: '0', ...env });
@@ -160,6 +195,7 @@ describe('GET /groups/{groupId}/events', () => {
       const upToDate = watch(`/groups/${encodeURIComponent(groupId)}/events`, change.id);
       try {
         await upToDate.until('lag', () => true);
+        // Clock wait: nothing is replayed for a second (a replay would come at once).
         await sleep(1000);
         expect(upToDate.groups()).toEqual([]);
       } finally {
@@ -181,7 +217,10 @@ describe('GET /groups/{groupId}/events', () => {
       while (stream.opens() < 2 && Date.now() < deadline) await sleep(50);
       expect(stream.opens()).toBe(2);
       const reopened = Date.now();
-      await sleep(1500);
+      // The resumed stream reads the broker again: a lag event after the reopening.
+      await stream.until('lag', (e) => e.at > reopened, 10_000);
+      // Clock wait: 1.5 s from the reopening with no group event replayed (a replay would come at once).
+      await sleep(Math.max(0, reopened + 1500 - Date.now()));
       expect(stream.groups().filter((e) => e.at > reopened)).toEqual([]);
       expect(stream.events.some((e) => e.event === 'lag' && e.at > reopened)).toBe(true);
     } finally {
@@ -248,12 +287,15 @@ describe('a stream open longer than REQUEST_TIMEOUT_MS', () => {
 
 describe('the stream cap', () => {
   it(`answers 429 too-many-streams beyond ${CAP} open streams of one caller, and frees a slot on close`, async () => {
-    // The streams of the tests before are closed; the server notices within a moment.
-    await sleep(500);
-    const open = Array.from({ length: CAP }, (_, i) =>
-      watch(i === 0 ? `/groups.events?prefix=${run}` : `/groups/${encodeURIComponent(groupId)}/events`),
-    );
+    // The streams of the tests before are closed; the server notices within a moment (admitted).
+    const open: ReturnType<typeof watch>[] = [];
     try {
+      for (let i = 0; i < CAP; i++)
+        open.push(
+          await admitted(
+            i === 0 ? `/groups.events?prefix=${run}` : `/groups/${encodeURIComponent(groupId)}/events`,
+          ),
+        );
       for (const s of open) await s.until('group', () => true);
       const refused = await fetch(`${server.url}/groups/${encodeURIComponent(groupId)}/events`);
       expect(refused.status).toBe(429);
@@ -280,8 +322,8 @@ describe('the stream cap', () => {
 
 describe('GET /groups.events', () => {
   it('lists the matching groups, and /groups/events is still the group named events', async () => {
-    await sleep(1000); // the slots of the streams closed just before
-    const stream = watch(`/groups.events?prefix=${run}`);
+    // Admitted once the server has noticed the streams closed just before and freed their slots.
+    const stream = await admitted(`/groups.events?prefix=${run}`);
     try {
       const seen = await stream.until('group', (e) => e.data.groupId === groupId);
       expect(members(seen)).toBe(2);

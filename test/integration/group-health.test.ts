@@ -118,6 +118,7 @@ describe('time lag', () => {
     expect(bounds.min).toBeGreaterThanOrEqual(before - producedTo - 5);
     expect(bounds.max).toBeLessThanOrEqual(after - producedFrom + 5);
 
+    // Clock wait: the time lag must grow by the wall-clock time between the readings.
     await sleep(3_000);
     const second = await health(ids.stopped);
     const later = second.partitions[0]?.timeLagMs;

@@ -128,6 +128,7 @@ describe('health forecasts (real broker, Kafka clients at known rates)', () => {
   it('with since: rates from the two readings, and catchUpSeconds from them for the faster consumer', async () => {
     const first = await health(fast);
     expect(first.snapshot).toEqual(expect.any(String));
+    // Clock wait: the rates are measured over the interval between the two readings.
     await sleep(5_000);
     const second = await health(fast, first.snapshot as string);
     const f = second.forecast;
@@ -150,6 +151,7 @@ describe('health forecasts (real broker, Kafka clients at known rates)', () => {
 
   it('with since: a consumer slower than the producer is not catching up, with a retention runway', async () => {
     const first = await health(slow);
+    // Clock wait: the rates are measured over the interval between the two readings.
     await sleep(5_000);
     const second = await health(slow, first.snapshot as string);
     const f = second.forecast;

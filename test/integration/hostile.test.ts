@@ -70,6 +70,7 @@ const as = (key: string, headers: Record<string, string> = {}) => ({
 /** Runs `hostile`, and 200 ms into it times another caller's /healthz. */
 async function healthzDuring<T>(hostile: () => Promise<T>): Promise<{ result: T; healthzMs: number }> {
   const pending = hostile();
+  // Clock wait: /healthz is timed while the hostile caller is well under way.
   await new Promise((r) => setTimeout(r, 200));
   const start = performance.now();
   const res = await fetch(`${base}/healthz`);

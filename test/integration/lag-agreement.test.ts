@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GroupSpec } from '../broker-harness/fixtures.js';
 import { uniqueName } from '../broker-harness/fixtures.js';
+import { waitFor } from '../broker-harness/wait.js';
 import { appWithGroups } from '../support/app-with-groups.js';
 import { hasGroupType } from '../support/kafka-version.js';
 
@@ -70,16 +71,23 @@ describe('include=lag and /offsets', () => {
   }, async () => {
     // Share and streams consumers may still move their offsets right after start: compare until the
     // two reads agree (or the bound runs out and the last difference is the failure).
-    let last = await both();
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline) {
-      const agree = [...last.listed].every(
-        ([id, lag]) => JSON.stringify(lag) === JSON.stringify(last.offsets.get(id)),
-      );
-      if (agree) break;
-      await new Promise((r) => setTimeout(r, 2_000));
-      last = await both();
-    }
+    let seen: Awaited<ReturnType<typeof both>> | undefined;
+    const last = await waitFor(
+      async () => {
+        const read = await both();
+        seen = read;
+        return (
+          [...read.listed].every(
+            ([id, lag]) => JSON.stringify(lag) === JSON.stringify(read.offsets.get(id)),
+          ) && read
+        );
+      },
+      {
+        timeoutMs: 60_000,
+        what: () =>
+          `the listing's lag and /offsets to agree; last read: ${JSON.stringify(seen && { listed: [...seen.listed], offsets: [...seen.offsets] })}`,
+      },
+    );
     const expectedIds = Object.entries(ids)
       .filter(
         ([k]) => (k !== 'share' || hasGroupType('share')) && (k !== 'streams' || hasGroupType('streams')),

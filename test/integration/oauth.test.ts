@@ -188,6 +188,7 @@ describe.skipIf(!oauth)('OAUTH listener (SASL OAUTHBEARER, JWTs checked against 
       // Every fourth round several at once, pipelined on the same connections.
       if (round % 4 === 0) await Promise.all([groupPath, '/cluster', groupPath, '/readyz'].map(check));
       else await check(groupPath);
+      // Clock wait: paces the requests over three token lifetimes.
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(failures).toEqual([]);

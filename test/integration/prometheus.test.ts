@@ -15,6 +15,7 @@ import { silentLogger } from '../../src/logger.js';
 import { type RunningServer, startServer } from '../../src/runtime/node.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 import { javaAdminDeleteRecords } from '../broker-harness/java-admin.js';
+import { waitFor } from '../broker-harness/wait.js';
 import {
   type PromSeries,
   prometheusTool,
@@ -51,8 +52,6 @@ let fixtures: RunningFixtures | undefined;
 let server: RunningServer | undefined;
 let prometheus: RunningPrometheus | undefined;
 let dashboard: { panels: Panel[]; templating: { list: { name: string }[] } };
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
   dashboard = JSON.parse(await readFile(join(ROOT, 'ops/grafana/dashboard.json'), 'utf8'));
@@ -119,16 +118,19 @@ scrape_configs:
 `,
   );
   // Until a scrape has every group in its verdict.
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const verdicts = await prometheus.query(`kafka_group_verdict{cluster="${CLUSTER}"}`);
-    const seen = Object.fromEntries(verdicts.map((s) => [s.metric.group, s.metric.verdict]));
-    if (Object.entries(ids).every(([k, id]) => seen[id] === VERDICT[k as keyof typeof ids])) break;
-    if (Date.now() > deadline) {
-      throw new Error(`verdicts after 60 s: ${JSON.stringify(seen)}\n${prometheus.output()}`);
-    }
-    await sleep(500);
-  }
+  const p = prometheus;
+  let seen: Record<string, string | undefined> = {};
+  await waitFor(
+    async () => {
+      const verdicts = await p.query(`kafka_group_verdict{cluster="${CLUSTER}"}`);
+      seen = Object.fromEntries(verdicts.map((s) => [s.metric.group, s.metric.verdict]));
+      return Object.entries(ids).every(([k, id]) => seen[id] === VERDICT[k as keyof typeof ids]);
+    },
+    {
+      timeoutMs: 60_000,
+      what: () => `every group in its verdict; verdicts: ${JSON.stringify(seen)}\n${p.output()}`,
+    },
+  );
 }, 240_000);
 
 afterAll(async () => {
@@ -289,13 +291,18 @@ describe.skipIf(!binary)('the dashboard and the alert rules on a real Prometheus
 
   it('the alert rules load: DATA_LOSS fires at once, STOPPED, LAGGING and STALLED wait (pending)', async () => {
     const p = prometheus as RunningPrometheus;
-    const deadline = Date.now() + 15_000;
     let mine: Awaited<ReturnType<RunningPrometheus['alerts']>> = [];
-    for (;;) {
-      mine = (await p.alerts()).filter((a) => a.labels.group?.startsWith(`${run}-`));
-      if (mine.length >= 4 || Date.now() > deadline) break;
-      await sleep(500);
-    }
+    await waitFor(
+      async () => {
+        mine = (await p.alerts()).filter((a) => a.labels.group?.startsWith(`${run}-`));
+        return mine.length >= 4;
+      },
+      {
+        timeoutMs: 15_000,
+        what: () =>
+          `4 alerts of this run; got ${JSON.stringify(mine.map((a) => [a.labels.alertname, a.labels.group, a.state]))}`,
+      },
+    );
     const states = Object.fromEntries(mine.map((a) => [`${a.labels.alertname} ${a.labels.group}`, a.state]));
     expect(states).toEqual({
       [`KafkaGroupDataLoss ${ids.loss}`]: 'firing',

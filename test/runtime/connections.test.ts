@@ -127,6 +127,7 @@ describe('a socket that died while idle', () => {
   it('stand-in: the broker drops an idle socket under the next request → one retry on a new socket succeeds', async () => {
     const cluster = clusterOf({ idleRetryMs: 100 });
     await ask(cluster, 0);
+    // Clock wait: the socket must sit idle longer than idleRetryMs (100 ms).
     await sleep(150);
     brokers[0]?.script(ApiKey.Metadata, reply.close());
     const { response } = await ask(cluster, 0);
@@ -146,6 +147,7 @@ describe('a socket that died while idle', () => {
   it('stand-in: calls that start together on a dead idle socket each retry once, on one new socket', async () => {
     const cluster = clusterOf({ idleRetryMs: 100 });
     await ask(cluster, 0);
+    // Clock wait: the socket must sit idle longer than idleRetryMs (100 ms).
     await sleep(150);
     brokers[0]?.script(ApiKey.Metadata, reply.close());
     const answers = await Promise.all([ask(cluster, 0), ask(cluster, 0), ask(cluster, 0)]);

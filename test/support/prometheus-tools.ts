@@ -9,6 +9,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { waitFor } from '../broker-harness/wait.js';
 
 export type PrometheusTool = 'prometheus' | 'promtool';
 
@@ -94,22 +95,20 @@ export async function startPrometheus(binary: string, config: string): Promise<R
     if (body.status !== 'success') throw new Error(`${path}: ${body.error ?? res.status}`);
     return body.data;
   };
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) {
-      await stop();
-      throw new Error(`prometheus exited with ${child.exitCode}: ${output}`);
-    }
-    const ready = await fetch(`${url}/-/ready`).then(
-      (r) => r.ok,
-      () => false,
+  try {
+    await waitFor(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`prometheus exited with ${child.exitCode}: ${output}`);
+        return fetch(`${url}/-/ready`).then(
+          (r) => r.ok,
+          () => false,
+        );
+      },
+      { timeoutMs: 30_000, what: () => `prometheus ready (GET /-/ready); its output: ${output}` },
     );
-    if (ready) break;
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`prometheus not ready after 30 s: ${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+  } catch (err) {
+    await stop();
+    throw err;
   }
   return {
     url,
