@@ -637,7 +637,7 @@ export async function waitUntilReady(
     } finally {
       await cluster.close().catch(() => {});
     }
-    await sleep(250);
+    await sleep(100);
   }
   throw new Error(
     `timed out; last error: ${lastError instanceof Error ? lastError.message : String(lastError)}`,

@@ -13,6 +13,7 @@
  * its node goes away; min ISR 1 keeps them writable with one node left. PLAINTEXT only.
  */
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -141,12 +142,14 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<R
 
   const jvms = new Map<number, KafkaJvm>();
   const paused = new Set<number>();
-  // A paused JVM cannot see its lifeline close: resume it if this process goes away.
+  // A paused JVM cannot see its lifeline close: resume it if this process goes away. A cluster still
+  // running then (test/cluster shares one until its worker ends) leaves no data behind either.
   const onExit = () => {
     for (const jvm of jvms.values()) {
       signal(jvm.pid, 'SIGCONT');
       signal(jvm.pid, 'SIGKILL');
     }
+    rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
   };
   process.once('exit', onExit);
 

@@ -19,10 +19,12 @@ import type { GroupList } from '../../src/groups/model.js';
 import { securityFrom } from '../../src/http/security.js';
 import { createLogger } from '../../src/logger.js';
 import { createService, type Service } from '../../src/service.js';
-import { type RunningCluster, startCluster } from '../broker-harness/cluster.js';
+import type { RunningCluster } from '../broker-harness/cluster.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 import { javaAdminOffsets } from '../broker-harness/java-admin.js';
+import { waitFor } from '../broker-harness/wait.js';
 import { OpenApiChecker } from '../support/openapi.js';
+import { handBack, sharedCluster } from './shared-cluster.js';
 
 const REQUEST_TIMEOUT_MS = 3_000;
 /** No answer may take longer: lookups and calls that each wait at most one request timeout. */
@@ -61,7 +63,7 @@ const empties = Array.from({ length: 9 }, (_, i) => uniqueName(`faults-empty-${i
 const expected = [live, ...empties];
 
 beforeAll(async () => {
-  cluster = await startCluster({ readyTimeoutMs: 300_000 });
+  cluster = await sharedCluster();
   fixtures = await startFixtures({
     bootstrap: cluster.bootstrap,
     groups: [
@@ -85,7 +87,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await service?.close();
   await fixtures?.stop().catch(() => undefined);
-  await cluster?.stop();
+  await handBack(cluster);
 }, 120_000);
 
 const templateOf = (path: string) =>
@@ -145,6 +147,7 @@ function load(): { stop(): Promise<Sample[]> } {
   let running = true;
   const paths = ['/groups', `/groups/${live}`, `/groups/${live}/offsets`, '/readyz'];
   const loops = paths.map(async (path, i) => {
+    // Clock waits: the load's pace (staggered starts, one request per path every 400 ms).
     await new Promise((r) => setTimeout(r, i * 100));
     while (running) {
       const started = Date.now();
@@ -163,39 +166,53 @@ function load(): { stop(): Promise<Sample[]> } {
 
 /** ms from `from` until the Java Admin client first reads the live group's offsets. */
 async function javaAdminRecovery(from: number, limitMs = 120_000): Promise<number> {
-  for (;;) {
-    try {
-      const offsets = await javaAdminOffsets({
-        bootstrap: cluster.bootstrap,
-        groupId: live,
-        timeoutMs: 40_000,
-      });
-      if (offsets.committed.size > 0) return Date.now() - from;
-    } catch {
-      // not yet
-    }
-    if (Date.now() - from > limitMs) throw new Error('the Java Admin client did not recover');
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  let last = 'no answer yet';
+  const recovered = await waitFor(
+    async () => {
+      try {
+        const offsets = await javaAdminOffsets({
+          bootstrap: cluster.bootstrap,
+          groupId: live,
+          timeoutMs: 40_000,
+        });
+        if (offsets.committed.size > 0) return { ms: Date.now() - from };
+        last = 'no committed offsets';
+      } catch (err) {
+        // not yet
+        last = err instanceof Error ? err.message.slice(0, 300) : String(err);
+      }
+      return undefined;
+    },
+    {
+      timeoutMs: Math.max(0, from + limitMs - Date.now()),
+      what: () => `the Java Admin client to read ${live}'s offsets (it did not recover); last: ${last}`,
+    },
+  );
+  return recovered.ms;
 }
 
 /** ms from `from` until our answers are all correct and stay so for `stableMs`. */
 async function ourRecovery(from: number, limitMs = 120_000, stableMs = 4_000): Promise<number> {
   let since: number | undefined;
   const history: string[] = [];
-  for (;;) {
-    const round = await Promise.all(['/groups', `/groups/${live}`, `/groups/${live}/offsets`].map(probe));
-    const now = Date.now();
-    history.push(round.map((s) => `${s.status}${s.correct ? '' : `(${s.note})`}`).join(' '));
-    if (round.every((s) => s.correct)) {
+  return waitFor(
+    async () => {
+      const round = await Promise.all(['/groups', `/groups/${live}`, `/groups/${live}/offsets`].map(probe));
+      const now = Date.now();
+      history.push(round.map((s) => `${s.status}${s.correct ? '' : `(${s.note})`}`).join(' '));
+      if (!round.every((s) => s.correct)) {
+        since = undefined;
+        return undefined;
+      }
       since ??= Math.min(...round.map((s) => s.at));
-      if (now - since >= stableMs) return since - from;
-    } else {
-      since = undefined;
-    }
-    if (now - from > limitMs) throw new Error(`no recovery; last rounds: ${history.slice(-8).join(' / ')}`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
+      return now - since >= stableMs ? { ms: since - from } : undefined;
+    },
+    {
+      timeoutMs: Math.max(0, from + limitMs - Date.now()),
+      what: () =>
+        `our answers correct for ${stableMs} ms (no recovery); last rounds: ${history.slice(-8).join(' / ')}`,
+    },
+  ).then((recovered) => recovered.ms);
 }
 
 function judge(samples: Sample[], scenario: string): void {
@@ -249,6 +266,7 @@ describe('a three-node cluster under faults, at steady load', () => {
     const t0 = Date.now();
     node.pause();
     const java = javaAdminRecovery(t0);
+    // Clock wait: the fault lasts 20 s of wall clock, under load.
     await new Promise((r) => setTimeout(r, 20_000));
     const ready = (await (await app.request('/readyz')).json()) as {
       brokers: { nodeId: number | null; answered: boolean }[];
@@ -301,6 +319,7 @@ describe('a three-node cluster under faults, at steady load', () => {
     await cluster.waitUntilReady();
     const traffic = load();
     await Promise.all(cluster.nodes.map((n) => n.kill()));
+    // Clock wait: the whole cluster stays down 5 s of wall clock, under load.
     await new Promise((r) => setTimeout(r, 5_000));
     const down = (await app.request('/readyz')).status;
     await Promise.all(cluster.nodes.map((n) => n.start()));

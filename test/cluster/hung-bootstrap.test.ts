@@ -18,10 +18,12 @@ import type { GroupList, GroupOffsets } from '../../src/groups/model.js';
 import { securityFrom } from '../../src/http/security.js';
 import { createLogger } from '../../src/logger.js';
 import { createService, type Service } from '../../src/service.js';
-import { type RunningCluster, startCluster } from '../broker-harness/cluster.js';
+import type { RunningCluster } from '../broker-harness/cluster.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 import { javaAdminElectPreferredLeaders } from '../broker-harness/java-admin.js';
+import { waitFor } from '../broker-harness/wait.js';
 import { hungMidStream } from './hung-stream.js';
+import { handBack, sharedCluster } from './shared-cluster.js';
 
 /** One Kafka request's bound, and the HTTP request's (and a stream's) deadline above it. */
 const KAFKA_REQUEST_TIMEOUT_MS = 2_000;
@@ -51,7 +53,7 @@ const topic = uniqueName('hung-topic');
 const groups = Array.from({ length: 8 }, (_, i) => uniqueName(`hung-group-${i}`));
 
 beforeAll(async () => {
-  cluster = await startCluster({ readyTimeoutMs: 300_000 });
+  cluster = await sharedCluster();
   fixtures = await startFixtures({
     bootstrap: cluster.bootstrap,
     groups: groups.map((groupId, i) => ({
@@ -83,7 +85,7 @@ async function useBootstrap(bootstrap: string): Promise<void> {
 afterAll(async () => {
   await service?.close();
   await fixtures?.stop().catch(() => undefined);
-  await cluster?.stop();
+  await handBack(cluster);
 }, 120_000);
 
 async function probe(path: string): Promise<Sample> {
@@ -150,17 +152,49 @@ describe('the first bootstrap broker hangs (SIGSTOP): the healthy part still ans
     // first in KAFKA_BROKERS.
     let first = cluster.nodes[0];
     let healthy: string[] = [];
-    for (let round = 0; healthy.length === 0 && round < 10; round++) {
-      if (round > 0) {
-        await javaAdminElectPreferredLeaders(cluster.bootstrap);
-        await new Promise((r) => setTimeout(r, 2_000));
-      }
+    /** Each group's coordinator as the app reads it, and the statuses that were not 200. */
+    const read = async () => {
       const coordinators = new Map<string, number>();
+      const refused: string[] = [];
       for (const id of groups) {
         const res = await app.request(`/groups/${id}`);
-        expect(res.status).toBe(200);
-        coordinators.set(id, ((await res.json()) as { coordinator: { nodeId: number } }).coordinator.nodeId);
+        if (res.status !== 200) refused.push(`${id} ${res.status}`);
+        else
+          coordinators.set(
+            id,
+            ((await res.json()) as { coordinator: { nodeId: number } }).coordinator.nodeId,
+          );
       }
+      return { coordinators, refused };
+    };
+    for (let round = 0; healthy.length === 0 && round < 10; round++) {
+      let reading: Awaited<ReturnType<typeof read>>;
+      if (round === 0) {
+        reading = await read();
+      } else {
+        await javaAdminElectPreferredLeaders(cluster.bootstrap);
+        // After the election: until every group answers from its new coordinator (loaded), and the
+        // coordinators read the same twice in a row (no leadership still moving).
+        let previous: string | undefined;
+        let last: Awaited<ReturnType<typeof read>> | undefined;
+        reading = await waitFor(
+          async () => {
+            const now = await read();
+            last = now;
+            const key = now.refused.length > 0 ? undefined : JSON.stringify([...now.coordinators]);
+            const settled = key !== undefined && key === previous;
+            previous = key;
+            return settled && now;
+          },
+          {
+            timeoutMs: 30_000,
+            what: () =>
+              `every group answering 200 with the same coordinators twice after the preferred-leader election; last: ${JSON.stringify(last && { refused: last.refused, coordinators: [...last.coordinators] })}`,
+          },
+        );
+      }
+      expect(reading.refused).toEqual([]);
+      const { coordinators } = reading;
       const candidates = round < 3 ? cluster.nodes.slice(0, 1) : cluster.nodes;
       first = candidates.find((node) => groups.some((id) => coordinators.get(id) !== node.nodeId)) ?? first;
       healthy = groups.filter((id) => first && coordinators.get(id) !== first.nodeId);
@@ -187,6 +221,7 @@ describe('the first bootstrap broker hangs (SIGSTOP): the healthy part still ans
     const samples: Sample[] = [];
     await Promise.all(
       paths.map(async (path, i) => {
+        // Clock waits: the load's pace (staggered starts, one request per path every 250 ms) through the hang.
         await new Promise((r) => setTimeout(r, i * 80));
         while (Date.now() - hungAt < HANG_MS) {
           const started = Date.now();
@@ -222,13 +257,17 @@ describe('the first bootstrap broker hangs (SIGSTOP): the healthy part still ans
 
     // Back: every answer complete again soon after SIGCONT.
     let rounds: Sample[] = [];
-    for (;;) {
-      rounds = await Promise.all(paths.map(probe));
-      if (rounds.every((s) => s.complete)) break;
-      if (Date.now() - resumedAt > 30_000)
-        throw new Error(`no recovery: ${rounds.map((s) => `${s.path} ${s.status} ${s.note}`).join('; ')}`);
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    await waitFor(
+      async () => {
+        rounds = await Promise.all(paths.map(probe));
+        return rounds.every((s) => s.complete);
+      },
+      {
+        timeoutMs: Math.max(0, resumedAt + 30_000 - Date.now()),
+        what: () =>
+          `every answer complete after SIGCONT (no recovery): ${rounds.map((s) => `${s.path} ${s.status} ${s.note}`).join('; ')}`,
+      },
+    );
     process.stderr.write(`[hung-bootstrap] complete again ${Date.now() - resumedAt} ms after SIGCONT\n`);
   }, 240_000);
 });

@@ -21,10 +21,12 @@ import type { GroupWrites } from '../../src/groups/writes/service.js';
 import { securityFrom } from '../../src/http/security.js';
 import { createLogger } from '../../src/logger.js';
 import { createService, type Service } from '../../src/service.js';
-import { type ClusterNode, type RunningCluster, startCluster } from '../broker-harness/cluster.js';
+import type { ClusterNode, RunningCluster } from '../broker-harness/cluster.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 import { javaAdminMemberInstances, javaAdminOffsets } from '../broker-harness/java-admin.js';
+import { waitFor } from '../broker-harness/wait.js';
 import { OpenApiChecker } from '../support/openapi.js';
+import { handBack, sharedCluster } from './shared-cluster.js';
 
 const REQUEST_TIMEOUT_MS = 3_000;
 /** What a write under a fault may answer besides 200: documented, and saying whether it was sent. */
@@ -53,7 +55,7 @@ const prefix = uniqueName('wf-si');
 const COMMIT = 10;
 
 beforeAll(async () => {
-  cluster = await startCluster({ readyTimeoutMs: 300_000 });
+  cluster = await sharedCluster();
   fixtures = await startFixtures({
     bootstrap: cluster.bootstrap,
     groups: [
@@ -90,7 +92,7 @@ afterAll(async () => {
   for (const node of cluster?.nodes ?? []) if (node.state() === 'paused') node.resume();
   await service?.close();
   await fixtures?.stop().catch(() => undefined);
-  await cluster?.stop();
+  await handBack(cluster);
 }, 120_000);
 
 async function call(method: string, path: string, template: string, body?: unknown) {
@@ -179,14 +181,16 @@ const everyPartition = (offset: number) => ({
 
 /** Until `attempt` answers 200 (the cluster recovered): each answer in between must be honest. */
 async function untilDone(what: string, attempt: () => Promise<{ status: number; body: Body }>) {
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const answer = await attempt();
-    honest(answer, what);
-    if (answer.status === 200) return answer;
-    if (Date.now() > deadline) throw new Error(`${what}: no success; last ${JSON.stringify(answer.body)}`);
-    await new Promise((r) => setTimeout(r, 1_000));
-  }
+  let last: Body | undefined;
+  return waitFor(
+    async () => {
+      const answer = await attempt();
+      honest(answer, what);
+      last = answer.body;
+      return answer.status === 200 && answer;
+    },
+    { timeoutMs: 90_000, what: () => `${what}: a success (200); last ${JSON.stringify(last)}` },
+  );
 }
 
 describe('writes on a three-node cluster whose coordinator fails', () => {
