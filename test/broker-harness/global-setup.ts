@@ -14,6 +14,7 @@
  * interrupted vitest leaves no broker behind even when teardown never runs.
  */
 import type { JWK } from 'jose';
+import type { ProvidedContext } from 'vitest';
 import type { TestProject } from 'vitest/node';
 import { type PemPair, type RunningBroker, startBroker } from './broker.js';
 import { startTestIssuer } from './oauth-issuer.js';
@@ -38,12 +39,52 @@ declare module 'vitest' {
   }
 }
 
+type Provided = { [K in keyof ProvidedContext]?: ProvidedContext[K] };
+
+interface SharedBroker {
+  /** What the projects are given; settles once the broker is up. */
+  provided: Promise<Provided>;
+  stop: () => Promise<void>;
+  users: number;
+}
+
+// Two projects use this setup (the files that run side by side, and those that run alone after
+// them); vitest calls it once per project, in one process, and both must reach the same broker.
+// Each project's setup loads this module anew, so the one broker is kept on globalThis.
+const SHARED = Symbol.for('kafka-groups-rest.test-broker');
+const holder = globalThis as { [SHARED]?: SharedBroker };
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  let shared = holder[SHARED];
+  if (!shared) {
+    let stop: () => Promise<void> = async () => {};
+    const provided = start((s) => {
+      stop = s;
+    });
+    shared = { provided, stop: () => stop(), users: 0 };
+    holder[SHARED] = shared;
+    provided.catch(() => {
+      if (holder[SHARED] === shared) delete holder[SHARED];
+    });
+  }
+  shared.users += 1;
+  const provided = await shared.provided;
+  for (const [key, value] of Object.entries(provided) as Array<[keyof ProvidedContext, never]>) {
+    if (value !== undefined) project.provide(key, value);
+  }
+  const mine = shared;
+  return async () => {
+    mine.users -= 1;
+    if (mine.users > 0) return;
+    if (holder[SHARED] === mine) delete holder[SHARED];
+    await mine.stop();
+  };
+}
+
+async function start(onStop: (stop: () => Promise<void>) => void): Promise<Provided> {
   const external = process.env.KAFKA_BROKERS?.trim();
   if (external) {
-    project.provide('kafkaBrokers', external);
-    project.provide('kafkaVersion', process.env.KAFKA_VERSION || 'external');
-    return async () => {};
+    return { kafkaBrokers: external, kafkaVersion: process.env.KAFKA_VERSION || 'external' };
   }
 
   const started = Date.now();
@@ -63,35 +104,26 @@ export default async function setup(project: TestProject): Promise<() => Promise
       `(SASL_PLAINTEXT ${broker.sasl.bootstrap}, SSL ${broker.tls.bootstrap}) in ${Date.now() - started} ms ` +
       `(log: ${broker.logFile})\n`,
   );
-  project.provide('kafkaBrokers', broker.bootstrap);
-  project.provide('kafkaVersion', broker.version);
-  const { sasl, tls } = broker;
-  project.provide('kafkaSasl', {
-    bootstrap: sasl.bootstrap,
-    username: sasl.username,
-    password: sasl.password,
-  });
-  project.provide('kafkaTls', { bootstrap: tls.bootstrap, caPem: tls.caPem });
-  const { mtls } = broker;
-  project.provide('kafkaMtls', {
-    bootstrap: mtls.bootstrap,
-    caPem: mtls.caPem,
-    client: mtls.client,
-    rogue: mtls.rogue,
-  });
-  if (broker.oauth) {
-    project.provide('kafkaOauth', {
-      bootstrap: broker.oauth.bootstrap,
-      issuer: issuer.issuer,
-      audience: issuer.audience,
-      privateJwk: issuer.privateJwk,
-    });
-  }
-
   // No signal handlers here (they would change how vitest reacts to Ctrl-C): if vitest exits
   // without teardown, the broker sees its stdin close and stops itself.
-  return async () => {
+  onStop(async () => {
     await broker.stop();
     await issuer.close();
+  });
+  const { sasl, tls, mtls } = broker;
+  return {
+    kafkaBrokers: broker.bootstrap,
+    kafkaVersion: broker.version,
+    kafkaSasl: { bootstrap: sasl.bootstrap, username: sasl.username, password: sasl.password },
+    kafkaTls: { bootstrap: tls.bootstrap, caPem: tls.caPem },
+    kafkaMtls: { bootstrap: mtls.bootstrap, caPem: mtls.caPem, client: mtls.client, rogue: mtls.rogue },
+    ...(broker.oauth && {
+      kafkaOauth: {
+        bootstrap: broker.oauth.bootstrap,
+        issuer: issuer.issuer,
+        audience: issuer.audience,
+        privateJwk: issuer.privateJwk,
+      },
+    }),
   };
 }
