@@ -15,6 +15,8 @@ import path from 'node:path';
 import { javaCommand, KAFKA_TEST_DIR, kafkaCacheDir } from './fetch.js';
 
 export interface JavaProgram {
+  /** The directory of the compiled classes. */
+  classes: string;
   /** The `-cp` value: the compiled classes, then the given classpath. */
   classpath: string;
   /** The class to run: the file's public class. */
@@ -63,7 +65,11 @@ async function compile(file: string, classpath: string, javacArgs: readonly stri
     .digest('hex')
     .slice(0, 16);
   const dir = path.join(kafkaCacheDir(), 'classes', `${mainClass}-${hash}`);
-  const program = { classpath: classpath ? `${dir}${path.delimiter}${classpath}` : dir, mainClass };
+  const program = {
+    classes: dir,
+    classpath: classpath ? `${dir}${path.delimiter}${classpath}` : dir,
+    mainClass,
+  };
   if (existsSync(path.join(dir, `${mainClass}.class`))) return program;
 
   const tmp = `${dir}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;

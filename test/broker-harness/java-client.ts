@@ -1,7 +1,7 @@
 /**
  * Runs one of the test's Java programs (Fixture.java, Offsets.java) on Kafka's own clients: compiled
- * once (java-classes.ts), the pinned clients classpath, a small heap, logs to a file of their own, and a UTF-8 locale so group
- * ids with any characters travel intact as arguments.
+ * once (java-classes.ts), the pinned clients classpath, a small heap, logs to a file of their own,
+ * and a UTF-8 locale so group ids with any characters travel intact as arguments.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -33,9 +33,7 @@ export async function spawnJavaClient(
     (options.loads ?? []).map((s) => compiledJavaProgram(s, classpathOf(lib))),
   );
   const program = await compiledJavaProgram(source, classpathOf(lib));
-  const classpath = [...loaded.map((l) => l.classpath.split(path.delimiter)[0]), program.classpath].join(
-    path.delimiter,
-  );
+  const classpath = [...loaded.map((l) => l.classes), program.classpath].join(path.delimiter);
   await mkdir(logsDir(), { recursive: true });
   await pruneLogs(`${options.logPrefix}-`, 40);
   const logFile =
