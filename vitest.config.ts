@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // `unit` needs nothing but Node (codecs, config, pure logic, the tree's checks: `npm run test:unit`,
 // the inner loop). `kafka` runs against the real broker that its global setup starts, its files side
@@ -7,8 +7,22 @@ import { defineConfig } from 'vitest/config';
 // waiting on the broker, so two files a core keep it busy. `kafka-alone` holds the files that must
 // have the machine to themselves, run after the others (this list is the one place that says so):
 // the three-node cluster suites, which start three more brokers and hang and kill them on a clock.
-// `npm test` runs all three; `npm run test:kafka` the two broker projects.
+// `npm test` runs them all; `npm run test:unit` the two unit projects, `npm run test:kafka` the two
+// broker projects.
 const ALONE = ['test/cluster/**/*.test.ts'];
+// The unit files share their worker's module graph (isolate: false): importing `src/` once per
+// worker rather than once per file halves the unit loop. These are the files that read process-wide
+// state another file may have changed (whether a deadline scope was ever entered, which modules a
+// start loaded, Node's own fetch classes beside the light ones, a module registry reset), so
+// `unit-fresh` gives each its own.
+const FRESH = [
+  'test/unit/cluster-deadline.test.ts',
+  'test/unit/passed-deadline.test.ts',
+  'test/unit/start-app.test.ts',
+  'test/unit/lazy-routes.test.ts',
+  'src/runtime/light-fetch.test.ts',
+];
+const UNIT = ['src/**/*.test.ts', 'test/unit/**/*.test.ts', 'test/tree/**/*.test.ts'];
 
 // vitest's own default is one worker fewer than the cores: one worker on the 2-core machines the
 // suite runs on, which left a core idle through every wait on the broker.
@@ -27,9 +41,20 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['src/**/*.test.ts', 'test/unit/**/*.test.ts', 'test/tree/**/*.test.ts'],
+          include: UNIT,
+          exclude: [...configDefaults.exclude, ...FRESH],
+          isolate: false,
           testTimeout: 20_000,
           // Beside the broker files: their waits on the broker leave the cores to these.
+          maxWorkers: SIDE_BY_SIDE,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        test: {
+          name: 'unit-fresh',
+          include: FRESH,
+          testTimeout: 20_000,
           maxWorkers: SIDE_BY_SIDE,
           sequence: { groupOrder: 0 },
         },

@@ -214,13 +214,16 @@ describe('the OpenAPI document', () => {
   });
 
   it('has examples, and every one of them is valid against its schema', () => {
-    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    // Refs left as calls and each validator looked up by its pointer: a third of the compile time of
+    // inlining every referenced schema into each of the ~800 validators.
+    const ajv = new Ajv2020({ strict: false, allErrors: true, inlineRefs: false });
     addFormats.default(ajv);
     ajv.addSchema(doc, 'openapi.json');
     const checked: string[] = [];
     const invalid: string[] = [];
     const check = (schemaAt: string, value: unknown, at: string) => {
-      const validate = ajv.compile({ $ref: `openapi.json${schemaAt}` });
+      const validate = ajv.getSchema(`openapi.json${schemaAt}`);
+      if (!validate) throw new Error(`no schema at ${schemaAt}`);
       if (!validate(value)) invalid.push(`${at}: ${ajv.errorsText(validate.errors)}`);
       checked.push(at);
     };
@@ -250,7 +253,7 @@ describe('the OpenAPI document', () => {
         }
       }
     }
-  }, 90_000); // one validator compiled per example: seconds alone, more on a loaded machine
+  }, 90_000); // one validator compiled per schema with an example: seconds alone, more under load
 
   it('fails the example check when an example misses a required field', () => {
     const ajv = new Ajv2020({ strict: false });

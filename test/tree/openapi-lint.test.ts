@@ -78,6 +78,8 @@ describe('the OpenAPI document, linted', () => {
     timeout: 150_000,
   }, async () => {
     const doc = JSON.parse(await openApiDocument());
+    // One path is enough to show the rules bite, and lints in a fraction of the whole document's time.
+    doc.paths = { '/cluster': doc.paths['/cluster'] };
     delete doc.paths['/cluster'].get.operationId;
     delete doc.components.schemas.ClusterBroker.example.rack;
     const errors = (await lint(JSON.stringify(doc)))
