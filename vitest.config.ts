@@ -7,8 +7,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // waiting on the broker, so two files a core keep it busy. `kafka-alone` holds the files that must
 // have the machine to themselves, run after the others (this list is the one place that says so):
 // the three-node cluster suites, which start three more brokers and hang and kill them on a clock.
-// `npm test` runs them all; `npm run test:unit` the two unit projects, `npm run test:kafka` the two
-// broker projects.
+// `npm test` runs them all; `npm run test:unit` the two unit projects, `npm run test:kafka` the
+// three broker projects.
 const ALONE = ['test/cluster/**/*.test.ts'];
 // The unit files share their worker's module graph (isolate: false): importing `src/` once per
 // worker rather than once per file halves the unit loop. These are the files that read process-wide
@@ -23,6 +23,10 @@ const FRESH = [
   'src/runtime/light-fetch.test.ts',
 ];
 const UNIT = ['src/**/*.test.ts', 'test/unit/**/*.test.ts', 'test/tree/**/*.test.ts'];
+// The broker files share their worker's modules too, but for the runtimes' own: they set the
+// globals a runtime finds (Lambda's `awslambda`, fetch classes) and build its app once per module.
+const KAFKA = ['test/integration/**/*.test.ts', 'test/broker-harness/**/*.test.ts'];
+const KAFKA_FRESH = ['test/runtime/**/*.test.ts'];
 
 // vitest's own default is one worker fewer than the cores: one worker on the 2-core machines the
 // suite runs on, which left a core idle through every wait on the broker.
@@ -62,12 +66,21 @@ export default defineConfig({
       {
         test: {
           name: 'kafka',
-          include: [
-            'test/integration/**/*.test.ts',
-            'test/runtime/**/*.test.ts',
-            'test/broker-harness/**/*.test.ts',
-          ],
+          include: KAFKA,
           // One real broker for the whole run, unless KAFKA_BROKERS points at a running cluster.
+          globalSetup: ['test/broker-harness/global-setup.ts'],
+          isolate: false,
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+          pool: 'forks',
+          maxWorkers: SIDE_BY_SIDE,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        test: {
+          name: 'kafka-fresh',
+          include: KAFKA_FRESH,
           globalSetup: ['test/broker-harness/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,

@@ -1,5 +1,5 @@
 /**
- * The integration suite (vitest project `kafka`, without the three-node fault suite) against every
+ * The integration suite (vitest projects `kafka` and `kafka-fresh`, without the three-node fault suite) against every
  * supported Kafka minor, one after the other, each with its own test broker:
  *
  *   npm run test:versions                         # every version below
@@ -26,7 +26,7 @@ const results: Array<{
 for (const version of versions) {
   const started = Date.now();
   process.stderr.write(`\n=== Kafka ${version} ===\n`);
-  const run = spawnSync('npx', ['vitest', 'run', '--project', 'kafka'], {
+  const run = spawnSync('npx', ['vitest', 'run', '--project', 'kafka', '--project', 'kafka-fresh'], {
     stdio: 'inherit',
     env: { ...process.env, KAFKA_VERSION: version, KAFKA_BROKERS: '' },
   });

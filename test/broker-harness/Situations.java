@@ -135,6 +135,17 @@ public class Situations {
     }
   }
 
+  /** Polls until the consumer's position is at the end of every partition it holds, then commits. */
+  static void drain(KafkaConsumer<String, String> c) {
+    long deadline = System.currentTimeMillis() + 60_000;
+    Map<TopicPartition, Long> ends = c.endOffsets(c.assignment());
+    while (ends.entrySet().stream().anyMatch(e -> c.position(e.getKey()) < e.getValue())) {
+      if (System.currentTimeMillis() > deadline) throw new IllegalStateException("not at the end within 60 s");
+      c.poll(Duration.ofMillis(200));
+    }
+    c.commitSync();
+  }
+
   /** Polls in a thread of its own, committing what it reads, until the run stops. */
   static Thread pollForever(KafkaConsumer<String, String> c) {
     Thread t = new Thread(() -> {
@@ -164,7 +175,9 @@ public class Situations {
       public void onPartitionsAssigned(Collection<TopicPartition> partitions) {}
     });
     pollUntilAssigned(first);
-    first.commitSync();
+    // Everything read and committed before it stalls: with records left it would also be a member not
+    // consuming, and whether a first poll had fetched some of them or none was up to the machine's load.
+    drain(first);
     System.out.println("STALLED");
     KafkaConsumer<String, String> second = consumer(group, protocol, group + "-joiner", extra);
     second.subscribe(List.of(topic));
