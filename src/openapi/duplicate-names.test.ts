@@ -23,22 +23,23 @@ const tree: fc.Arbitrary<Tree> = fc.letrec<{ node: Tree }>((self) => ({
   ),
 })).node;
 
-/** The text of a tree, with whitespace from `space` and each name escaped when `escape` says so. */
-function write(node: Tree, space: string, escape: boolean): string {
+/** The text of a tree, with whitespace from `space` and each name escaped when `escapeNames` says so. */
+function write(node: Tree, space: string, escapeNames: boolean): string {
   if (node === null || typeof node !== 'object') return JSON.stringify(node);
-  if (Array.isArray(node)) return `[${space}${node.map((n) => write(n, space, escape)).join(`${space},`)}]`;
+  if (Array.isArray(node))
+    return `[${space}${node.map((n) => write(n, space, escapeNames)).join(`${space},`)}]`;
   const name = (k: string) =>
-    escape
+    escapeNames
       ? `"${[...k].map((ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"`
       : JSON.stringify(k);
-  return `{${space}${node.entries.map(([k, v]) => `${name(k)}${space}:${space}${write(v, space, escape)}`).join(`,${space}`)}${space}}`;
+  return `{${space}${node.entries.map(([k, v]) => `${name(k)}${space}:${space}${write(v, space, escapeNames)}`).join(`,${space}`)}${space}}`;
 }
 
 /** The repeated names of a tree, in the order its text has them. */
 function reference(node: Tree, path: (string | number)[] = [], out: DuplicatePath[] = []): DuplicatePath[] {
   if (node === null || typeof node !== 'object') return out;
   if (Array.isArray(node)) {
-    node.forEach((n, i) => reference(n, [...path, i], out));
+    for (const [i, n] of node.entries()) reference(n, [...path, i], out);
     return out;
   }
   const seen = new Set<string>();
@@ -53,8 +54,8 @@ function reference(node: Tree, path: (string | number)[] = [], out: DuplicatePat
 describe('duplicateNames', () => {
   it('finds exactly the repeated names of random bodies, in their order, whatever the spacing and escapes', () => {
     fc.assert(
-      fc.property(tree, fc.constantFrom('', ' ', '\n\t '), fc.boolean(), (t, space, escape) => {
-        const text = write(t, space, escape);
+      fc.property(tree, fc.constantFrom('', ' ', '\n\t '), fc.boolean(), (t, space, escapeNames) => {
+        const text = write(t, space, escapeNames);
         JSON.parse(text); // the scan's input is valid JSON
         const expected = reference(t);
         const found = duplicateNames(text, 1_000);
