@@ -999,7 +999,7 @@ export interface components {
              * @example /problems/group-not-found
              * @enum {string}
              */
-            type: "/problems/invalid-input" | "/problems/group-not-found" | "/problems/route-not-found" | "/problems/cluster-not-found" | "/problems/topic-not-found" | "/problems/group-type-mismatch" | "/problems/internal-error" | "/problems/configuration-error" | "/problems/group-type-unavailable" | "/problems/share-group-creation-unsupported" | "/problems/broker-response-unreadable" | "/problems/unsupported-broker-api" | "/problems/kafka-error" | "/problems/broker-unavailable" | "/problems/coordinator-unavailable" | "/problems/broker-timeout" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/forbidden" | "/problems/method-not-allowed" | "/problems/not-acceptable" | "/problems/client-timeout" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/too-many-streams" | "/problems/event-streams-unsupported" | "/problems/headers-too-large" | "/problems/request-timeout" | "/problems/auth-unavailable" | "/problems/writes-disabled" | "/problems/group-not-empty" | "/problems/group-subscribed-to-topic" | "/problems/member-removal-unsupported" | "/problems/member-not-found" | "/problems/plan-stale" | "/problems/group-deletion-failed";
+            type: "/problems/invalid-input" | "/problems/group-not-found" | "/problems/route-not-found" | "/problems/cluster-not-found" | "/problems/topic-not-found" | "/problems/group-type-mismatch" | "/problems/internal-error" | "/problems/configuration-error" | "/problems/group-type-unavailable" | "/problems/share-group-creation-unsupported" | "/problems/broker-response-unreadable" | "/problems/unsupported-broker-api" | "/problems/kafka-error" | "/problems/broker-unavailable" | "/problems/coordinator-unavailable" | "/problems/broker-timeout" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/forbidden" | "/problems/method-not-allowed" | "/problems/not-acceptable" | "/problems/client-timeout" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/too-many-streams" | "/problems/event-streams-unsupported" | "/problems/headers-too-large" | "/problems/host-not-allowed" | "/problems/origin-not-allowed" | "/problems/request-timeout" | "/problems/auth-unavailable" | "/problems/writes-disabled" | "/problems/group-not-empty" | "/problems/group-subscribed-to-topic" | "/problems/member-removal-unsupported" | "/problems/member-not-found" | "/problems/plan-stale" | "/problems/group-deletion-failed";
             title: string;
             /** Format: int32 */
             status: number;
@@ -1049,6 +1049,16 @@ export interface components {
              * @description too-many-streams: the open streams a caller may have
              */
             limit?: number;
+            /**
+             * @description host-not-allowed: the host the request was for
+             * @example evil.example.com:8080
+             */
+            host?: string;
+            /**
+             * @description origin-not-allowed: the Origin the request came from
+             * @example http://evil.example.com
+             */
+            origin?: string;
             /**
              * @description The brokers' Kafka version (major.minor) as their ApiVersions show it
              * @example 4.1
@@ -4358,6 +4368,16 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            /** @description Host not served */
+            421: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Request took longer than its deadline */
             504: {
                 headers: {
@@ -4387,6 +4407,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description Host not served */
+            421: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Internal error; Configuration error */
@@ -4491,6 +4521,19 @@ export interface operations {
             };
             /** @description No acceptable representation */
             406: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Host not served */
+            421: {
                 headers: {
                     Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4655,6 +4698,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Host not served */
+            421: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -4795,6 +4851,19 @@ export interface operations {
             };
             /** @description Not granted */
             403: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Host not served */
+            421: {
                 headers: {
                     Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4976,6 +5045,19 @@ export interface operations {
             };
             /** @description Group is of another type */
             409: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Host not served */
+            421: {
                 headers: {
                     Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -5170,6 +5252,19 @@ export interface operations {
             };
             /** @description Group is of another type; Group has members */
             409: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Host not served */
+            421: {
                 headers: {
                     Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -5384,6 +5479,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Host not served */
+            421: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -5566,6 +5674,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Host not served */
+            421: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -5722,6 +5843,19 @@ export interface operations {
             };
             /** @description No such cluster */
             404: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Host not served */
+            421: {
                 headers: {
                     Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -5905,6 +6039,19 @@ export interface operations {
             };
             /** @description Group is of another type */
             409: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Host not served */
+            421: {
                 headers: {
                     Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -6101,6 +6248,19 @@ export interface operations {
             };
             /** @description Group is of another type; Group has members */
             409: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Host not served */
+            421: {
                 headers: {
                     Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -6331,6 +6491,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Host not served */
+            421: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -6503,6 +6676,19 @@ export interface operations {
             };
             /** @description Group is of another type */
             409: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Host not served */
+            421: {
                 headers: {
                     Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -6712,6 +6898,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Host not served */
+            421: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -6899,6 +7098,19 @@ export interface operations {
             };
             /** @description Group is of another type */
             409: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Host not served */
+            421: {
                 headers: {
                     Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -7110,6 +7322,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Host not served */
+            421: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -7275,6 +7500,19 @@ export interface operations {
             };
             /** @description No acceptable representation */
             406: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Host not served */
+            421: {
                 headers: {
                     Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -7512,6 +7750,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Host not served */
+            421: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -7666,6 +7917,19 @@ export interface operations {
             };
             /** @description No acceptable representation */
             406: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Host not served */
+            421: {
                 headers: {
                     Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -7905,6 +8169,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Host not served */
+            421: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -8087,6 +8364,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Host not served */
+            421: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -8241,6 +8531,19 @@ export interface operations {
             };
             /** @description Topic not found */
             404: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Host not served */
+            421: {
                 headers: {
                     Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -8436,6 +8739,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Host not served */
+            421: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -8603,6 +8919,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Host not served */
+            421: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -8739,6 +9068,19 @@ export interface operations {
             };
             /** @description No acceptable representation */
             406: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Host not served */
+            421: {
                 headers: {
                     Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -8913,6 +9255,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Host not served */
+            421: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -9060,6 +9415,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Host not served */
+            421: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -9183,6 +9551,19 @@ export interface operations {
             };
             /** @description Not granted */
             403: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Host not served */
+            421: {
                 headers: {
                     Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -9357,6 +9738,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Host not served */
+            421: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -9496,6 +9890,19 @@ export interface operations {
             };
             /** @description No such cluster */
             404: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Host not served */
+            421: {
                 headers: {
                     Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -9677,6 +10084,19 @@ export interface operations {
             };
             /** @description Group is of another type; Members of this group type cannot be removed */
             409: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Host not served */
+            421: {
                 headers: {
                     Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -9923,6 +10343,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Host not served */
+            421: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -10108,6 +10541,19 @@ export interface operations {
             };
             /** @description Group is of another type; Members of this group type cannot be removed */
             409: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Host not served */
+            421: {
                 headers: {
                     Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -10356,6 +10802,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Host not served */
+            421: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -10587,6 +11046,19 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Host not served */
+            421: {
                 headers: {
                     Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -10842,6 +11314,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Host not served */
+            421: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -11033,6 +11518,19 @@ export interface operations {
             };
             /** @description Group is of another type */
             409: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Host not served */
+            421: {
                 headers: {
                     Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -11248,6 +11746,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Host not served */
+            421: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -11433,6 +11944,19 @@ export interface operations {
             };
             /** @description Group is of another type */
             409: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Host not served */
+            421: {
                 headers: {
                     Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -11642,6 +12166,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Host not served */
+            421: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -11833,6 +12370,19 @@ export interface operations {
             };
             /** @description Not granted */
             403: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Host not served */
+            421: {
                 headers: {
                     Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -12049,6 +12599,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Host not served */
+            421: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -12220,6 +12783,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Host not served */
+            421: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many open event streams; Too many requests */
             429: {
                 headers: {
@@ -12370,6 +12946,19 @@ export interface operations {
             };
             /** @description Not granted */
             403: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Host not served */
+            421: {
                 headers: {
                     Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -12567,6 +13156,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Host not served */
+            421: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many open event streams; Too many requests */
             429: {
                 headers: {
@@ -12744,6 +13346,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Host not served */
+            421: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many open event streams; Too many requests */
             429: {
                 headers: {
@@ -12904,6 +13519,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Host not served */
+            421: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -13030,6 +13658,19 @@ export interface operations {
             };
             /** @description No acceptable representation */
             406: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Host not served */
+            421: {
                 headers: {
                     Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -13177,7 +13818,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not granted; Not granted */
+            /** @description Not granted; Origin not allowed; Not granted */
             403: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -13231,6 +13872,19 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Host not served */
+            421: {
                 headers: {
                     Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

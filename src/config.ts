@@ -10,6 +10,7 @@ import type { AuthConfig } from './auth/authenticate.js';
 import type { ClusterSettings } from './broker/transport/settings.js';
 import { auth } from './config/auth.js';
 import { type EventLimits, events } from './config/events.js';
+import { type HostRule, hostPattern, LOOPBACK_HOSTS } from './config/hosts.js';
 import { type ClusterConfig, clusters } from './config/kafka.js';
 import { ConfigError, type Env, integer, oneOf, text } from './config/read.js';
 
@@ -76,6 +77,8 @@ export interface HttpLimits {
   openRateLimit?: { perMinute: number; burst: number };
   /** Origins allowed by CORS; empty: CORS off (no Access-Control-* header is ever sent). */
   corsOrigins: string[];
+  /** The hosts served (ALLOWED_HOSTS; with AUTH=none and no list, loopback only); undefined: any. */
+  hosts?: HostRule;
 }
 
 const LOG_LEVELS: readonly Config['logLevel'][] = ['debug', 'info', 'warn', 'error', 'silent'];
@@ -122,7 +125,36 @@ function corsOrigins(env: Env): string[] {
   return origins;
 }
 
-function limits(env: Env): HttpLimits {
+/**
+ * ALLOWED_HOSTS, or what serving without it means: with AUTH=none nothing but the Host tells a
+ * page on a rebound name from a local caller, so only loopback names are served; with
+ * authentication a request needs credentials whatever its Host, and any host is served.
+ */
+function hosts(env: Env, open: boolean): HostRule {
+  const raw = text(env, 'ALLOWED_HOSTS');
+  if (raw === undefined)
+    return open ? { any: false, patterns: LOOPBACK_HOSTS, variable: 'AUTH=none' } : { any: true };
+  const entries = raw
+    .split(',')
+    .map((h) => h.trim())
+    .filter((h) => h !== '');
+  if (entries.includes('*')) return { any: true };
+  if (entries.length === 0)
+    throw new ConfigError('ALLOWED_HOSTS', 'expected host names such as api.example.com, received none');
+  const patterns = entries.map((entry) => {
+    const pattern = hostPattern(entry);
+    if (pattern === undefined) {
+      throw new ConfigError(
+        'ALLOWED_HOSTS',
+        `expected host names, addresses or *.domain, each with an optional :port, received '${entry.slice(0, 200)}'`,
+      );
+    }
+    return pattern;
+  });
+  return { any: false, patterns, variable: 'ALLOWED_HOSTS' };
+}
+
+function limits(env: Env, open: boolean): HttpLimits {
   const perMinute = integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 0, 10_000_000);
   const burst = integer(env, 'RATE_LIMIT_BURST', 100, 1, 10_000_000);
   const openPerMinute = integer(env, 'RATE_LIMIT_OPEN_PER_MINUTE', 6000, 0, 10_000_000);
@@ -134,6 +166,7 @@ function limits(env: Env): HttpLimits {
     ...(perMinute > 0 && { rateLimit: { perMinute, burst } }),
     ...(openPerMinute > 0 && { openRateLimit: { perMinute: openPerMinute, burst: openBurst } }),
     corsOrigins: corsOrigins(env),
+    hosts: hosts(env, open),
   };
 }
 
@@ -153,9 +186,10 @@ function tokenKeys(env: Env): string[] {
 export function loadConfig(env: Env): Config {
   const clusters_ = clusters(env);
   const publicUrl_ = publicUrl(env);
+  const auth_ = auth(env);
   return {
-    auth: auth(env),
-    limits: limits(env),
+    auth: auth_,
+    limits: limits(env, auth_.mode === 'none'),
     port: integer(env, 'PORT', 8080, 0, 65535),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     kafka: (clusters_.clusters[0] as ClusterConfig).kafka,

@@ -230,6 +230,12 @@ export const ENV_VARIABLES = {
     meaning: 'requests to the open paths allowed at once above that rate',
   },
 
+  ALLOWED_HOSTS: {
+    section: 'Request limits',
+    default: 'with `AUTH=none`: `localhost`, `127.0.0.1` and `[::1]` only; with authentication: any host',
+    meaning:
+      'comma-separated hosts the server answers for (`api.example.com`, `*.example.com` for its subdomains, each with an optional `:port`; `*` for any): a request for another host gets a 421 `host-not-allowed`, which keeps a web page on a name rebound to this address (DNS rebinding) out. Node checks the `Host` header; Lambda and Workers the name their platform routed. `/mcp` also refuses (403) a request whose `Origin` is none of these hosts nor of `CORS_ORIGINS`',
+  },
   CORS_ORIGINS: {
     section: 'Request limits',
     default: 'CORS off',

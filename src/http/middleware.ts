@@ -1,7 +1,7 @@
 /**
- * What every request passes before a route sees it: CORS, the request deadline, authentication
- * and rate limiting, the grant action of the route, and the body's type and size. Each refusal
- * is a problem+json answer of its own type.
+ * What every request passes before a route sees it: the host it is for (and /mcp's Origin), CORS,
+ * the request deadline, authentication and rate limiting, the grant action of the route, and the
+ * body's type and size. Each refusal is a problem+json answer of its own type.
  */
 
 import type { Context, Hono, MiddlewareHandler } from 'hono';
@@ -15,6 +15,7 @@ import type { Logger } from '../logger.js';
 import { addResponseHeaders } from '../openapi/headers.js';
 import { problemResponse } from '../openapi/problem-answers.js';
 import type { TokenCluster } from '../tokens/cluster-binding.js';
+import { hostGuard, originGuard } from './hosts.js';
 import type { RateLimiter } from './rate-limit.js';
 import { matchedPolicy } from './route-policy.js';
 import { isDocsPath, RouteTable } from './route-table.js';
@@ -338,6 +339,10 @@ export function installGuards(
   clusters: ClusterScope = { aliases: ['default'], defaultAlias: 'default' },
 ): RouteTable {
   const routes = new RouteTable(() => app.routes);
+  // First: a request for a host not served is answered before anything reads it.
+  const hosts = security.limits.hosts ?? { any: true };
+  if (!hosts.any) app.use('*', hostGuard(hosts));
+  app.use('/mcp', originGuard(hosts, security.limits.corsOrigins));
   if (security.limits.corsOrigins.length > 0) {
     const origins = security.limits.corsOrigins;
     app.use(

@@ -14,6 +14,12 @@ export interface SecurityOptions {
   clientAddress?: (c: Context) => string | undefined;
   /** Replaces the in-memory token bucket (the Workers binding). */
   rateLimiter?: RateLimiter;
+  /**
+   * The platform routes only its own names here (Lambda, Workers), and the request's URL has the
+   * name it routed: without ALLOWED_HOSTS every such name is served, AUTH=none too. The loopback
+   * default is the Node server's, whose Host header is the caller's to choose.
+   */
+  platformRouted?: boolean;
 }
 
 export function securityFrom(
@@ -25,9 +31,14 @@ export function securityFrom(
     rateLimit === undefined
       ? undefined
       : (options.rateLimiter ?? new TokenBucketLimiter(rateLimit.perMinute, rateLimit.burst));
+  const { hosts } = config.limits;
+  const limits =
+    options.platformRouted && hosts && !hosts.any && hosts.variable === 'AUTH=none'
+      ? { ...config.limits, hosts: { any: true } as const }
+      : config.limits;
   return {
     authenticator: createAuthenticator(config.auth),
-    limits: config.limits,
+    limits,
     ...(rateLimiter && { rateLimiter }),
     // In memory on every runtime: the open paths are cheap, a bucket per instance is enough.
     ...(openRateLimit && {

@@ -42,6 +42,8 @@ export const PROBLEMS = {
   'too-many-streams': problem(429, 'Too many open event streams'),
   'event-streams-unsupported': problem(501, 'Event streams not served by this deployment'),
   'headers-too-large': problem(431, 'Request URI or headers too large'),
+  'host-not-allowed': problem(421, 'Host not served'),
+  'origin-not-allowed': problem(403, 'Origin not allowed'),
   'request-timeout': problem(504, 'Request took longer than its deadline'),
   'auth-unavailable': problem(503, 'Credentials cannot be checked now'),
   // Writes.

@@ -51,6 +51,10 @@ export const PROBLEM_WHEN: Readonly<Record<ProblemSlug, string>> = {
   'event-streams-unsupported':
     "an event stream asked of a runtime invocation that buffers its answer (Lambda's `handler`, buffered invoke mode): use `streamHandler` with a function URL in `RESPONSE_STREAM` mode (see [Events](events.md))",
   'headers-too-large': 'request line and headers above 256 KiB (Node server)',
+  'host-not-allowed':
+    'a request for a host `ALLOWED_HOSTS` does not list (with `AUTH=none` and no list: any but `localhost`, `127.0.0.1` and `[::1]`); `host` names it',
+  'origin-not-allowed':
+    'a request to `/mcp` whose `Origin` is none of the hosts served nor of `CORS_ORIGINS` (the MCP transport rule against DNS rebinding); `origin` names it',
   'request-timeout':
     "the request did not complete within `REQUEST_TIMEOUT_MS`; in a stream's lines, a group not read before the stream's deadline (`STREAM_TIMEOUT_MS`) passed",
   'auth-unavailable':

@@ -111,6 +111,14 @@ export const ProblemSchema = z
       .int()
       .optional()
       .openapi({ description: 'too-many-streams: the open streams a caller may have', format: 'int32' }),
+    host: z.string().optional().openapi({
+      description: 'host-not-allowed: the host the request was for',
+      example: 'evil.example.com:8080',
+    }),
+    origin: z.string().optional().openapi({
+      description: 'origin-not-allowed: the Origin the request came from',
+      example: 'http://evil.example.com',
+    }),
     kafkaVersion: z.string().optional().openapi({
       description: "The brokers' Kafka version (major.minor) as their ApiVersions show it",
       example: '4.1',

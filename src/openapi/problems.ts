@@ -86,6 +86,16 @@ const SECURITY_EXAMPLES = {
     'headers-too-large',
     'the request line and headers are larger than 262144 bytes, the most this server reads',
   ),
+  'host-not-allowed': problemBody(
+    'host-not-allowed',
+    "this server does not answer for the host 'evil.example.com:8080': with AUTH=none and no ALLOWED_HOSTS only localhost, 127.0.0.1 and [::1] are served; set ALLOWED_HOSTS to the names callers use",
+    { instance: '/groups', host: 'evil.example.com:8080' },
+  ),
+  'origin-not-allowed': problemBody(
+    'origin-not-allowed',
+    "requests to /mcp from the origin 'http://evil.example.com' are refused: it is none of the hosts this server answers for (ALLOWED_HOSTS) nor of CORS_ORIGINS",
+    { instance: '/mcp', origin: 'http://evil.example.com' },
+  ),
   'request-timeout': problemBody(
     'request-timeout',
     'the request did not complete within its 30000 ms deadline',

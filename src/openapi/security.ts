@@ -1,7 +1,7 @@
 /**
  * Access control and request limits in the OpenAPI document: the bearer scheme, the security
  * requirement of every operation but the probes, and on every operation the problems the guards
- * in front of the routes can answer (401, 403, 429, 504; 413 and 415 where a body is taken).
+ * in front of the routes can answer (421, 401, 403, 429, 504; 413 and 415 where a body is taken).
  * Added to the generated document in one place, since the guards apply to all routes alike.
  */
 
@@ -90,6 +90,9 @@ export function addSecurity<T extends object>(document: T): T {
   doc.security = [{ [SECURITY_SCHEME]: [] }];
   for (const [path, operations] of Object.entries(doc.paths ?? {})) {
     for (const operation of Object.values(operations)) {
+      // Every operation: a host not served is refused before anything else (ALLOWED_HOSTS).
+      addProblems(operation, ['host-not-allowed']);
+      if (path === '/mcp') addProblems(operation, ['origin-not-allowed']);
       if (OPEN_OPERATIONS.has(path)) {
         operation.security = [];
         addProblems(operation, ['request-timeout']);

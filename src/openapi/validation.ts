@@ -8,6 +8,7 @@
 
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { type DuplicatePath, duplicateNames } from './duplicate-names.js';
 import { problemResponse } from './problem-answers.js';
 import type { InvalidParameter } from './problem-schema.js';
 
@@ -304,6 +305,32 @@ export function reservedKeys(body: unknown): { errors: InvalidParameter[]; total
   return { errors, total };
 }
 
+const UNIQUE_EXPECTED = 'each name once in an object (RFC 7493: JSON.parse would keep the last)';
+
+/** The names a body repeats (duplicate-names.ts), as problems naming each one's path. */
+function repeatedNames(text: string): { errors: InvalidParameter[]; total: number } {
+  const { paths, total } = duplicateNames(text, MAX_PROBLEMS);
+  // One problem a name, however often it is repeated.
+  const times = new Map<string, { path: DuplicatePath; count: number }>();
+  for (const path of paths) {
+    const key = bodyPath(path);
+    const seen = times.get(key);
+    if (seen) seen.count++;
+    else times.set(key, { path, count: 2 });
+  }
+  const errors = [...times.entries()].map(([key, { path, count }]): InvalidParameter => {
+    const name = shorten(key);
+    return {
+      in: 'body',
+      name,
+      expected: UNIQUE_EXPECTED,
+      received: shorten(String(path[path.length - 1])),
+      message: `body field '${name}' appears ${count === 2 ? 'twice' : `${count} times`}`,
+    };
+  });
+  return { errors, total: errors.length + (total - paths.length) };
+}
+
 const unpaired = (v: unknown) => typeof v === 'string' && LONE_SURROGATE.test(v);
 
 /** The `defaultHook` of every route: passes valid input through, answers 400 otherwise. */
@@ -312,7 +339,13 @@ export async function validationHook(
   c: Context,
 ) {
   if (result.target === 'json') {
-    const reserved = reservedKeys(await c.req.json().catch(() => undefined));
+    const body: unknown = await c.req.json().catch(() => undefined);
+    // Only a body that parsed, and only one with an object in it, can repeat a name.
+    if (body !== null && typeof body === 'object') {
+      const repeated = repeatedNames(await c.req.text());
+      if (repeated.total > 0) return invalidInput(c, repeated.errors, repeated.total);
+    }
+    const reserved = reservedKeys(body);
     if (reserved.total > 0) return invalidInput(c, reserved.errors, reserved.total);
   }
   if (result.success || !result.error) return undefined;

@@ -47,7 +47,10 @@ async function build(stream: boolean): Promise<Instance> {
   service.cluster.anyBroker((c) => c.apiVersions()).catch(() => undefined);
   await turn();
   // Built once per instance: the token buckets and the JWKS cache outlive one invocation.
-  const security = securityFrom(config, { clientAddress: (c) => getConnInfo(c).remote.address });
+  const security = securityFrom(config, {
+    clientAddress: (c) => getConnInfo(c).remote.address,
+    platformRouted: true,
+  });
   const app = createApp({
     service: service.groups,
     clusters: clustersOf(service),

@@ -48,6 +48,7 @@ function keptFor(
   const binding = env[RATE_LIMIT_BINDING];
   const security = securityFrom(config, {
     clientAddress: (c) => c.req.header('cf-connecting-ip'),
+    platformRouted: true,
     ...(isRateLimitBinding(binding) && { rateLimiter: bindingLimiter(binding) }),
   });
   kept = {

@@ -22,6 +22,15 @@ const DEFAULTS: Config = {
     rateLimit: { perMinute: 600, burst: 100 },
     openRateLimit: { perMinute: 6000, burst: 600 },
     corsOrigins: [],
+    hosts: {
+      any: false,
+      variable: 'AUTH=none',
+      patterns: [
+        { name: 'localhost', subdomains: false },
+        { name: '127.0.0.1', subdomains: false },
+        { name: '[::1]', subdomains: false },
+      ],
+    },
   },
   kafka: {
     brokers: ['127.0.0.1:9092'],
@@ -522,6 +531,31 @@ describe('loadConfig', () => {
       ],
     ],
     RATE_LIMIT_OPEN_BURST: [['1', { RATE_LIMIT_OPEN_BURST: '1' }, (c) => c.limits.openRateLimit?.burst, 1]],
+    ALLOWED_HOSTS: [
+      ['unset, with authentication: any host', { AUTH_API_KEYS: KEYS }, (c) => c.limits.hosts, { any: true }],
+      [
+        'names, addresses and subdomains, with and without ports, normalised as a URL has them',
+        { ALLOWED_HOSTS: ' API.example.com, *.internal.example:8443 ,10.0.0.7:80,[0:0::1], bücher.example' },
+        (c) => c.limits.hosts,
+        {
+          any: false,
+          variable: 'ALLOWED_HOSTS',
+          patterns: [
+            { name: 'api.example.com', subdomains: false },
+            { name: 'internal.example', subdomains: true, port: 8443 },
+            { name: '10.0.0.7', subdomains: false, port: 80 },
+            { name: '[::1]', subdomains: false },
+            { name: 'xn--bcher-kva.example', subdomains: false },
+          ],
+        },
+      ],
+      [
+        '* serves any host, with AUTH=none too',
+        { ALLOWED_HOSTS: 'localhost,*' },
+        (c) => c.limits.hosts,
+        { any: true },
+      ],
+    ],
     CORS_ORIGINS: [
       [
         'origins',
@@ -667,6 +701,11 @@ describe('loadConfig', () => {
     ['RATE_LIMIT_BURST', { RATE_LIMIT_BURST: '0' }],
     ['RATE_LIMIT_OPEN_PER_MINUTE', { RATE_LIMIT_OPEN_PER_MINUTE: 'lots' }],
     ['RATE_LIMIT_OPEN_BURST', { RATE_LIMIT_OPEN_BURST: '0' }],
+    ['ALLOWED_HOSTS', { ALLOWED_HOSTS: 'https://api.example.com' }],
+    ['ALLOWED_HOSTS', { ALLOWED_HOSTS: 'api.example.com/groups' }],
+    ['ALLOWED_HOSTS', { ALLOWED_HOSTS: 'api.example.com:99999' }],
+    ['ALLOWED_HOSTS', { ALLOWED_HOSTS: 'user@api.example.com' }],
+    ['ALLOWED_HOSTS', { ALLOWED_HOSTS: ' , ' }],
     ['CORS_ORIGINS', { CORS_ORIGINS: 'https://a.example.com/app' }],
     ['CORS_ORIGINS', { CORS_ORIGINS: 'a.example.com' }],
     ['TOKEN_SIGNING_KEYS', { TOKEN_SIGNING_KEYS: 'short-secret' }],

@@ -349,6 +349,8 @@ describe('the problem rows', () => {
       'unauthorized',
       'auth-unavailable',
       'forbidden',
+      'host-not-allowed',
+      'origin-not-allowed',
       'method-not-allowed',
       'not-acceptable',
       'client-timeout',

@@ -197,6 +197,12 @@ describe('tool arguments of another JSON type than the input schema', () => {
         { groupId: 'g', type: 'classic', scenario: 'to-earliest', allTopics: 'true' },
         "'params.arguments.allTopics' expected boolean, received string",
       ],
+      // The dry run sets execute=false itself: an `execute` argument would make it an execute.
+      [
+        'reset_consumer_group_offsets_dry_run',
+        { groupId: 'g', type: 'classic', scenario: 'to-earliest', allTopics: true, execute: 'true' },
+        "'params.arguments.execute' is not an argument of reset_consumer_group_offsets_dry_run",
+      ],
     ];
     for (const [name, args, said] of cases) {
       const res = await post(

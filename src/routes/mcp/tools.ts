@@ -107,6 +107,8 @@ export const MCP_TOOLS: readonly ToolSpec[] = [
       'topics',
     ],
     requiredBody: ['scenario'],
+    // Set, and so not an argument: a dry run that took `execute` would be an execute by another name.
+    fixedQuery: { execute: 'false' },
   },
   {
     name: 'reset_consumer_group_offsets_execute',
