@@ -9,12 +9,14 @@
  * round trips overlap that work (bench/cold-start.ts --rtt measures it).
  */
 
+import type { Writable } from 'node:stream';
 import { getConnInfo, handle, type LambdaContext, type LambdaEvent, streamHandle } from 'hono/aws-lambda';
 import { createApp } from '../app.js';
 import { awsMskIamSigner } from '../broker/transport/sasl/aws-msk-iam.js';
 import { loadConfig } from '../config.js';
 import { securityFrom } from '../http/security.js';
 import { createLogger } from '../logger.js';
+import { PROBLEM_CONTENT_TYPE } from '../openapi/problem-catalogue.js';
 import { clustersOf, createService, type Service } from '../service.js';
 import { tokenSigner } from '../tokens/signed.js';
 import { eventFault, malformedEventResult, withoutIgnoredBody } from './lambda-event.js';
@@ -109,7 +111,40 @@ const lazyStreamingApp = {
  * to serve the event streams. Undefined outside Lambda.
  */
 export const streamHandler: ((...args: unknown[]) => unknown) | undefined =
-  'awslambda' in globalThis ? (streamHandle(lazyStreamingApp) as (...args: unknown[]) => unknown) : undefined;
+  'awslambda' in globalThis ? streamingHandler() : undefined;
+
+/** The streaming runtime's two calls this handler makes (present only inside Lambda's Node runtime). */
+interface LambdaStreaming {
+  streamifyResponse(fn: (event: unknown, stream: Writable, context: unknown) => Promise<void>): unknown;
+  HttpResponseStream: {
+    from(stream: Writable, metadata: { statusCode: number; headers: Record<string, string> }): Writable;
+  };
+}
+
+/**
+ * Hono's streaming handler, behind the event check the buffered handler makes: an event that is
+ * no HTTP request gets the same problem+json, where Hono would throw, log a stack and answer a
+ * plain "Internal Server Error".
+ */
+function streamingHandler(): (...args: unknown[]) => unknown {
+  const lambda = (globalThis as { awslambda?: unknown }).awslambda as LambdaStreaming;
+  // streamifyResponse marks the handler and returns it: Hono's may be called as it is.
+  const hono = streamHandle(lazyStreamingApp) as unknown as (
+    event: unknown,
+    stream: Writable,
+    context: unknown,
+  ) => Promise<void>;
+  return lambda.streamifyResponse(async (event, stream, context) => {
+    const fault = eventFault(event);
+    if (!fault) return hono(event, stream, context);
+    const result = malformedEventResult({}, fault);
+    const out = lambda.HttpResponseStream.from(stream, {
+      statusCode: result.statusCode,
+      headers: { 'content-type': PROBLEM_CONTENT_TYPE },
+    });
+    out.end(result.body);
+  }) as (...args: unknown[]) => unknown;
+}
 
 /** For tests: the warm instance's cluster (its sockets), and a reset to a cold start. */
 export const __lambdaInternals = {

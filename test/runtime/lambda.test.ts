@@ -268,6 +268,49 @@ describe('event streams on Lambda', () => {
     }
   });
 
+  it('streamHandler answers an event that is no HTTP request as the buffered handler does, with no stack logged', async () => {
+    const globals = globalThis as { awslambda?: unknown };
+    let metadata: { statusCode?: number; headers?: Record<string, string> } = {};
+    globals.awslambda = {
+      streamifyResponse: (fn: unknown) => fn,
+      HttpResponseStream: {
+        from: (stream: PassThrough, meta: typeof metadata) => {
+          metadata = meta;
+          return stream;
+        },
+      },
+    };
+    const logged = vi.spyOn(console, 'error');
+    vi.resetModules();
+    try {
+      const lambda = await import('../../src/runtime/lambda.js');
+      const events = [
+        {},
+        { ...v2('/healthz'), rawPath: 'healthz' },
+        { ...v2('/healthz'), isBase64Encoded: true, body: '%%%' },
+      ];
+      for (const event of events) {
+        const out = new PassThrough();
+        let text = '';
+        out.on('data', (chunk: Buffer) => {
+          text += chunk.toString();
+        });
+        await lambda.streamHandler?.(event, out, {});
+        await new Promise((resolve) => out.once('end', resolve).resume());
+        const buffered = (await lambda.handler(event as never)) as { statusCode: number; body: string };
+        expect(metadata.statusCode, JSON.stringify(event).slice(0, 80)).toBe(400);
+        expect(metadata.headers?.['content-type']).toBe('application/problem+json');
+        expect(JSON.parse(text)).toMatchObject({ type: '/problems/malformed-request', status: 400 });
+        expect(text).toBe(buffered.body);
+      }
+      expect(logged).not.toHaveBeenCalled();
+      await lambda.__lambdaInternals.reset();
+    } finally {
+      logged.mockRestore();
+      delete globals.awslambda;
+    }
+  });
+
   // Lambda's Node runtime gives response streaming through a global `awslambda`, stood in here
   // by its two calls: streamifyResponse (the handler as is) and HttpResponseStream.from.
   it('streamHandler streams them through response streaming, to the end of their lifetime', async () => {
