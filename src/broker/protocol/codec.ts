@@ -50,23 +50,24 @@ export class Decoder {
   nullableBytes(): Uint8Array | null {
     return this.flexible ? this.reader.readCompactNullableBytes() : this.reader.readNullableBytes();
   }
-  array<T>(item: (d: Decoder) => T, minItemBytes = 1): T[] {
+  /** `field`: the array's name in the message, which a decode error names. */
+  array<T>(item: (d: Decoder) => T, minItemBytes = 1, field?: string): T[] {
     const read = () => item(this);
     return this.flexible
-      ? this.reader.readCompactArray(read, minItemBytes)
-      : this.reader.readArray(read, minItemBytes);
+      ? this.reader.readCompactArray(read, minItemBytes, field)
+      : this.reader.readArray(read, minItemBytes, field);
   }
-  nullableArray<T>(item: (d: Decoder) => T, minItemBytes = 1): T[] | null {
+  nullableArray<T>(item: (d: Decoder) => T, minItemBytes = 1, field?: string): T[] | null {
     const read = () => item(this);
     return this.flexible
-      ? this.reader.readCompactNullableArray(read, minItemBytes)
-      : this.reader.readNullableArray(read, minItemBytes);
+      ? this.reader.readCompactNullableArray(read, minItemBytes, field)
+      : this.reader.readNullableArray(read, minItemBytes, field);
   }
-  int32Array(): number[] {
-    return this.array((d) => d.int32(), 4);
+  int32Array(field?: string): number[] {
+    return this.array((d) => d.int32(), 4, field);
   }
-  stringArray(): string[] {
-    return this.array((d) => d.string());
+  stringArray(field?: string): string[] {
+    return this.array((d) => d.string(), 1, field);
   }
 
   /** The struct's tagged fields in flexible versions: the unknown ones, or undefined when none. */

@@ -51,7 +51,7 @@ export interface ConsumerProtocolAssignment {
 }
 
 function readTopicPartition(d: Decoder): TopicPartition {
-  return { topic: d.string(), partitions: d.int32Array() };
+  return { topic: d.string(), partitions: d.int32Array('partitions') };
 }
 
 function writeTopicPartition(e: Encoder, tp: TopicPartition): void {
@@ -101,9 +101,9 @@ export function decodeConsumerProtocolSubscription(bytes: Uint8Array): ConsumerP
     const v = d.version;
     return defined({
       version,
-      topics: d.stringArray(),
+      topics: d.stringArray('topics'),
       userData: d.nullableBytes(),
-      ownedPartitions: v >= 1 ? d.array(readTopicPartition, 6) : undefined,
+      ownedPartitions: v >= 1 ? d.array(readTopicPartition, 6, 'ownedPartitions') : undefined,
       generationId: v >= 2 ? d.int32() : undefined,
       rackId: v >= 3 ? d.nullableString() : undefined,
     });
@@ -127,7 +127,7 @@ export function encodeConsumerProtocolSubscription(subscription: ConsumerProtoco
 export function decodeConsumerProtocolAssignment(bytes: Uint8Array): ConsumerProtocolAssignment | null {
   return decodeVersioned('ConsumerProtocolAssignment', bytes, (d, version) => ({
     version,
-    assignedPartitions: d.array(readTopicPartition, 6),
+    assignedPartitions: d.array(readTopicPartition, 6, 'assignedPartitions'),
     userData: d.nullableBytes(),
   }));
 }

@@ -23,6 +23,10 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 // Kafka's generated code rejects longer strings in every version, compact ones included.
 export const MAX_STRING_BYTES = 0x7fff;
+// Kafka 4.4's own readers refuse an array of more elements, and a tagged section of more fields,
+// before allocating (MessageUtil): a broken or hostile broker's count ends the frame here too.
+export const MAX_ARRAY_ELEMENTS = 1_000_000;
+export const MAX_TAGGED_FIELDS = 10_000;
 
 export class Reader {
   readonly #bytes: Uint8Array;
@@ -204,43 +208,58 @@ export class Reader {
     return value;
   }
 
-  /** `minItemBytes`: the least an item can take on the wire, so the count can be checked up front. */
-  #items<T>(count: number, start: number, item: (reader: Reader) => T, minItemBytes: number): T[] {
+  /**
+   * `minItemBytes`: the least an item can take on the wire, so the count can be checked up front.
+   * `field`: the array's name in the message, for the error.
+   */
+  #items<T>(
+    count: number,
+    start: number,
+    item: (reader: Reader) => T,
+    minItemBytes: number,
+    field: string | undefined,
+  ): T[] {
+    const what = field === undefined ? 'array' : `array '${field}'`;
+    if (count > MAX_ARRAY_ELEMENTS) {
+      this.fail(`${what} count ${count} is over ${MAX_ARRAY_ELEMENTS}, the most Kafka reads`, start);
+    }
     // Never less than a byte an item: a zero-byte item would let a huge count spin without failing.
     if (count * Math.max(1, minItemBytes) > this.remaining) {
-      this.fail(`array count ${count} cannot fit in the ${this.remaining} bytes left`, start);
+      this.fail(`${what} count ${count} cannot fit in the ${this.remaining} bytes left`, start);
     }
     const out: T[] = [];
     for (let i = 0; i < count; i++) out.push(item(this));
     return out;
   }
 
-  readNullableArray<T>(item: (reader: Reader) => T, minItemBytes = 1): T[] | null {
+  readNullableArray<T>(item: (reader: Reader) => T, minItemBytes = 1, field?: string): T[] | null {
     const start = this.#offset;
     const count = this.readInt32();
     if (count === -1) return null;
     if (count < 0) this.fail(`negative array count ${count}`, start);
-    return this.#items(count, start, item, minItemBytes);
+    return this.#items(count, start, item, minItemBytes, field);
   }
 
-  readArray<T>(item: (reader: Reader) => T, minItemBytes = 1): T[] {
+  readArray<T>(item: (reader: Reader) => T, minItemBytes = 1, field?: string): T[] {
     const start = this.#offset;
-    const value = this.readNullableArray(item, minItemBytes);
-    if (value === null) this.fail('null in a non-nullable array', start);
+    const value = this.readNullableArray(item, minItemBytes, field);
+    if (value === null)
+      this.fail(`null in the non-nullable array${field === undefined ? '' : ` '${field}'`}`, start);
     return value;
   }
 
-  readCompactNullableArray<T>(item: (reader: Reader) => T, minItemBytes = 1): T[] | null {
+  readCompactNullableArray<T>(item: (reader: Reader) => T, minItemBytes = 1, field?: string): T[] | null {
     const start = this.#offset;
     const n = this.readUnsignedVarint();
     if (n === 0) return null;
-    return this.#items(n - 1, start, item, minItemBytes);
+    return this.#items(n - 1, start, item, minItemBytes, field);
   }
 
-  readCompactArray<T>(item: (reader: Reader) => T, minItemBytes = 1): T[] {
+  readCompactArray<T>(item: (reader: Reader) => T, minItemBytes = 1, field?: string): T[] {
     const start = this.#offset;
-    const value = this.readCompactNullableArray(item, minItemBytes);
-    if (value === null) this.fail('null in a non-nullable compact array', start);
+    const value = this.readCompactNullableArray(item, minItemBytes, field);
+    if (value === null)
+      this.fail(`null in the non-nullable compact array${field === undefined ? '' : ` '${field}'`}`, start);
     return value;
   }
 
@@ -251,6 +270,9 @@ export class Reader {
   readTaggedFields(handler?: TaggedFieldHandler): TaggedField[] {
     const start = this.#offset;
     const count = this.readUnsignedVarint();
+    if (count > MAX_TAGGED_FIELDS) {
+      this.fail(`tagged field count ${count} is over ${MAX_TAGGED_FIELDS}, the most Kafka reads`, start);
+    }
     // A field takes at least two bytes: its tag and its size.
     if (count * 2 > this.remaining) {
       this.fail(`tagged field count ${count} cannot fit in the ${this.remaining} bytes left`, start);

@@ -81,7 +81,7 @@ function writeRequestTopic(e: Encoder, t: AlterShareGroupOffsetsRequestTopic): v
 function readRequestTopic(d: Decoder): AlterShareGroupOffsetsRequestTopic {
   return defined({
     topicName: d.string(),
-    partitions: d.array(readRequestPartition, 13),
+    partitions: d.array(readRequestPartition, 13, 'partitions'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -109,7 +109,7 @@ function readResponseTopic(d: Decoder): AlterShareGroupOffsetsResponseTopic {
   return defined({
     topicName: d.string(),
     topicId: d.uuid(),
-    partitions: d.array(readResponsePartition, 8),
+    partitions: d.array(readResponsePartition, 8, 'partitions'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -132,7 +132,7 @@ export const AlterShareGroupOffsets = defineApi<
   readRequest(d) {
     return defined({
       groupId: d.string(),
-      topics: d.array(readRequestTopic, 3),
+      topics: d.array(readRequestTopic, 3, 'topics'),
       unknownTaggedFields: d.tags(),
     });
   },
@@ -148,7 +148,7 @@ export const AlterShareGroupOffsets = defineApi<
       throttleTimeMs: d.int32(),
       errorCode: d.int16(),
       errorMessage: d.nullableString(),
-      responses: d.array(readResponseTopic, 19),
+      responses: d.array(readResponseTopic, 19, 'responses'),
       unknownTaggedFields: d.tags(),
     });
   },

@@ -185,7 +185,7 @@ export const ApiVersions = defineApi<ApiVersionsRequest, ApiVersionsResponse>({
 
   readResponse(d) {
     const errorCode = d.int16();
-    const apiKeys = d.array(readApiVersion, 6);
+    const apiKeys = d.array(readApiVersion, 6, 'apiKeys');
     const throttleTimeMs = d.version >= 1 ? d.int32() : undefined;
     if (d.version < 3) return defined({ errorCode, apiKeys, throttleTimeMs });
     const res: ApiVersionsResponse = {

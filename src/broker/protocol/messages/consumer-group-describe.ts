@@ -102,7 +102,7 @@ function readTopicPartitions(d: Decoder): ConsumerGroupDescribeTopicPartitions {
   return defined({
     topicId: d.uuid(),
     topicName: d.string(),
-    partitions: d.int32Array(),
+    partitions: d.int32Array('partitions'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -114,7 +114,7 @@ function writeAssignment(e: Encoder, a: ConsumerGroupDescribeAssignment): void {
 
 function readAssignment(d: Decoder): ConsumerGroupDescribeAssignment {
   return defined({
-    topicPartitions: d.array(readTopicPartitions, 19),
+    topicPartitions: d.array(readTopicPartitions, 19, 'topicPartitions'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -143,7 +143,7 @@ function readMember(d: Decoder): ConsumerGroupDescribedMember {
     memberEpoch: d.int32(),
     clientId: d.string(),
     clientHost: d.string(),
-    subscribedTopicNames: d.stringArray(),
+    subscribedTopicNames: d.stringArray('subscribedTopicNames'),
     subscribedTopicRegex: d.nullableString(),
     assignment: readAssignment(d),
     targetAssignment: readAssignment(d),
@@ -174,7 +174,7 @@ function readGroup(d: Decoder): ConsumerGroupDescribedGroup {
     groupEpoch: d.int32(),
     assignmentEpoch: d.int32(),
     assignorName: d.string(),
-    members: d.array(readMember, 17),
+    members: d.array(readMember, 17, 'members'),
     authorizedOperations: d.int32(),
     unknownTaggedFields: d.tags(),
   });
@@ -194,7 +194,7 @@ export const ConsumerGroupDescribe = defineApi<ConsumerGroupDescribeRequest, Con
 
   readRequest(d) {
     return defined({
-      groupIds: d.stringArray(),
+      groupIds: d.stringArray('groupIds'),
       includeAuthorizedOperations: d.boolean(),
       unknownTaggedFields: d.tags(),
     });
@@ -208,7 +208,7 @@ export const ConsumerGroupDescribe = defineApi<ConsumerGroupDescribeRequest, Con
   readResponse(d) {
     return defined({
       throttleTimeMs: d.int32(),
-      groups: d.array(readGroup, 20),
+      groups: d.array(readGroup, 20, 'groups'),
       unknownTaggedFields: d.tags(),
     });
   },

@@ -72,7 +72,7 @@ export const DeleteGroups = defineApi<DeleteGroupsRequest, DeleteGroupsResponse>
   },
 
   readRequest(d) {
-    return defined({ groupsNames: d.stringArray(), unknownTaggedFields: d.tags() });
+    return defined({ groupsNames: d.stringArray('groupsNames'), unknownTaggedFields: d.tags() });
   },
 
   writeResponse(e, res) {
@@ -83,7 +83,7 @@ export const DeleteGroups = defineApi<DeleteGroupsRequest, DeleteGroupsResponse>
   readResponse(d) {
     return defined({
       throttleTimeMs: d.int32(),
-      results: d.array(readResult, d.flexible ? 3 : 4),
+      results: d.array(readResult, d.flexible ? 3 : 4, 'results'),
       unknownTaggedFields: d.tags(),
     });
   },

@@ -90,7 +90,7 @@ export const DeleteShareGroupOffsets = defineApi<
   readRequest(d) {
     return defined({
       groupId: d.string(),
-      topics: d.array(readRequestTopic, 2),
+      topics: d.array(readRequestTopic, 2, 'topics'),
       unknownTaggedFields: d.tags(),
     });
   },
@@ -106,7 +106,7 @@ export const DeleteShareGroupOffsets = defineApi<
       throttleTimeMs: d.int32(),
       errorCode: d.int16(),
       errorMessage: d.nullableString(),
-      responses: d.array(readResponseTopic, 21),
+      responses: d.array(readResponseTopic, 21, 'responses'),
       unknownTaggedFields: d.tags(),
     });
   },

@@ -114,7 +114,7 @@ function readResource(d: Decoder): DescribeConfigsResource {
   return defined({
     resourceType: d.int8(),
     resourceName: d.string(),
-    configurationKeys: d.nullableArray((r) => r.string()),
+    configurationKeys: d.nullableArray((r) => r.string(), 1, 'configurationKeys'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -150,7 +150,7 @@ function readConfig(d: Decoder): DescribeConfigsResourceResult {
     readOnly: d.boolean(),
     configSource: d.int8(),
     isSensitive: d.boolean(),
-    synonyms: d.array(readSynonym, 3),
+    synonyms: d.array(readSynonym, 3, 'synonyms'),
     configType: d.version >= 3 ? d.int8() : undefined,
     documentation: d.version >= 3 ? d.nullableString() : undefined,
     unknownTaggedFields: d.tags(),
@@ -168,7 +168,7 @@ function readResult(d: Decoder): DescribeConfigsResult {
     errorMessage: d.nullableString(),
     resourceType: d.int8(),
     resourceName: d.string(),
-    configs: d.array(readConfig, 6),
+    configs: d.array(readConfig, 6, 'configs'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -189,7 +189,7 @@ export const DescribeConfigs = defineApi<DescribeConfigsRequest, DescribeConfigs
 
   readRequest(d) {
     return defined({
-      resources: d.array(readResource, 3),
+      resources: d.array(readResource, 3, 'resources'),
       includeSynonyms: d.boolean(),
       includeDocumentation: d.version >= 3 ? d.boolean() : undefined,
       unknownTaggedFields: d.tags(),
@@ -203,7 +203,7 @@ export const DescribeConfigs = defineApi<DescribeConfigsRequest, DescribeConfigs
   readResponse(d) {
     return defined({
       throttleTimeMs: d.int32(),
-      results: d.array(readResult, 6),
+      results: d.array(readResult, 6, 'results'),
       unknownTaggedFields: d.tags(),
     });
   },

@@ -101,7 +101,7 @@ function readGroup(d: Decoder): DescribedGroup {
     groupState: d.string(),
     protocolType: d.string(),
     protocolData: d.string(),
-    members: d.array(readMember, d.flexible ? 7 : 14),
+    members: d.array(readMember, d.flexible ? 7 : 14, 'members'),
     authorizedOperations: d.version >= 3 ? d.int32() : undefined,
     unknownTaggedFields: d.tags(),
   });
@@ -123,7 +123,7 @@ export const DescribeGroups = defineApi<DescribeGroupsRequest, DescribeGroupsRes
 
   readRequest(d) {
     return defined({
-      groups: d.stringArray(),
+      groups: d.stringArray('groups'),
       includeAuthorizedOperations: d.version >= 3 ? d.boolean() : undefined,
       unknownTaggedFields: d.tags(),
     });
@@ -139,7 +139,7 @@ export const DescribeGroups = defineApi<DescribeGroupsRequest, DescribeGroupsRes
   readResponse(d) {
     return defined({
       throttleTimeMs: d.version >= 1 ? d.int32() : undefined,
-      groups: d.array(readGroup, d.flexible ? 7 : 14),
+      groups: d.array(readGroup, d.flexible ? 7 : 14, 'groups'),
       unknownTaggedFields: d.tags(),
     });
   },

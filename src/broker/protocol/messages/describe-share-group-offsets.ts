@@ -85,7 +85,11 @@ function writeRequestTopic(e: Encoder, t: DescribeShareGroupOffsetsRequestTopic)
 }
 
 function readRequestTopic(d: Decoder): DescribeShareGroupOffsetsRequestTopic {
-  return defined({ topicName: d.string(), partitions: d.int32Array(), unknownTaggedFields: d.tags() });
+  return defined({
+    topicName: d.string(),
+    partitions: d.int32Array('partitions'),
+    unknownTaggedFields: d.tags(),
+  });
 }
 
 function writeRequestGroup(e: Encoder, g: DescribeShareGroupOffsetsRequestGroup): void {
@@ -96,7 +100,7 @@ function writeRequestGroup(e: Encoder, g: DescribeShareGroupOffsetsRequestGroup)
 function readRequestGroup(d: Decoder): DescribeShareGroupOffsetsRequestGroup {
   return defined({
     groupId: d.string(),
-    topics: d.nullableArray(readRequestTopic, 3),
+    topics: d.nullableArray(readRequestTopic, 3, 'topics'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -130,7 +134,7 @@ function readTopic(d: Decoder): DescribeShareGroupOffsetsResponseTopic {
   return defined({
     topicName: d.string(),
     topicId: d.uuid(),
-    partitions: d.array(readPartition, 20),
+    partitions: d.array(readPartition, 20, 'partitions'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -143,7 +147,7 @@ function writeGroup(e: Encoder, g: DescribeShareGroupOffsetsResponseGroup): void
 function readGroup(d: Decoder): DescribeShareGroupOffsetsResponseGroup {
   return defined({
     groupId: d.string(),
-    topics: d.array(readTopic, 19),
+    topics: d.array(readTopic, 19, 'topics'),
     errorCode: d.int16(),
     errorMessage: d.nullableString(),
     unknownTaggedFields: d.tags(),
@@ -166,7 +170,7 @@ export const DescribeShareGroupOffsets = defineApi<
   },
 
   readRequest(d) {
-    return defined({ groups: d.array(readRequestGroup, 3), unknownTaggedFields: d.tags() });
+    return defined({ groups: d.array(readRequestGroup, 3, 'groups'), unknownTaggedFields: d.tags() });
   },
 
   writeResponse(e, res) {
@@ -177,7 +181,7 @@ export const DescribeShareGroupOffsets = defineApi<
   readResponse(d) {
     return defined({
       throttleTimeMs: d.int32(),
-      groups: d.array(readGroup, 6),
+      groups: d.array(readGroup, 6, 'groups'),
       unknownTaggedFields: d.tags(),
     });
   },

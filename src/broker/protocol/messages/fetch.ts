@@ -366,7 +366,7 @@ function writeTopic(e: Encoder, t: FetchTopic): void {
 function readTopic(d: Decoder): FetchTopic {
   return defined({
     ...readTopicKey(d),
-    partitions: d.array(readPartition, 16),
+    partitions: d.array(readPartition, 16, 'partitions'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -378,7 +378,11 @@ function writeForgotten(e: Encoder, t: ForgottenTopic): void {
 }
 
 function readForgotten(d: Decoder): ForgottenTopic {
-  return defined({ ...readTopicKey(d), partitions: d.int32Array(), unknownTaggedFields: d.tags() });
+  return defined({
+    ...readTopicKey(d),
+    partitions: d.int32Array('partitions'),
+    unknownTaggedFields: d.tags(),
+  });
 }
 
 function writeRecords(e: Encoder, records: FetchedRecords | null): void {
@@ -447,6 +451,7 @@ function readPartitionData(d: Decoder): FetchPartitionData {
   const abortedTransactions = d.nullableArray(
     (d) => defined({ producerId: d.int64(), firstOffset: d.int64(), unknownTaggedFields: d.tags() }),
     16,
+    'abortedTransactions',
   );
   const preferredReadReplica = v >= 11 ? d.int32() : undefined;
   const records = readRecords(d);
@@ -479,7 +484,7 @@ function writeTopicResponse(e: Encoder, t: FetchableTopicResponse): void {
 function readTopicResponse(d: Decoder): FetchableTopicResponse {
   return defined({
     ...readTopicKey(d),
-    partitions: d.array(readPartitionData, 30),
+    partitions: d.array(readPartitionData, 30, 'partitions'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -534,8 +539,8 @@ export const Fetch = defineApi<FetchRequest, FetchResponse>({
       isolationLevel: d.int8(),
       sessionId: v >= 7 ? d.int32() : undefined,
       sessionEpoch: v >= 7 ? d.int32() : undefined,
-      topics: d.array(readTopic, topicBytes(d)),
-      forgottenTopicsData: v >= 7 ? d.array(readForgotten, topicBytes(d)) : undefined,
+      topics: d.array(readTopic, topicBytes(d), 'topics'),
+      forgottenTopicsData: v >= 7 ? d.array(readForgotten, topicBytes(d), 'forgottenTopicsData') : undefined,
       rackId: v >= 11 ? d.string() : undefined,
       unknownTaggedFields: d.tags(),
     });
@@ -564,7 +569,7 @@ export const Fetch = defineApi<FetchRequest, FetchResponse>({
     const throttleTimeMs = d.int32();
     const errorCode = v >= 7 ? d.int16() : undefined;
     const sessionId = v >= 7 ? d.int32() : undefined;
-    const responses = d.array(readTopicResponse, topicBytes(d));
+    const responses = d.array(readTopicResponse, topicBytes(d), 'responses');
     let nodeEndpoints: FetchNodeEndpoint[] | undefined;
     const unknownTaggedFields = d.tags((tag, reader) => {
       if (tag !== TAG_NODE_ENDPOINTS || v < 16) return false;

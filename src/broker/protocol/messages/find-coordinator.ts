@@ -103,7 +103,7 @@ export const FindCoordinator = defineApi<FindCoordinatorRequest, FindCoordinator
     return defined({
       key: v <= 3 ? d.string() : undefined,
       keyType: v >= 1 ? d.int8() : undefined,
-      coordinatorKeys: v >= 4 ? d.stringArray() : undefined,
+      coordinatorKeys: v >= 4 ? d.stringArray('coordinatorKeys') : undefined,
       unknownTaggedFields: d.tags(),
     });
   },
@@ -140,7 +140,7 @@ export const FindCoordinator = defineApi<FindCoordinatorRequest, FindCoordinator
       nodeId: v <= 3 ? d.int32() : undefined,
       host: v <= 3 ? d.string() : undefined,
       port: v <= 3 ? d.int32() : undefined,
-      coordinators: v >= 4 ? d.array(readCoordinator, 14) : undefined,
+      coordinators: v >= 4 ? d.array(readCoordinator, 14, 'coordinators') : undefined,
       unknownTaggedFields: d.tags(),
     });
   },

@@ -84,7 +84,7 @@ function readResource(d: Decoder): AlterConfigsResource {
   return defined({
     resourceType: d.int8(),
     resourceName: d.string(),
-    configs: d.array(readConfig, 3),
+    configs: d.array(readConfig, 3, 'configs'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -120,7 +120,7 @@ export const IncrementalAlterConfigs = defineApi<
 
   readRequest(d) {
     return defined({
-      resources: d.array(readResource, 3),
+      resources: d.array(readResource, 3, 'resources'),
       validateOnly: d.boolean(),
       unknownTaggedFields: d.tags(),
     });
@@ -133,7 +133,7 @@ export const IncrementalAlterConfigs = defineApi<
   readResponse(d) {
     return defined({
       throttleTimeMs: d.int32(),
-      responses: d.array(readResponse, 5),
+      responses: d.array(readResponse, 5, 'responses'),
       unknownTaggedFields: d.tags(),
     });
   },

@@ -100,7 +100,7 @@ export const LeaveGroup = defineApi<LeaveGroupRequest, LeaveGroupResponse>({
   readRequest(d) {
     return defined({
       groupId: d.string(),
-      members: d.array(readMember, d.flexible ? 3 : 4),
+      members: d.array(readMember, d.flexible ? 3 : 4, 'members'),
       unknownTaggedFields: d.tags(),
     });
   },
@@ -114,7 +114,7 @@ export const LeaveGroup = defineApi<LeaveGroupRequest, LeaveGroupResponse>({
     return defined({
       throttleTimeMs: d.int32(),
       errorCode: d.int16(),
-      members: d.array(readMemberResponse, d.flexible ? 5 : 6),
+      members: d.array(readMemberResponse, d.flexible ? 5 : 6, 'members'),
       unknownTaggedFields: d.tags(),
     });
   },

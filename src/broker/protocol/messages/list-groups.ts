@@ -78,8 +78,8 @@ export const ListGroups = defineApi<ListGroupsRequest, ListGroupsResponse>({
 
   readRequest(d) {
     return defined({
-      statesFilter: d.version >= 4 ? d.stringArray() : undefined,
-      typesFilter: d.version >= 5 ? d.stringArray() : undefined,
+      statesFilter: d.version >= 4 ? d.stringArray('statesFilter') : undefined,
+      typesFilter: d.version >= 5 ? d.stringArray('typesFilter') : undefined,
       unknownTaggedFields: d.tags(),
     });
   },
@@ -96,7 +96,7 @@ export const ListGroups = defineApi<ListGroupsRequest, ListGroupsResponse>({
     return defined({
       throttleTimeMs: d.version >= 1 ? d.int32() : undefined,
       errorCode: d.int16(),
-      groups: d.array(readGroup, d.flexible ? 3 : 4),
+      groups: d.array(readGroup, d.flexible ? 3 : 4, 'groups'),
       unknownTaggedFields: d.tags(),
     });
   },

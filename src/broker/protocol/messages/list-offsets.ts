@@ -123,7 +123,7 @@ function writeTopic(e: Encoder, t: ListOffsetsTopic): void {
 function readTopic(d: Decoder): ListOffsetsTopic {
   return defined({
     name: d.string(),
-    partitions: d.array(readPartition, 12),
+    partitions: d.array(readPartition, 12, 'partitions'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -154,7 +154,7 @@ function writeTopicResponse(e: Encoder, t: ListOffsetsTopicResponse): void {
 function readTopicResponse(d: Decoder): ListOffsetsTopicResponse {
   return defined({
     name: d.string(),
-    partitions: d.array(readPartitionResponse, 22),
+    partitions: d.array(readPartitionResponse, 22, 'partitions'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -182,7 +182,7 @@ export const ListOffsets = defineApi<ListOffsetsRequest, ListOffsetsResponse>({
     return defined({
       replicaId: d.int32(),
       isolationLevel: v >= 2 ? d.int8() : undefined,
-      topics: d.array(readTopic, d.flexible ? 3 : 6),
+      topics: d.array(readTopic, d.flexible ? 3 : 6, 'topics'),
       timeoutMs: v >= 10 ? d.int32() : undefined,
       unknownTaggedFields: d.tags(),
     });
@@ -198,7 +198,7 @@ export const ListOffsets = defineApi<ListOffsetsRequest, ListOffsetsResponse>({
   readResponse(d) {
     return defined({
       throttleTimeMs: d.version >= 2 ? d.int32() : undefined,
-      topics: d.array(readTopicResponse, d.flexible ? 3 : 6),
+      topics: d.array(readTopicResponse, d.flexible ? 3 : 6, 'topics'),
       unknownTaggedFields: d.tags(),
     });
   },

@@ -143,9 +143,9 @@ function readPartition(d: Decoder): MetadataResponsePartition {
     partitionIndex: d.int32(),
     leaderId: d.int32(),
     leaderEpoch: d.version >= 7 ? d.int32() : undefined,
-    replicaNodes: d.int32Array(),
-    isrNodes: d.int32Array(),
-    offlineReplicas: d.version >= 5 ? d.int32Array() : undefined,
+    replicaNodes: d.int32Array('replicaNodes'),
+    isrNodes: d.int32Array('isrNodes'),
+    offlineReplicas: d.version >= 5 ? d.int32Array('offlineReplicas') : undefined,
     unknownTaggedFields: d.tags(),
   });
 }
@@ -177,7 +177,7 @@ function readTopic(d: Decoder): MetadataResponseTopic {
     name: v >= 12 ? d.nullableString() : d.string(),
     topicId: v >= 10 ? d.uuid() : undefined,
     isInternal: v >= 1 ? d.boolean() : undefined,
-    partitions: d.array(readPartition, d.flexible ? 14 : 18),
+    partitions: d.array(readPartition, d.flexible ? 14 : 18, 'partitions'),
     topicAuthorizedOperations: v >= 8 ? d.int32() : undefined,
     unknownTaggedFields: d.tags(),
   });
@@ -206,7 +206,8 @@ export const Metadata = defineApi<MetadataRequest, MetadataResponse>({
   readRequest(d) {
     const v = d.version;
     return defined({
-      topics: v >= 1 ? d.nullableArray(readRequestTopic, 2) : d.array(readRequestTopic, 2),
+      topics:
+        v >= 1 ? d.nullableArray(readRequestTopic, 2, 'topics') : d.array(readRequestTopic, 2, 'topics'),
       allowAutoTopicCreation: v >= 4 ? d.boolean() : undefined,
       includeClusterAuthorizedOperations: v >= 8 && v <= 10 ? d.boolean() : undefined,
       includeTopicAuthorizedOperations: v >= 8 ? d.boolean() : undefined,
@@ -236,10 +237,10 @@ export const Metadata = defineApi<MetadataRequest, MetadataResponse>({
     const v = d.version;
     return defined({
       throttleTimeMs: v >= 3 ? d.int32() : undefined,
-      brokers: d.array(readBroker, d.flexible ? 11 : 10),
+      brokers: d.array(readBroker, d.flexible ? 11 : 10, 'brokers'),
       clusterId: v >= 2 ? d.nullableString() : undefined,
       controllerId: v >= 1 ? d.int32() : undefined,
-      topics: d.array(readTopic, d.flexible ? 4 : 8),
+      topics: d.array(readTopic, d.flexible ? 4 : 8, 'topics'),
       clusterAuthorizedOperations: v >= 8 && v <= 10 ? d.int32() : undefined,
       errorCode: v >= 13 ? d.int16() : undefined,
       unknownTaggedFields: d.tags(),

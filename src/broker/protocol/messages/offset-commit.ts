@@ -130,7 +130,7 @@ function writeRequestTopic(e: Encoder, t: OffsetCommitRequestTopic): void {
 function readRequestTopic(d: Decoder): OffsetCommitRequestTopic {
   return defined({
     ...readTopicKey(d),
-    partitions: d.array(readRequestPartition, 13),
+    partitions: d.array(readRequestPartition, 13, 'partitions'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -153,7 +153,7 @@ function writeResponseTopic(e: Encoder, t: OffsetCommitResponseTopic): void {
 function readResponseTopic(d: Decoder): OffsetCommitResponseTopic {
   return defined({
     ...readTopicKey(d),
-    partitions: d.array(readResponsePartition, 6),
+    partitions: d.array(readResponsePartition, 6, 'partitions'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -187,7 +187,7 @@ export const OffsetCommit = defineApi<OffsetCommitRequest, OffsetCommitResponse>
       memberId: d.string(),
       groupInstanceId: v >= 7 ? d.nullableString() : undefined,
       retentionTimeMs: v <= 4 ? d.int64() : undefined,
-      topics: d.array(readRequestTopic, topicBytes(d)),
+      topics: d.array(readRequestTopic, topicBytes(d), 'topics'),
       unknownTaggedFields: d.tags(),
     });
   },
@@ -202,7 +202,7 @@ export const OffsetCommit = defineApi<OffsetCommitRequest, OffsetCommitResponse>
   readResponse(d) {
     return defined({
       throttleTimeMs: d.version >= 3 ? d.int32() : undefined,
-      topics: d.array(readResponseTopic, topicBytes(d)),
+      topics: d.array(readResponseTopic, topicBytes(d), 'topics'),
       unknownTaggedFields: d.tags(),
     });
   },

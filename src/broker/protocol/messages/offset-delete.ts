@@ -63,7 +63,7 @@ function writeRequestTopic(e: Encoder, t: OffsetDeleteRequestTopic): void {
 function readRequestTopic(d: Decoder): OffsetDeleteRequestTopic {
   return {
     name: d.string(),
-    partitions: d.array((d) => ({ partitionIndex: d.int32() }), 4),
+    partitions: d.array((d) => ({ partitionIndex: d.int32() }), 4, 'partitions'),
   };
 }
 
@@ -82,7 +82,7 @@ function writeResponseTopic(e: Encoder, t: OffsetDeleteResponseTopic): void {
 function readResponseTopic(d: Decoder): OffsetDeleteResponseTopic {
   return {
     name: d.string(),
-    partitions: d.array(readResponsePartition, 6),
+    partitions: d.array(readResponsePartition, 6, 'partitions'),
   };
 }
 
@@ -100,7 +100,7 @@ export const OffsetDelete = defineApi<OffsetDeleteRequest, OffsetDeleteResponse>
   readRequest(d) {
     return {
       groupId: d.string(),
-      topics: d.array(readRequestTopic, 6),
+      topics: d.array(readRequestTopic, 6, 'topics'),
     };
   },
 
@@ -112,7 +112,7 @@ export const OffsetDelete = defineApi<OffsetDeleteRequest, OffsetDeleteResponse>
     return {
       errorCode: d.int16(),
       throttleTimeMs: d.int32(),
-      topics: d.array(readResponseTopic, 6),
+      topics: d.array(readResponseTopic, 6, 'topics'),
     };
   },
 });

@@ -145,7 +145,11 @@ function writeRequestTopic(e: Encoder, t: OffsetFetchRequestTopic): void {
 }
 
 function readRequestTopic(d: Decoder): OffsetFetchRequestTopic {
-  return defined({ name: d.string(), partitionIndexes: d.int32Array(), unknownTaggedFields: d.tags() });
+  return defined({
+    name: d.string(),
+    partitionIndexes: d.int32Array('partitionIndexes'),
+    unknownTaggedFields: d.tags(),
+  });
 }
 
 function writeRequestTopics(e: Encoder, t: OffsetFetchRequestTopics): void {
@@ -161,7 +165,7 @@ function readRequestTopics(d: Decoder): OffsetFetchRequestTopics {
   return defined({
     name: d.version <= 9 ? d.string() : undefined,
     topicId: d.version >= 10 ? d.uuid() : undefined,
-    partitionIndexes: d.int32Array(),
+    partitionIndexes: d.int32Array('partitionIndexes'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -183,7 +187,7 @@ function readRequestGroup(d: Decoder): OffsetFetchRequestGroup {
     groupId: d.string(),
     memberId: v9 ? d.nullableString() : undefined,
     memberEpoch: v9 ? d.int32() : undefined,
-    topics: d.nullableArray(readRequestTopics, d.version >= 10 ? 18 : 3),
+    topics: d.nullableArray(readRequestTopics, d.version >= 10 ? 18 : 3, 'topics'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -215,7 +219,7 @@ function writeResponseTopic(e: Encoder, t: OffsetFetchResponseTopic): void {
 function readResponseTopic(d: Decoder): OffsetFetchResponseTopic {
   return defined({
     name: d.string(),
-    partitions: d.array(readResponsePartition, 16),
+    partitions: d.array(readResponsePartition, 16, 'partitions'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -253,7 +257,7 @@ function readResponseTopics(d: Decoder): OffsetFetchResponseTopics {
   return defined({
     name: d.version <= 9 ? d.string() : undefined,
     topicId: d.version >= 10 ? d.uuid() : undefined,
-    partitions: d.array(readResponsePartitions, 20),
+    partitions: d.array(readResponsePartitions, 20, 'partitions'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -266,7 +270,7 @@ function writeResponseGroup(e: Encoder, g: OffsetFetchResponseGroup): void {
 function readResponseGroup(d: Decoder): OffsetFetchResponseGroup {
   return defined({
     groupId: d.string(),
-    topics: d.array(readResponseTopics, d.version >= 10 ? 18 : 3),
+    topics: d.array(readResponseTopics, d.version >= 10 ? 18 : 3, 'topics'),
     errorCode: d.int16(),
     unknownTaggedFields: d.tags(),
   });
@@ -310,9 +314,9 @@ export const OffsetFetch = defineApi<OffsetFetchRequest, OffsetFetchResponse>({
       topics: !single
         ? undefined
         : v >= 2
-          ? d.nullableArray(readRequestTopic, topicBytes)
-          : d.array(readRequestTopic, topicBytes),
-      groups: single ? undefined : d.array(readRequestGroup, 3),
+          ? d.nullableArray(readRequestTopic, topicBytes, 'topics')
+          : d.array(readRequestTopic, topicBytes, 'topics'),
+      groups: single ? undefined : d.array(readRequestGroup, 3, 'groups'),
       requireStable: v >= 7 ? d.boolean() : undefined,
       unknownTaggedFields: d.tags(),
     });
@@ -340,9 +344,9 @@ export const OffsetFetch = defineApi<OffsetFetchRequest, OffsetFetchResponse>({
     const single = v <= 7;
     return defined({
       throttleTimeMs: v >= 3 ? d.int32() : undefined,
-      topics: single ? d.array(readResponseTopic, d.flexible ? 3 : 6) : undefined,
+      topics: single ? d.array(readResponseTopic, d.flexible ? 3 : 6, 'topics') : undefined,
       errorCode: single && v >= 2 ? d.int16() : undefined,
-      groups: single ? undefined : d.array(readResponseGroup, 5),
+      groups: single ? undefined : d.array(readResponseGroup, 5, 'groups'),
       unknownTaggedFields: d.tags(),
     });
   },

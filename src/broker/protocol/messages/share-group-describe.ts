@@ -92,7 +92,7 @@ function readTopicPartitions(d: Decoder): ShareGroupDescribeTopicPartitions {
   return defined({
     topicId: d.uuid(),
     topicName: d.string(),
-    partitions: d.int32Array(),
+    partitions: d.int32Array('partitions'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -104,7 +104,7 @@ function writeAssignment(e: Encoder, a: ShareGroupDescribeAssignment): void {
 
 function readAssignment(d: Decoder): ShareGroupDescribeAssignment {
   return defined({
-    topicPartitions: d.array(readTopicPartitions, 19),
+    topicPartitions: d.array(readTopicPartitions, 19, 'topicPartitions'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -127,7 +127,7 @@ function readMember(d: Decoder): ShareGroupDescribedMember {
     memberEpoch: d.int32(),
     clientId: d.string(),
     clientHost: d.string(),
-    subscribedTopicNames: d.stringArray(),
+    subscribedTopicNames: d.stringArray('subscribedTopicNames'),
     assignment: readAssignment(d),
     unknownTaggedFields: d.tags(),
   });
@@ -155,7 +155,7 @@ function readGroup(d: Decoder): ShareGroupDescribedGroup {
     groupEpoch: d.int32(),
     assignmentEpoch: d.int32(),
     assignorName: d.string(),
-    members: d.array(readMember, 12),
+    members: d.array(readMember, 12, 'members'),
     authorizedOperations: d.int32(),
     unknownTaggedFields: d.tags(),
   });
@@ -175,7 +175,7 @@ export const ShareGroupDescribe = defineApi<ShareGroupDescribeRequest, ShareGrou
 
   readRequest(d) {
     return defined({
-      groupIds: d.stringArray(),
+      groupIds: d.stringArray('groupIds'),
       includeAuthorizedOperations: d.boolean(),
       unknownTaggedFields: d.tags(),
     });
@@ -189,7 +189,7 @@ export const ShareGroupDescribe = defineApi<ShareGroupDescribeRequest, ShareGrou
   readResponse(d) {
     return defined({
       throttleTimeMs: d.int32(),
-      groups: d.array(readGroup, 20),
+      groups: d.array(readGroup, 20, 'groups'),
       unknownTaggedFields: d.tags(),
     });
   },

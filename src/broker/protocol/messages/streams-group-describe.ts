@@ -247,7 +247,7 @@ function readTopicInfo(d: Decoder): StreamsGroupTopicInfo {
     name: d.string(),
     partitions: d.int32(),
     replicationFactor: d.int16(),
-    topicConfigs: d.array(readKeyValue, 3),
+    topicConfigs: d.array(readKeyValue, 3, 'topicConfigs'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -264,10 +264,10 @@ function writeSubtopology(e: Encoder, s: StreamsGroupSubtopology): void {
 function readSubtopology(d: Decoder): StreamsGroupSubtopology {
   return defined({
     subtopologyId: d.string(),
-    sourceTopics: d.stringArray(),
-    repartitionSinkTopics: d.stringArray(),
-    stateChangelogTopics: d.array(readTopicInfo, 9),
-    repartitionSourceTopics: d.array(readTopicInfo, 9),
+    sourceTopics: d.stringArray('sourceTopics'),
+    repartitionSinkTopics: d.stringArray('repartitionSinkTopics'),
+    stateChangelogTopics: d.array(readTopicInfo, 9, 'stateChangelogTopics'),
+    repartitionSourceTopics: d.array(readTopicInfo, 9, 'repartitionSourceTopics'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -280,7 +280,7 @@ function writeTopology(e: Encoder, t: StreamsGroupTopology): void {
 function readTopology(d: Decoder): StreamsGroupTopology {
   return defined({
     epoch: d.int32(),
-    subtopologies: d.nullableArray(readSubtopology, 6),
+    subtopologies: d.nullableArray(readSubtopology, 6, 'subtopologies'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -315,7 +315,11 @@ function writeTaskIds(e: Encoder, t: StreamsGroupTaskIds): void {
 }
 
 function readTaskIds(d: Decoder): StreamsGroupTaskIds {
-  return defined({ subtopologyId: d.string(), partitions: d.int32Array(), unknownTaggedFields: d.tags() });
+  return defined({
+    subtopologyId: d.string(),
+    partitions: d.int32Array('partitions'),
+    unknownTaggedFields: d.tags(),
+  });
 }
 
 function writeAssignment(e: Encoder, a: StreamsGroupAssignment): void {
@@ -325,9 +329,9 @@ function writeAssignment(e: Encoder, a: StreamsGroupAssignment): void {
 
 function readAssignment(d: Decoder): StreamsGroupAssignment {
   return defined({
-    activeTasks: d.array(readTaskIds, 3),
-    standbyTasks: d.array(readTaskIds, 3),
-    warmupTasks: d.array(readTaskIds, 3),
+    activeTasks: d.array(readTaskIds, 3, 'activeTasks'),
+    standbyTasks: d.array(readTaskIds, 3, 'standbyTasks'),
+    warmupTasks: d.array(readTaskIds, 3, 'warmupTasks'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -362,9 +366,9 @@ function readMember(d: Decoder): StreamsGroupDescribedMember {
     topologyEpoch: d.int32(),
     processId: d.string(),
     userEndpoint: readNullable(d, readEndpoint),
-    clientTags: d.array(readKeyValue, 3),
-    taskOffsets: d.array(readTaskOffset, 14),
-    taskEndOffsets: d.array(readTaskOffset, 14),
+    clientTags: d.array(readKeyValue, 3, 'clientTags'),
+    taskOffsets: d.array(readTaskOffset, 14, 'taskOffsets'),
+    taskEndOffsets: d.array(readTaskOffset, 14, 'taskEndOffsets'),
     assignment: readAssignment(d),
     targetAssignment: readAssignment(d),
     isClassic: d.boolean(),
@@ -386,10 +390,10 @@ function readNode(d: Decoder): StreamsGroupTopologyDescriptionNode {
   return defined({
     name: d.string(),
     nodeType: d.int8(),
-    sourceTopics: d.stringArray(),
+    sourceTopics: d.stringArray('sourceTopics'),
     sinkTopic: d.nullableString(),
-    stores: d.stringArray(),
-    successors: d.stringArray(),
+    stores: d.stringArray('stores'),
+    successors: d.stringArray('successors'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -402,7 +406,7 @@ function writeDescriptionSubtopology(e: Encoder, s: StreamsGroupTopologyDescript
 function readDescriptionSubtopology(d: Decoder): StreamsGroupTopologyDescriptionSubtopology {
   return defined({
     subtopologyId: d.string(),
-    nodes: d.array(readNode, 7),
+    nodes: d.array(readNode, 7, 'nodes'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -424,8 +428,8 @@ function writeTopologyDescription(e: Encoder, t: StreamsGroupTopologyDescription
 
 function readTopologyDescription(d: Decoder): StreamsGroupTopologyDescription {
   return defined({
-    subtopologies: d.array(readDescriptionSubtopology, 3),
-    globalStores: d.array(readGlobalStore, 15),
+    subtopologies: d.array(readDescriptionSubtopology, 3, 'subtopologies'),
+    globalStores: d.array(readGlobalStore, 15, 'globalStores'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -465,7 +469,7 @@ function readGroup(d: Decoder): StreamsGroupDescribedGroup {
     groupEpoch: d.int32(),
     assignmentEpoch: d.int32(),
     topology: readNullable(d, readTopology),
-    members: d.array(readMember, 28),
+    members: d.array(readMember, 28, 'members'),
     authorizedOperations: d.int32(),
     topologyDescription: v1 ? readNullable(d, readTopologyDescription) : undefined,
     topologyDescriptionStatus: v1 ? d.int8() : undefined,
@@ -490,7 +494,7 @@ export const StreamsGroupDescribe = defineApi<StreamsGroupDescribeRequest, Strea
 
   readRequest(d) {
     return defined({
-      groupIds: d.stringArray(),
+      groupIds: d.stringArray('groupIds'),
       includeAuthorizedOperations: d.boolean(),
       includeTopologyDescription: d.version >= 1 ? d.boolean() : undefined,
       unknownTaggedFields: d.tags(),
@@ -505,7 +509,7 @@ export const StreamsGroupDescribe = defineApi<StreamsGroupDescribeRequest, Strea
   readResponse(d) {
     return defined({
       throttleTimeMs: d.int32(),
-      groups: d.array(readGroup, 20),
+      groups: d.array(readGroup, 20, 'groups'),
       unknownTaggedFields: d.tags(),
     });
   },
