@@ -999,7 +999,7 @@ export interface components {
              * @example /problems/group-not-found
              * @enum {string}
              */
-            type: "/problems/invalid-input" | "/problems/group-not-found" | "/problems/route-not-found" | "/problems/cluster-not-found" | "/problems/topic-not-found" | "/problems/group-type-mismatch" | "/problems/internal-error" | "/problems/configuration-error" | "/problems/group-type-unavailable" | "/problems/share-group-creation-unsupported" | "/problems/broker-response-unreadable" | "/problems/unsupported-broker-api" | "/problems/kafka-error" | "/problems/broker-unavailable" | "/problems/coordinator-unavailable" | "/problems/broker-timeout" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/forbidden" | "/problems/method-not-allowed" | "/problems/not-acceptable" | "/problems/client-timeout" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/too-many-streams" | "/problems/event-streams-unsupported" | "/problems/headers-too-large" | "/problems/host-not-allowed" | "/problems/origin-not-allowed" | "/problems/request-timeout" | "/problems/auth-unavailable" | "/problems/writes-disabled" | "/problems/group-not-empty" | "/problems/group-subscribed-to-topic" | "/problems/member-removal-unsupported" | "/problems/member-not-found" | "/problems/plan-stale" | "/problems/group-deletion-failed";
+            type: "/problems/invalid-input" | "/problems/group-not-found" | "/problems/route-not-found" | "/problems/cluster-not-found" | "/problems/topic-not-found" | "/problems/group-type-mismatch" | "/problems/internal-error" | "/problems/configuration-error" | "/problems/group-type-unavailable" | "/problems/share-group-creation-unsupported" | "/problems/broker-response-unreadable" | "/problems/unsupported-broker-api" | "/problems/cluster-mismatch" | "/problems/kafka-error" | "/problems/broker-unavailable" | "/problems/coordinator-unavailable" | "/problems/broker-timeout" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/forbidden" | "/problems/method-not-allowed" | "/problems/not-acceptable" | "/problems/client-timeout" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/too-many-streams" | "/problems/event-streams-unsupported" | "/problems/headers-too-large" | "/problems/host-not-allowed" | "/problems/origin-not-allowed" | "/problems/request-timeout" | "/problems/auth-unavailable" | "/problems/writes-disabled" | "/problems/group-not-empty" | "/problems/group-subscribed-to-topic" | "/problems/member-removal-unsupported" | "/problems/member-not-found" | "/problems/plan-stale" | "/problems/group-deletion-failed";
             title: string;
             /** Format: int32 */
             status: number;
@@ -1049,6 +1049,16 @@ export interface components {
              * @description too-many-streams: the open streams a caller may have
              */
             limit?: number;
+            /**
+             * @description cluster-mismatch: the cluster id configured (KAFKA_CLUSTER_ID) or first seen
+             * @example MkU3OEVBNTcwNTJENDM2Qg
+             */
+            expectedClusterId?: string;
+            /**
+             * @description cluster-mismatch: the id of the cluster the broker is of; null when it would not say
+             * @example q1Sh-9_nRNyCQ5DrnjzAoA
+             */
+            seenClusterId?: string | null;
             /**
              * @description host-not-allowed: the host the request was for
              * @example evil.example.com:8080
@@ -4739,7 +4749,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -4903,7 +4913,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -5110,7 +5120,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -5317,7 +5327,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Kafka could not delete the group; Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Kafka could not delete the group; Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -5520,7 +5530,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -5715,7 +5725,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -5895,7 +5905,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -6104,7 +6114,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -6313,7 +6323,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Kafka could not delete the group; Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Kafka could not delete the group; Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -6532,7 +6542,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -6741,7 +6751,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -6952,7 +6962,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -7163,7 +7173,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -7376,7 +7386,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -7552,7 +7562,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -7791,7 +7801,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -7969,7 +7979,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -8210,7 +8220,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -8405,7 +8415,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -8583,7 +8593,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -8780,7 +8790,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -8960,7 +8970,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -9120,7 +9130,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -9296,7 +9306,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -9456,7 +9466,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -9603,7 +9613,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -9779,7 +9789,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -9942,7 +9952,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -10149,7 +10159,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -10397,7 +10407,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -10606,7 +10616,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -10856,7 +10866,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -11111,7 +11121,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -11368,7 +11378,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -11583,7 +11593,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -11800,7 +11810,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -12009,7 +12019,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -12220,7 +12230,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -12422,7 +12432,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -12640,7 +12650,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -12837,7 +12847,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -13011,7 +13021,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -13210,7 +13220,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -13400,7 +13410,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -13710,7 +13720,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Kafka returned an error */
+            /** @description Broker response cannot be read; Broker does not support a needed RPC version; Broker of another cluster; Kafka returned an error */
             502: {
                 headers: {
                     Link: components["headers"]["Link"];

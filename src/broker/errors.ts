@@ -61,6 +61,24 @@ export class BrokerResponseError extends BrokerError {
   }
 }
 
+/**
+ * The broker behind an address is of another cluster than the one configured (or first seen) for
+ * it (502): its answers are never read as this cluster's.
+ */
+export class ClusterMismatchError extends BrokerError {
+  override readonly name = 'ClusterMismatchError';
+  constructor(
+    readonly broker: string,
+    readonly expectedClusterId: string,
+    /** null: the broker refused the expected id (ApiVersions v5) and would not name its own. */
+    readonly seenClusterId: string | null,
+  ) {
+    super(
+      `${broker} is a broker of cluster ${seenClusterId === null ? '(not named)' : `'${seenClusterId}'`}, not of '${expectedClusterId}', the cluster configured or first seen at this address`,
+    );
+  }
+}
+
 /** The broker and this product share no version of an RPC (502). */
 export class UnsupportedApiError extends BrokerError {
   override readonly name = 'UnsupportedApiError';

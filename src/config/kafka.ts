@@ -154,7 +154,23 @@ function kafkaConfig(env: Env, v: VariableName, fallback?: ClusterSettings): Clu
       600_000,
     ),
     requestTimeoutMs: integer(env, v('REQUEST_TIMEOUT_MS'), fallback?.requestTimeoutMs ?? 10_000, 1, 600_000),
+    ...clusterId(env, v),
   };
+}
+
+/** KAFKA_CLUSTER_ID, or KAFKA_CLUSTER_<ALIAS>_ID: the id a cluster's brokers must have. */
+function clusterId(env: Env, v: VariableName): { clusterId?: string } {
+  const name = v === singleCluster ? 'KAFKA_CLUSTER_ID' : v('ID');
+  const id = text(env, name);
+  if (id === undefined) return {};
+  // Kafka's ids are 22 characters of URL-safe base64; some tools choose their own, as long.
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) {
+    throw new ConfigError(
+      name,
+      `expected a Kafka cluster id (letters, digits, '-' and '_', as kafka-storage prints it), received '${id.slice(0, 100)}'`,
+    );
+  }
+  return { clusterId: id };
 }
 
 export const DEFAULT_CLUSTER_ALIAS = 'default';

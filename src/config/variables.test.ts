@@ -54,14 +54,18 @@ describe('ENV_VARIABLES', () => {
   const read = new Set(ENVIRONMENTS.flatMap((env) => [...readBy(env)]));
 
   it('names exactly the variables the reader reads', () => {
-    const own = [...read].filter((n) => !n.startsWith('KAFKA_CLUSTER_') && !READ_AS_DEFAULT.has(n));
+    // KAFKA_CLUSTER_ID is the default cluster's own (an alias's is KAFKA_CLUSTER_<ALIAS>_ID).
+    const own = [...read].filter(
+      (n) => (n === 'KAFKA_CLUSTER_ID' || !n.startsWith('KAFKA_CLUSTER_')) && !READ_AS_DEFAULT.has(n),
+    );
     expect(own.sort()).toEqual(Object.keys(ENV_VARIABLES).sort());
   });
 
   it("documents each cluster's variables as the single-cluster ones it mirrors", () => {
     const mirrored = [...read]
       .filter((n) => n.startsWith('KAFKA_CLUSTER_EU_WEST_'))
-      .map((n) => `KAFKA_${n.slice('KAFKA_CLUSTER_EU_WEST_'.length)}`);
+      .map((n) => `KAFKA_${n.slice('KAFKA_CLUSTER_EU_WEST_'.length)}`)
+      .map((n) => (n === 'KAFKA_ID' ? 'KAFKA_CLUSTER_ID' : n));
     expect(mirrored.length).toBeGreaterThan(5);
     for (const name of mirrored) expect(Object.keys(ENV_VARIABLES)).toContain(name);
   });

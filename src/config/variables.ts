@@ -56,6 +56,12 @@ export const ENV_VARIABLES = {
     default: '`127.0.0.1:9092`',
     meaning: 'comma-separated bootstrap brokers `host:port`',
   },
+  KAFKA_CLUSTER_ID: {
+    section: 'Kafka connection',
+    default: 'the first id a broker of the cluster names, kept for the process',
+    meaning:
+      "the cluster's id (`kafka-storage info`, or `GET /cluster`): every new broker connection proves it reached this cluster (ApiVersions v5 on Kafka 4.4+, Metadata before) and a broker of another one behind a configured address gets a 502 `cluster-mismatch` naming both ids, never its data. `KAFKA_CLUSTER_<ALIAS>_ID` for each cluster of `KAFKA_CLUSTERS`",
+  },
   KAFKA_CLIENT_ID: {
     section: 'Kafka connection',
     default: '`kafka-groups-rest`',

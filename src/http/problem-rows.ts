@@ -12,6 +12,7 @@ import {
   BrokerResponseError,
   BrokerTimeoutError,
   BrokerUnavailableError,
+  ClusterMismatchError,
   KafkaResponseError,
   UnsupportedApiError,
 } from '../broker/errors.js';
@@ -157,6 +158,20 @@ export const PROBLEM_ROWS: readonly ProblemRow[] = [
     error: UnsupportedApiError,
     slug: 'unsupported-broker-api',
     extensions: (e) => ({ broker: e.broker }),
+  }),
+  row({
+    error: ClusterMismatchError,
+    slug: 'cluster-mismatch',
+    extensions: (e) => ({
+      broker: e.broker,
+      expectedClusterId: e.expectedClusterId,
+      seenClusterId: e.seenClusterId,
+    }),
+    log: (e) => ({
+      level: 'warn',
+      message: 'a broker of another cluster behind a configured address',
+      fields: { broker: e.broker, expected: e.expectedClusterId, seen: e.seenClusterId },
+    }),
   }),
   // Writes.
   row({ error: WritesDisabledError, slug: 'writes-disabled' }),

@@ -25,6 +25,7 @@ export const PROBLEMS = {
   ),
   'broker-response-unreadable': problem(502, 'Broker response cannot be read'),
   'unsupported-broker-api': problem(502, 'Broker does not support a needed RPC version'),
+  'cluster-mismatch': problem(502, 'Broker of another cluster'),
   'kafka-error': problem(502, 'Kafka returned an error'),
   'broker-unavailable': problem(503, 'Broker unavailable'),
   'coordinator-unavailable': problem(503, 'Group coordinator unavailable'),

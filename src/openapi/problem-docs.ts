@@ -27,6 +27,8 @@ export const PROBLEM_WHEN: Readonly<Record<ProblemSlug, string>> = {
     'a reset with `create=true` on brokers older than Kafka 4.2, which cannot start a share group that does not exist yet (`kafkaVersion`, `requiredKafkaVersion`)',
   'broker-response-unreadable': 'a broker answered bytes that cannot be read',
   'unsupported-broker-api': 'a broker speaks no version of an RPC this product knows',
+  'cluster-mismatch':
+    'the broker behind a configured address is of another cluster than `KAFKA_CLUSTER_ID` (or the id first seen): `expectedClusterId` and `seenClusterId` name both, and nothing of its answers is returned',
   'kafka-error': 'Kafka answered an error with no better mapping (`kafkaError` has code, name, message)',
   'broker-unavailable': 'no broker could be reached (with `Retry-After`)',
   'coordinator-unavailable':

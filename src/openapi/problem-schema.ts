@@ -111,6 +111,14 @@ export const ProblemSchema = z
       .int()
       .optional()
       .openapi({ description: 'too-many-streams: the open streams a caller may have', format: 'int32' }),
+    expectedClusterId: z.string().optional().openapi({
+      description: 'cluster-mismatch: the cluster id configured (KAFKA_CLUSTER_ID) or first seen',
+      example: 'MkU3OEVBNTcwNTJENDM2Qg',
+    }),
+    seenClusterId: z.string().nullable().optional().openapi({
+      description: 'cluster-mismatch: the id of the cluster the broker is of; null when it would not say',
+      example: 'q1Sh-9_nRNyCQ5DrnjzAoA',
+    }),
     host: z.string().optional().openapi({
       description: 'host-not-allowed: the host the request was for',
       example: 'evil.example.com:8080',

@@ -86,6 +86,16 @@ const SECURITY_EXAMPLES = {
     'headers-too-large',
     'the request line and headers are larger than 262144 bytes, the most this server reads',
   ),
+  'cluster-mismatch': problemBody(
+    'cluster-mismatch',
+    "kafka-1.internal:9092 is a broker of cluster 'q1Sh-9_nRNyCQ5DrnjzAoA', not of 'MkU3OEVBNTcwNTJENDM2Qg', the cluster configured or first seen at this address",
+    {
+      instance: '/groups/orders-eu',
+      broker: 'kafka-1.internal:9092',
+      expectedClusterId: 'MkU3OEVBNTcwNTJENDM2Qg',
+      seenClusterId: 'q1Sh-9_nRNyCQ5DrnjzAoA',
+    },
+  ),
   'host-not-allowed': problemBody(
     'host-not-allowed',
     "this server does not answer for the host 'evil.example.com:8080': with AUTH=none and no ALLOWED_HOSTS only localhost, 127.0.0.1 and [::1] are served; set ALLOWED_HOSTS to the names callers use",
@@ -359,6 +369,7 @@ export const BROKER_PROBLEMS: ProblemSlug[] = [
   'configuration-error',
   'broker-response-unreadable',
   'unsupported-broker-api',
+  'cluster-mismatch',
   'kafka-error',
   'broker-unavailable',
   'broker-timeout',

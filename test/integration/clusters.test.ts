@@ -7,11 +7,17 @@
  */
 
 import { createHash } from 'node:crypto';
+import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
 import type { GroupList } from '../../src/groups/model.js';
+import { securityFrom } from '../../src/http/security.js';
 import type { Problem } from '../../src/openapi/problems.js';
+import { createService } from '../../src/service.js';
 import { type RunningBroker, startBroker } from '../broker-harness/broker.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
+import { waitFor } from '../broker-harness/wait.js';
 import { type BrokerApps, brokerApps } from '../support/broker-apps.js';
 import { OpenApiChecker } from '../support/openapi.js';
 
@@ -208,6 +214,61 @@ describe('two clusters behind one API', () => {
     const otherMetrics = await get(app, '/clusters/default/metrics', auth);
     expect([otherMetrics.status, otherMetrics.body.type]).toEqual([404, '/problems/cluster-not-found']);
     expect((await get(app, '/metrics', auth)).status).toBe(403);
+  });
+
+  // The network is the test's: a socket factory that, like a DNS or VIP mix-up, leads the default
+  // cluster's address to the second cluster's broker once swapped. Both brokers are real.
+  it("a broker of the other cluster behind the default's address: 502 naming both ids, none of its groups", async () => {
+    const [address = ''] = inject('kafkaBrokers').split(',');
+    const portA = Number(address.slice(address.lastIndexOf(':') + 1));
+    const idOf = async (app: App, path: string) =>
+      ((await (await app.request(path)).json()) as { clusterId: string }).clusterId;
+    const idB = await idOf(appFrom({ AUTH: 'none' }), '/clusters/second/cluster');
+    const behind = { port: portA };
+    const open = new Set<Socket>();
+    const config = loadConfig({ AUTH: 'none', KAFKA_BROKERS: address, RATE_LIMIT_PER_MINUTE: '0' });
+    const service = createService(config, {
+      socketFactory: ({ host, port, onConnect }) => {
+        const socket = connect({ host, port: port === portA ? behind.port : port }, onConnect);
+        open.add(socket);
+        socket.once('close', () => open.delete(socket));
+        return socket;
+      },
+    });
+    try {
+      const app = createApp({ service: service.groups, security: securityFrom(config) });
+      expect((await app.request(`/groups/${groupA}`)).status).toBe(200);
+      const idA = await idOf(app, '/cluster');
+      expect(idA).not.toBe(idB);
+      behind.port = second?.port ?? 0;
+      for (const socket of open) socket.destroy();
+      for (const path of [`/groups/${groupA}`, `/groups/${groupB}`, `/groups?prefix=${run}`, '/cluster']) {
+        const res = await app.request(path);
+        const text = await res.text();
+        expect(res.status, `${path}: ${text}`).toBe(502);
+        expect(JSON.parse(text), path).toMatchObject({
+          type: '/problems/cluster-mismatch',
+          expectedClusterId: idA,
+          seenClusterId: idB,
+        });
+        // The problem alone (its instance is the path asked): nothing read from the other cluster.
+        expect(text.replace(`"instance":"${path.replace(/\?.*/, '')}"`, ''), path).not.toContain(groupB);
+      }
+      // Configured: the id is known before any broker is asked, and a first connection is judged.
+      const misconfigured = appFrom({ AUTH: 'none', KAFKA_CLUSTER_ID: idB });
+      const first = await misconfigured.request(`/groups/${groupA}`);
+      expect(first.status).toBe(502);
+      expect(await first.json()).toMatchObject({ expectedClusterId: idB, seenClusterId: idA });
+      // The address leads back to its own cluster: answered again.
+      behind.port = portA;
+      for (const socket of open) socket.destroy();
+      await waitFor(async () => (await app.request(`/groups/${groupA}`)).status === 200, {
+        timeoutMs: 15_000,
+        what: 'the default cluster answering again',
+      });
+    } finally {
+      await service.close();
+    }
   });
 
   it('the second cluster stopped: its routes answer 503/504, the default answers as before, unslowed', async () => {

@@ -9,7 +9,7 @@
 
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/app.js';
-import { parseAddress } from '../../src/broker/transport/cluster.js';
+import { parseAddress } from '../../src/broker/transport/address.js';
 import { type Env, loadConfig } from '../../src/config.js';
 import type { ClassicGroup } from '../../src/groups/model.js';
 import { securityFrom } from '../../src/http/security.js';

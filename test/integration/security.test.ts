@@ -11,8 +11,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/app.js';
+import { parseAddress } from '../../src/broker/transport/address.js';
 import type { ClusterInfo } from '../../src/broker/transport/cluster.js';
-import { parseAddress } from '../../src/broker/transport/cluster.js';
 import { type Env, loadConfig } from '../../src/config.js';
 import type { ClassicGroup, GroupList, GroupOffsets } from '../../src/groups/model.js';
 import { securityFrom } from '../../src/http/security.js';

@@ -211,6 +211,21 @@ describe('loadConfig', () => {
     KAFKA_CLIENT_ID: [
       ['any text', { KAFKA_CLIENT_ID: 'reporting 1' }, (c) => c.kafka.clientId, 'reporting 1'],
     ],
+    KAFKA_CLUSTER_ID: [
+      ['unset: none (the first seen)', {}, (c) => c.kafka.clusterId, undefined],
+      [
+        "an id, and each alias's own",
+        {
+          KAFKA_BROKERS: 'a:9092',
+          KAFKA_CLUSTER_ID: 'MkU3OEVBNTcwNTJENDM2Qg',
+          KAFKA_CLUSTERS: 'eu',
+          KAFKA_CLUSTER_EU_BROKERS: 'eu:9092',
+          KAFKA_CLUSTER_EU_ID: 'q1Sh-9_nRNyCQ5DrnjzAoA',
+        },
+        (c) => c.clusters.map((k) => k.kafka.clusterId),
+        ['MkU3OEVBNTcwNTJENDM2Qg', 'q1Sh-9_nRNyCQ5DrnjzAoA'],
+      ],
+    ],
     KAFKA_SSL: [
       ...['true', 'TRUE', '1', 'yes'].map((v): [string, Env, (c: Config) => unknown, unknown] => [
         v,
@@ -638,6 +653,7 @@ describe('loadConfig', () => {
     ['PORT', { PORT: '80.5' }],
     ['PORT', { PORT: '1e3' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }],
+    ['KAFKA_CLUSTER_ID', { KAFKA_CLUSTER_ID: 'not an id' }],
     ['KAFKA_BROKERS', { KAFKA_BROKERS: ',' }],
     ['KAFKA_BROKERS', { KAFKA_BROKERS: 'kafka' }],
     ['KAFKA_BROKERS', { KAFKA_BROKERS: 'kafka:' }],

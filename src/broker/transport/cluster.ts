@@ -9,7 +9,9 @@ import { BrokerTimeoutError, BrokerUnavailableError } from '../errors.js';
 import type { ApiMessage } from '../protocol/api.js';
 import { ApiVersions } from '../protocol/messages/api-versions.js';
 import { Metadata } from '../protocol/messages/metadata.js';
+import { parseAddress } from './address.js';
 import { BrokerHealth, collapsingLogger } from './broker-health.js';
+import { ClusterPin } from './cluster-pin.js';
 import {
   type BrokerAddress,
   BrokerConnection,
@@ -136,12 +138,6 @@ class TrackedConnection extends BrokerConnection {
   }
 }
 
-export function parseAddress(address: string): BrokerAddress {
-  const at = address.lastIndexOf(':');
-  const host = address.slice(0, at).replace(/^\[(.*)\]$/, '$1');
-  return { host, port: Number(address.slice(at + 1)) };
-}
-
 export class KafkaCluster {
   private readonly settings: ConnectionSettings;
   private readonly connections = new Map<string, BrokerConnection>();
@@ -170,6 +166,7 @@ export class KafkaCluster {
       transport,
       pool: this.pool,
       idleRetryMs: options.idleRetryMs ?? DEFAULT_IDLE_RETRY_MS,
+      pin: new ClusterPin(config.clusterId, this.nodeIds),
     };
   }
 

@@ -16,17 +16,11 @@
 
 import type { ConnectionOptions as TlsOptions } from 'node:tls';
 import { bounded, type CallOptions } from '../deadline.js';
-import {
-  BrokerTimeoutError,
-  BrokerUnavailableError,
-  KafkaResponseError,
-  UnsupportedApiError,
-} from '../errors.js';
+import { BrokerTimeoutError, BrokerUnavailableError, UnsupportedApiError } from '../errors.js';
 import type { ApiMessage } from '../protocol/api.js';
-import { ErrorCode } from '../protocol/errors.js';
-import { ApiVersions } from '../protocol/messages/api-versions.js';
 import { type BrokerAddress, formatAddress } from './address.js';
 import { closeSocket } from './close-socket.js';
+import type { ClusterPin } from './cluster-pin.js';
 import { decodeAnswer, messageOf, pickVersion, requestBody } from './framing.js';
 import {
   ConnectionDroppedError,
@@ -38,6 +32,7 @@ import {
   type TransportSocket,
   type VersionRange,
 } from './link.js';
+import { negotiateVersions } from './negotiation.js';
 import { type ConnectionPool, type Slot, tick } from './pool.js';
 
 export { type BrokerAddress, type CallOptions, ConnectionDroppedError, formatAddress, type VersionRange };
@@ -60,6 +55,8 @@ export interface ConnectionSettings {
    * carried nothing for at least this long (a socket that just worked and fails is a broker fault).
    */
   idleRetryMs: number;
+  /** The cluster every connection must reach; undefined: not checked (tests of one connection). */
+  pin?: ClusterPin;
 }
 
 /** A socket to a broker, as the runtime's socket factory made it. */
@@ -72,8 +69,6 @@ export type KafkaSocket = TransportSocket;
 export function retireMargin(lifetimeMs: number): number {
   return Math.min(Math.max(10_000, lifetimeMs / 10), lifetimeMs / 2);
 }
-
-const CLIENT_SOFTWARE = { clientSoftwareName: 'kafka-groups-rest', clientSoftwareVersion: '0.1.0' };
 
 export class BrokerConnection {
   readonly label: string;
@@ -337,33 +332,13 @@ export class BrokerConnection {
 
   private async negotiate(): Promise<Map<number, VersionRange>> {
     await this.connect();
-    let version = ApiVersions.maxVersion;
-    for (;;) {
-      const response = await this.exchange(ApiVersions, version, version >= 3 ? CLIENT_SOFTWARE : {});
-      const ranges = new Map<number, VersionRange>();
-      for (const key of response.apiKeys)
-        ranges.set(key.apiKey, { min: key.minVersion, max: key.maxVersion });
-      if (response.errorCode === ErrorCode.UNSUPPORTED_VERSION) {
-        // The broker answered in v0 with its own range of ApiVersions: ask again within it.
-        const next = pickVersion(
-          { min: ApiVersions.minVersion, max: ApiVersions.maxVersion },
-          ranges.get(18),
-        );
-        if (next === undefined || next >= version)
-          throw new UnsupportedApiError(this.label, 'ApiVersions', ranges.get(18), {
-            min: 0,
-            max: ApiVersions.maxVersion,
-          });
-        version = next;
-        continue;
-      }
-      if (response.errorCode !== ErrorCode.NONE)
-        throw new KafkaResponseError(this.label, 'ApiVersions', response.errorCode);
-      // Brokers answer ApiVersions before SASL: authenticate now, so wrong credentials fail the
-      // negotiation (and readiness), not only the next call.
-      await this.authenticate(ranges);
-      return ranges;
-    }
+    return negotiateVersions({
+      label: this.label,
+      pin: this.settings.pin,
+      exchange: (api, version, request) => this.exchange(api, version, request),
+      authenticate: (versions) => this.authenticate(versions),
+      drop: () => this.replace(this.link),
+    });
   }
 
   private async authenticate(versions: Map<number, VersionRange>): Promise<void> {

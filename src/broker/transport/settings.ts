@@ -33,6 +33,8 @@ export interface ClusterSettings {
   sasl?: SaslSettings;
   connectionTimeoutMs: number;
   requestTimeoutMs: number;
+  /** The cluster's id (KAFKA_CLUSTER_ID): a broker of another cluster is refused; unset: the first seen. */
+  clusterId?: string;
 }
 
 /**

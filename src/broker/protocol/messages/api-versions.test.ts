@@ -18,8 +18,10 @@ import {
   decodeApiVersionsResponse,
 } from './api-versions.js';
 
-const request = (v: number): ApiVersionsRequest =>
-  v >= 3 ? { clientSoftwareName: 'kafka-groups-rest', clientSoftwareVersion: '0.1.0' } : {};
+const request = (v: number): ApiVersionsRequest => ({
+  ...(v >= 3 && { clientSoftwareName: 'kafka-groups-rest', clientSoftwareVersion: '0.1.0' }),
+  ...(v >= 5 && { clusterId: 'MkU3OEVBNTcwNTJENDM2Qg', nodeId: 3 }),
+});
 
 const response = (v: number): ApiVersionsResponse => ({
   errorCode: 0,
@@ -44,6 +46,20 @@ const response = (v: number): ApiVersionsResponse => ({
 const REQUEST_V3 = hex`
   02 6b                         # ClientSoftwareName "k" (compact)
   02 31                         # ClientSoftwareVersion "1"
+  00                            # tagged fields
+`;
+const REQUEST_V5 = hex`
+  02 6b                         # ClientSoftwareName "k" (compact)
+  02 31                         # ClientSoftwareVersion "1"
+  03 63 31                      # ClusterId "c1" (compact nullable)
+  00 00 00 02                   # NodeId 2
+  00                            # tagged fields
+`;
+const REQUEST_V5_UNCHECKED = hex`
+  02 6b                         # ClientSoftwareName "k"
+  02 31                         # ClientSoftwareVersion "1"
+  00                            # ClusterId null
+  ff ff ff ff                   # NodeId -1
   00                            # tagged fields
 `;
 const RESPONSE_V0 = hex`
@@ -74,7 +90,7 @@ const FALLBACK = hex`
 
 describe('ApiVersions codec', () => {
   it('has the key and versions of the schema', () => {
-    expect(ApiVersions).toMatchObject({ apiKey: 18, minVersion: 0, maxVersion: 4, flexibleFrom: 3 });
+    expect(ApiVersions).toMatchObject({ apiKey: 18, minVersion: 0, maxVersion: 5, flexibleFrom: 3 });
   });
 
   it.each(versionsOf(ApiVersions))('round-trips request and response v%i', (v) => {
@@ -86,6 +102,10 @@ describe('ApiVersions codec', () => {
     const req3 = { clientSoftwareName: 'k', clientSoftwareVersion: '1' };
     expect(toHex(ApiVersions.encodeRequest(3, req3))).toBe(toHex(REQUEST_V3));
     expect(ApiVersions.decodeRequest(3, REQUEST_V3)).toStrictEqual(req3);
+    const req5 = { ...req3, clusterId: 'c1', nodeId: 2 };
+    expect(toHex(ApiVersions.encodeRequest(5, req5))).toBe(toHex(REQUEST_V5));
+    expect(ApiVersions.decodeRequest(5, REQUEST_V5)).toStrictEqual(req5);
+    expect(toHex(ApiVersions.encodeRequest(5, req3))).toBe(toHex(REQUEST_V5_UNCHECKED));
 
     const res0 = { errorCode: 0, apiKeys: [{ apiKey: 18, minVersion: 0, maxVersion: 4 }] };
     expect(toHex(ApiVersions.encodeResponse(0, res0))).toBe(toHex(RESPONSE_V0));
@@ -147,6 +167,12 @@ describe('ApiVersions codec', () => {
     for (let cut = 0; cut < FALLBACK.length; cut++) {
       expect(decodeApiVersionsFallback(FALLBACK.subarray(0, cut))).toBeUndefined();
     }
+  });
+
+  it('refuses the v5 cluster and node in older versions', () => {
+    expect(() => ApiVersions.encodeRequest(4, { clusterId: 'c1' })).toThrow(/clusterId/);
+    expect(() => ApiVersions.encodeRequest(4, { nodeId: 2 })).toThrow(/nodeId/);
+    expect(ApiVersions.encodeRequest(4, { clusterId: null, nodeId: -1 })).toEqual(hex`01 01 00`);
   });
 
   it('refuses v3+ fields in older versions', () => {

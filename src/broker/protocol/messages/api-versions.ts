@@ -1,10 +1,12 @@
 /*
-  ApiVersions (API key 18), versions 0-4, flexible from 3
+  ApiVersions (API key 18), versions 0-5, flexible from 3
   (ApiVersionsRequest.json / ApiVersionsResponse.json)
 
   Request =>
     ClientSoftwareName      string  v3+
     ClientSoftwareVersion   string  v3+
+    ClusterId               string  v5+  (nullable, default null)
+    NodeId                  int32   v5+  (default -1)
   Response =>
     ErrorCode               int16
     ApiKeys                 [ApiVersion]
@@ -31,8 +33,9 @@
      1 -> finalized_features_epoch:INT64,
      2 -> finalized_features:COMPACT_ARRAY({name:COMPACT_STRING,max_version_level:INT16,min_version_level:INT16,_tagged_fields}),
      3 -> zk_migration_ready:BOOLEAN}}
-  Kafka 4.4 adds request v5 (cluster_id:COMPACT_NULLABLE_STRING, node_id:INT32 after the software
-  name and version); its answer is v4's, so this codec stops at v4.
+  Request v5 (KIP-1242, Kafka 4.4) names the cluster and the node the client means to reach: a broker
+  of another cluster, or another node, answers REBOOTSTRAP_REQUIRED (129) instead of its versions.
+  The v5 answer is v4's.
 
   The response header is always v0 (no tagged fields), even for the flexible versions: a client that
   does not yet know the broker's versions must be able to read the header of any answer.
@@ -50,6 +53,10 @@ import type { TaggedField } from '../reader.js';
 export interface ApiVersionsRequest extends Tagged {
   clientSoftwareName?: string;
   clientSoftwareVersion?: string;
+  /** v5+: the cluster the client means to reach; null (default): not checked. */
+  clusterId?: string | null;
+  /** v5+: the node the client means to reach; -1 (default): not checked. */
+  nodeId?: number;
 }
 
 export interface ApiVersion extends Tagged {
@@ -132,7 +139,7 @@ export const ApiVersions = defineApi<ApiVersionsRequest, ApiVersionsResponse>({
   apiKey: 18,
   name: 'ApiVersions',
   minVersion: 0,
-  maxVersion: 4,
+  maxVersion: 5,
   flexibleFrom: 3,
 
   writeRequest(e, req) {
@@ -142,6 +149,11 @@ export const ApiVersions = defineApi<ApiVersionsRequest, ApiVersionsResponse>({
       e.absent('clientSoftwareName', req.clientSoftwareName, '');
       e.absent('clientSoftwareVersion', req.clientSoftwareVersion, '');
     }
+    if (e.version >= 5) e.nullableString(req.clusterId ?? null).int32(req.nodeId ?? -1);
+    else {
+      e.absent('clusterId', req.clusterId, null);
+      e.absent('nodeId', req.nodeId, -1);
+    }
     e.tags(req.unknownTaggedFields);
   },
 
@@ -149,6 +161,8 @@ export const ApiVersions = defineApi<ApiVersionsRequest, ApiVersionsResponse>({
     return defined({
       clientSoftwareName: d.version >= 3 ? d.string() : undefined,
       clientSoftwareVersion: d.version >= 3 ? d.string() : undefined,
+      clusterId: d.version >= 5 ? d.nullableString() : undefined,
+      nodeId: d.version >= 5 ? d.int32() : undefined,
       unknownTaggedFields: d.tags(),
     });
   },
