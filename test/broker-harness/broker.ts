@@ -315,6 +315,7 @@ export async function startBroker(options: StartBrokerOptions = {}): Promise<Run
   // A port picked free can be taken before the broker binds it: retry with new ports then.
   for (let attempt = 1; ; attempt++) {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), DATA_DIR_PREFIX));
+    await claimDataDir(dataDir);
     try {
       return await startOnce(version, lib, dataDir, logFile, options, deadline);
     } catch (err) {
@@ -329,11 +330,21 @@ class PortTakenError extends Error {}
 
 export const DATA_DIR_PREFIX = 'kafka-groups-rest-broker-';
 export const PID_FILE = 'jvm.pid';
+/**
+ * The test process that owns a data dir. A cluster whose every node a fault test killed has no JVM
+ * naming its dir for a while: without this, another run's sweep on the same machine removed it.
+ */
+export const OWNER_FILE = 'owner.pid';
+
+/** Marks `dir` as this process's, for the sweep of other runs. */
+export async function claimDataDir(dir: string): Promise<void> {
+  await writeFile(path.join(dir, OWNER_FILE), `${process.pid}\n`);
+}
 
 /**
  * Removes data dirs left by brokers whose owner died before stop() (the JVM stopped itself, but
- * nobody deleted its files): older than a minute, and no live process names the dir on its command
- * line (its JVM from jvm.pid first, then any process, for dirs without a pid file).
+ * nobody deleted its files): older than a minute, its owner (owner.pid) gone, and no live process
+ * names the dir on its command line (its JVM from jvm.pid first, then any process).
  */
 export async function sweepStaleDataDirs(): Promise<void> {
   const tmp = os.tmpdir();
@@ -348,6 +359,8 @@ export async function sweepStaleDataDirs(): Promise<void> {
     const dir = path.join(tmp, name);
     const age = Date.now() - (await stat(dir).catch(() => ({ mtimeMs: Date.now() }))).mtimeMs;
     if (age < 60_000) continue; // being set up right now, perhaps
+    const owner = Number.parseInt(await readFile(path.join(dir, OWNER_FILE), 'utf8').catch(() => ''), 10);
+    if (owner > 0 && owner !== process.pid && isAlive(owner)) continue;
     const pid = Number.parseInt(await readFile(path.join(dir, PID_FILE), 'utf8').catch(() => ''), 10);
     if (pid > 0 && isAlive(pid) && commandLine(pid)?.includes(dir)) continue;
     commandLines ??= await allCommandLines();

@@ -20,6 +20,7 @@ import path from 'node:path';
 import {
   appendLog,
   brokerConfig,
+  claimDataDir,
   DATA_DIR_PREFIX,
   formatFeatures,
   freePorts,
@@ -132,6 +133,7 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<R
   await pruneLogs('cluster-');
   await sweepStaleDataDirs();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), DATA_DIR_PREFIX));
+  await claimDataDir(dataDir);
   const stamp = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(2).toString('hex')}`;
   const ports = await freePorts(size * 2);
   const jvmArgs = kafkaJvmArgs(lib, options.heap ?? '384m');

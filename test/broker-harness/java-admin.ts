@@ -1,4 +1,4 @@
-import { runJavaClient, spawnJavaClient } from './java-client.js';
+import { runJavaClient } from './java-client.js';
 
 export type IsolationLevel = 'read_committed' | 'read_uncommitted';
 
