@@ -55,15 +55,15 @@ export interface ClusterProbe {
 }
 
 /**
- * The cluster id the broker's Metadata names (null before Metadata v2, which has none). Without
- * `versions` (after a REBOOTSTRAP_REQUIRED, which carries none) ApiVersions is asked first, without
- * a claim, and the sign-in made, as Metadata needs.
+ * The cluster id the broker's Metadata names (null before Metadata v2, which has none), and the
+ * versions it was asked with. Without `versions` (after a REBOOTSTRAP_REQUIRED, which carries
+ * none) ApiVersions is asked first, without a claim, and the sign-in made, as Metadata needs.
  */
 export async function seenClusterId(
   probe: ClusterProbe,
   clientSoftware: { clientSoftwareName: string; clientSoftwareVersion: string },
   versions?: Map<number, VersionRange>,
-): Promise<string | null> {
+): Promise<{ clusterId: string | null; versions: Map<number, VersionRange> }> {
   let known = versions;
   if (!known) {
     const answer = await probe.exchange(ApiVersions, 4, clientSoftware);
@@ -73,11 +73,11 @@ export async function seenClusterId(
   const version = pickVersion({ min: Metadata.minVersion, max: Metadata.maxVersion }, known.get(3), {
     min: 1,
   });
-  if (version === undefined || version < 2) return null;
+  if (version === undefined || version < 2) return { clusterId: null, versions: known };
   const metadata = await probe.exchange(Metadata, version, {
     // v1+ reads an empty list as no topic.
     topics: [],
     ...(version >= 4 && { allowAutoTopicCreation: false }),
   });
-  return metadata.clusterId ?? null;
+  return { clusterId: metadata.clusterId ?? null, versions: known };
 }

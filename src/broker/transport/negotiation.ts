@@ -32,9 +32,11 @@ export async function negotiateVersions(c: Negotiating): Promise<Map<number, Ver
       version >= 5 && claim ? { ...CLIENT_SOFTWARE, ...claim } : version >= 3 ? CLIENT_SOFTWARE : {};
     const response = await c.exchange(ApiVersions, version, request);
     if (response.errorCode === ErrorCode.REBOOTSTRAP_REQUIRED && claim) {
-      const seen = await seenClusterId(c, CLIENT_SOFTWARE).catch(() => null);
+      const seen = await seenClusterId(c, CLIENT_SOFTWARE).catch(() => undefined);
+      // The cluster's own, with another node at this address now (a broker replaced): served.
+      if (seen?.clusterId === claim.clusterId) return seen.versions;
       c.drop();
-      throw new ClusterMismatchError(label, claim.clusterId, seen);
+      throw new ClusterMismatchError(label, claim.clusterId, seen?.clusterId ?? null);
     }
     const ranges = new Map<number, VersionRange>();
     for (const key of response.apiKeys) ranges.set(key.apiKey, { min: key.minVersion, max: key.maxVersion });
@@ -56,7 +58,7 @@ export async function negotiateVersions(c: Negotiating): Promise<Map<number, Ver
     await c.authenticate(ranges);
     // Unless a v5 answer to the claim proved it, Metadata names the cluster.
     if (pin && !(claim && version >= 5)) {
-      const seen = await seenClusterId(c, CLIENT_SOFTWARE, ranges);
+      const { clusterId: seen } = await seenClusterId(c, CLIENT_SOFTWARE, ranges);
       if (seen !== null && !pin.admit(seen)) {
         c.drop();
         throw new ClusterMismatchError(label, pin.expected as string, seen);
