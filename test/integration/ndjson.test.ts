@@ -140,6 +140,8 @@ describe('GET /groups as application/x-ndjson', () => {
     // ListGroups fails. The real broker's groups must all be there, with the failure named.
     const standIn = await StandInBroker.start();
     const [host, port] = t.bootstrap.split(':') as [string, string];
+    // A stand-in of the real broker's cluster: every connection proves its cluster (cluster-pin.ts).
+    const { clusterId } = (await (await t.app.request('/cluster')).json()) as { clusterId: string };
     standIn.otherwise(ApiKey.Metadata, (call) =>
       reply.response({
         throttleTimeMs: 0,
@@ -147,7 +149,7 @@ describe('GET /groups as application/x-ndjson', () => {
           { nodeId: 1, host, port: Number(port), rack: null },
           { nodeId: 1000, host: standIn.host, port: standIn.port, rack: null },
         ],
-        ...(call.version >= 2 && { clusterId: 'mixed' }),
+        ...(call.version >= 2 && { clusterId }),
         ...(call.version >= 1 && { controllerId: 1 }),
         topics: [],
       }),
