@@ -37,7 +37,9 @@
  *       classic, consumer: every partition of its topics is assigned, min(members, partitions) members
  *                          hold partitions, and the --commit offsets are committed;
  *       share:   Admin describe: Stable, N members, each with a non-empty assignment;
- *       streams: every KafkaStreams instance is RUNNING and Admin describe says Stable with N members;
+ *       streams: every KafkaStreams instance is RUNNING, Admin describe says Stable with N members,
+ *                and (offset reset earliest) every partition it reads that holds records is committed at
+ *                its log end;
  *       empty:   the Admin offset commit succeeded.
  *   ALL READY                        once every group is ready
  *   STOPPED                          every client closed, right before exit 0
@@ -562,7 +564,32 @@ public class Fixture {
       StreamsGroupDescription d =
           admin.describeStreamsGroups(List.of(spec.id)).describedGroups().get(spec.id).get(10, TimeUnit.SECONDS);
       lastState = "RUNNING; group " + d.groupState() + " with " + d.members().size() + " members";
-      return d.groupState() == GroupState.STABLE && d.members().size() == spec.members;
+      if (d.groupState() != GroupState.STABLE || d.members().size() != spec.members) return false;
+      return caughtUp(admin);
+    }
+
+    /**
+     * Streams commits on its own clock (commit.interval.ms), so a Stable group may not have committed
+     * yet, or may still be moving its offsets: tests that compare two readings need them fixed. With
+     * earliest, the group is caught up once every partition it reads (source and repartition topics)
+     * that holds records is committed at its log end.
+     */
+    boolean caughtUp(Admin admin) throws Exception {
+      if ("latest".equals(spec.offsetReset)) return true;
+      List<String> read = new ArrayList<>(spec.topics);
+      for (String name : admin.listTopics().names().get(30, TimeUnit.SECONDS)) {
+        if (name.startsWith(spec.id + "-") && name.endsWith("-repartition")) read.add(name);
+      }
+      Map<TopicPartition, Long> ends = endOffsets(admin, partitionsOf(admin, read));
+      Map<TopicPartition, OffsetAndMetadata> committed =
+          admin.listConsumerGroupOffsets(spec.id).partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+      List<String> behind = new ArrayList<>();
+      ends.forEach((tp, end) -> {
+        OffsetAndMetadata c = committed.get(tp);
+        if (end > 0 && (c == null || c.offset() != end)) behind.add(tp + " at " + (c == null ? "none" : c.offset()) + " of " + end);
+      });
+      if (!behind.isEmpty()) lastState += "; committed behind the log end: " + String.join(", ", behind);
+      return behind.isEmpty();
     }
 
     @Override
