@@ -4,7 +4,8 @@
  * 2^31 at random places, then cut short at random), decodes or fails with a ProtocolDecodeError,
  * and what it decodes is never larger than the frame (every element, character and byte of it came
  * from at least one byte of the frame). And Kafka 4.4's own ceilings: 1,000,000 array elements,
- * 10,000 tagged fields, refused before anything is allocated, naming the array.
+ * 10,000 tagged fields, refused before anything is allocated, naming the array; a string or bytes
+ * field the frame cannot hold is named too.
  */
 
 import fc from 'fast-check';
@@ -110,6 +111,14 @@ describe('the decoder over lying frames', () => {
           decoded = decode(bytes);
         } catch (error) {
           expect(error).toBeInstanceOf(ProtocolDecodeError);
+          // A string or bytes field the frame cannot hold is named, as arrays are.
+          const { message } = error as ProtocolDecodeError;
+          if (
+            /(truncated: |negative |non-nullable (compact )?)(string|bytes)\b|(string|bytes) (length|is not)/.test(
+              message,
+            )
+          )
+            expect(message).toMatch(/\b(string|bytes) '\w+(\[\])?'/);
           return;
         }
         expect(size(decoded)).toBeLessThanOrEqual(bytes.length);
@@ -163,6 +172,26 @@ describe("Kafka 4.4's ceilings", () => {
       ]),
     );
     expect(within.readTaggedFields()).toHaveLength(MAX_TAGGED_FIELDS);
+  });
+
+  it('names the string and the bytes a frame cannot hold, in a real response', () => {
+    const describeGroups = API_MESSAGES.get(15);
+    // DescribeGroups v5: throttle, one group, no error, then a groupId claiming 1,000 bytes in 3.
+    const group = [0, 0, 0, 0, ...varint(2), 0, 0];
+    expect(() =>
+      describeGroups?.decodeResponse(5, new Uint8Array([...group, ...varint(1001), 1, 2, 3])),
+    ).toThrow(/truncated: string 'groupId' needs 1000 bytes, 3 left/);
+    expect(() =>
+      describeGroups?.decodeResponse(5, new Uint8Array([...group, ...varint(0x8000 + 1), 1, 2, 3])),
+    ).toThrow(/string 'groupId' length 32768 is over 32767/);
+    // DescribeGroups v0: one group, no error, id "g", state, protocol type, protocol, one member
+    // "m" (client id, host), its metadata, then an assignment claiming 2^31 - 1 bytes.
+    const str = (s: string) => [0, s.length, ...Buffer.from(s)];
+    const v0 = [0, 0, 0, 1, 0, 0, ...str('g'), ...str('Stable'), ...str('consumer'), ...str('range')];
+    const member = [0, 0, 0, 1, ...str('m'), ...str('c'), ...str('h'), 0, 0, 0, 0];
+    expect(() =>
+      describeGroups?.decodeResponse(0, new Uint8Array([...v0, ...member, 0x7f, 0xff, 0xff, 0xff, 9])),
+    ).toThrow(/truncated: bytes 'memberAssignment' needs 2147483647 bytes, 1 left/);
   });
 
   it('names the array whose count a frame cannot hold, in a real response', () => {

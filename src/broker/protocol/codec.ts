@@ -38,17 +38,20 @@ export class Decoder {
   uuid(): string {
     return this.reader.readUuid();
   }
-  string(): string {
-    return this.flexible ? this.reader.readCompactString() : this.reader.readString();
+  /** `field`: the string's name in the message, which a decode error names (as for arrays). */
+  string(field?: string): string {
+    return this.flexible ? this.reader.readCompactString(field) : this.reader.readString(field);
   }
-  nullableString(): string | null {
-    return this.flexible ? this.reader.readCompactNullableString() : this.reader.readNullableString();
+  nullableString(field?: string): string | null {
+    return this.flexible
+      ? this.reader.readCompactNullableString(field)
+      : this.reader.readNullableString(field);
   }
-  bytes(): Uint8Array {
-    return this.flexible ? this.reader.readCompactBytes() : this.reader.readBytes();
+  bytes(field?: string): Uint8Array {
+    return this.flexible ? this.reader.readCompactBytes(field) : this.reader.readBytes(field);
   }
-  nullableBytes(): Uint8Array | null {
-    return this.flexible ? this.reader.readCompactNullableBytes() : this.reader.readNullableBytes();
+  nullableBytes(field?: string): Uint8Array | null {
+    return this.flexible ? this.reader.readCompactNullableBytes(field) : this.reader.readNullableBytes(field);
   }
   /** `field`: the array's name in the message, which a decode error names. */
   array<T>(item: (d: Decoder) => T, minItemBytes = 1, field?: string): T[] {
@@ -67,7 +70,7 @@ export class Decoder {
     return this.array((d) => d.int32(), 4, field);
   }
   stringArray(field?: string): string[] {
-    return this.array((d) => d.string(), 1, field);
+    return this.array((d) => d.string(field === undefined ? undefined : `${field}[]`), 1, field);
   }
 
   /** The struct's tagged fields in flexible versions: the unknown ones, or undefined when none. */

@@ -51,7 +51,7 @@ export interface ConsumerProtocolAssignment {
 }
 
 function readTopicPartition(d: Decoder): TopicPartition {
-  return { topic: d.string(), partitions: d.int32Array('partitions') };
+  return { topic: d.string('topic'), partitions: d.int32Array('partitions') };
 }
 
 function writeTopicPartition(e: Encoder, tp: TopicPartition): void {
@@ -102,10 +102,10 @@ export function decodeConsumerProtocolSubscription(bytes: Uint8Array): ConsumerP
     return defined({
       version,
       topics: d.stringArray('topics'),
-      userData: d.nullableBytes(),
+      userData: d.nullableBytes('userData'),
       ownedPartitions: v >= 1 ? d.array(readTopicPartition, 6, 'ownedPartitions') : undefined,
       generationId: v >= 2 ? d.int32() : undefined,
-      rackId: v >= 3 ? d.nullableString() : undefined,
+      rackId: v >= 3 ? d.nullableString('rackId') : undefined,
     });
   });
 }
@@ -128,7 +128,7 @@ export function decodeConsumerProtocolAssignment(bytes: Uint8Array): ConsumerPro
   return decodeVersioned('ConsumerProtocolAssignment', bytes, (d, version) => ({
     version,
     assignedPartitions: d.array(readTopicPartition, 6, 'assignedPartitions'),
-    userData: d.nullableBytes(),
+    userData: d.nullableBytes('userData'),
   }));
 }
 

@@ -91,7 +91,7 @@ export function decodeRequestFrame(
     const apiKey = r.readInt16();
     const apiVersion = r.readInt16();
     const correlationId = r.readInt32();
-    const clientId = r.readNullableString();
+    const clientId = r.readNullableString('clientId');
     const api = registry.get(apiKey);
     const headerVersion = api ? requestHeaderVersion(api, apiVersion) : 1;
     const unknown = headerVersion === 2 ? r.readTaggedFields() : [];

@@ -84,7 +84,7 @@ describe('ListGroups read as a table', () => {
     const broken = hex`00 00 00 00 00 00  02 03 67 ff 01 00 00`;
     const error = decodeFailure(() => ListGroupsTable.decodeResponse(3, broken));
     expect(error).toMatchObject({ apiKey: 16, apiVersion: 3 });
-    expect(error.message).toMatch(/^ListGroups response v3: .*not valid UTF-8/);
+    expect(error.message).toMatch(/^ListGroups response v3: string 'groupId' is not valid UTF-8/);
     expect(
       decodeFailure(() => ListGroupsTable.decodeResponse(2, hex`00 00 00 00 00 00 7f ff ff ff 00 00`)).reason,
     ).toMatch(/2147483647/);

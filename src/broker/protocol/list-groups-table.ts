@@ -72,7 +72,7 @@ function decodeTable(version: number, body: Uint8Array): ListedGroupsTable {
       );
     // Each group takes at least its two strings' lengths (and its tag section).
     if (count * (flexible ? 3 : 4) > reader.remaining)
-      reader.fail(`array of ${count} items cannot fit in the ${reader.remaining} bytes left`, countAt);
+      reader.fail(`array 'groups' count ${count} cannot fit in the ${reader.remaining} bytes left`, countAt);
     const columns = readGroups(bytes, reader.offset, count, version, flexible);
     const tail = new Reader(bytes, columns.end);
     if (flexible) tail.readTaggedFields();
@@ -111,8 +111,8 @@ function readGroups(bytes: Uint8Array, start: number, count: number, version: nu
     }
     return fail('varint longer than 5 bytes', from);
   };
-  /** Moves past a non-nullable string; its length (it ends at `at`). */
-  const string = (): number => {
+  /** Moves past a non-nullable string; its length (it ends at `at`). `field` names it in an error. */
+  const string = (field: string): number => {
     const from = at;
     let length: number;
     if (flexible) {
@@ -127,9 +127,15 @@ function readGroups(bytes: Uint8Array, start: number, count: number, version: nu
       at += 2;
     }
     if (length < 0)
-      fail(length === -1 ? 'null in a non-nullable string' : `negative string length ${length}`, from);
-    if (length > MAX_STRING_BYTES) fail(`string length ${length} is over ${MAX_STRING_BYTES}`, from);
-    if (length > end - at) fail(`truncated: string needs ${length} bytes, ${end - at} left`, at);
+      fail(
+        length === -1
+          ? `null in a non-nullable${flexible ? ' compact' : ''} string '${field}'`
+          : `negative string '${field}' length ${length}`,
+        from,
+      );
+    if (length > MAX_STRING_BYTES)
+      fail(`string '${field}' length ${length} is over ${MAX_STRING_BYTES}`, from);
+    if (length > end - at) fail(`truncated: string '${field}' needs ${length} bytes, ${end - at} left`, at);
     at += length;
     return length;
   };
@@ -161,12 +167,13 @@ function readGroups(bytes: Uint8Array, start: number, count: number, version: nu
     for (let i = 0; i < length; i++) if (known[i] !== bytes[from + i]) return false;
     return true;
   };
-  /** The index of the string that ends at `at`, `hint` (the last one of its field) tried first. */
-  const word = (length: number, hint: number): number => {
+  /** Reads the string `field` and gives its word's index, `hint` (the field's last word) tried first. */
+  const word = (field: string, hint: number): number => {
+    const length = string(field);
     const from = at - length;
     if (hint !== ABSENT && same(hint, from, length)) return hint;
     for (let w = 0; w < words.length && w < SCANNED_WORDS; w++) if (same(w, from, length)) return w;
-    const text = text8(bytes, from, length);
+    const text = text8(bytes, from, length, field);
     let w = wordIndex.get(text);
     if (w === undefined) {
       w = words.length;
@@ -181,7 +188,7 @@ function readGroups(bytes: Uint8Array, start: number, count: number, version: nu
   let lastState = ABSENT;
   let lastType = ABSENT;
   for (let i = 0; i < count; i++) {
-    const length = string();
+    const length = string('groupId');
     const from = at - length;
     let flags = 0;
     for (let j = from; j < at; j++) {
@@ -190,18 +197,18 @@ function readGroups(bytes: Uint8Array, start: number, count: number, version: nu
       else if (b < 0x20 || b === 0x22 || b === 0x5c) flags |= ID_ESCAPED;
     }
     // A broken sequence is an error, as in every string this codec reads.
-    if (flags & ID_NON_ASCII) text8(bytes, from, length);
+    if (flags & ID_NON_ASCII) text8(bytes, from, length, 'groupId');
     ids[i * ID_STRIDE] = from;
     ids[i * ID_STRIDE + 1] = length;
     ids[i * ID_STRIDE + 2] = flags;
-    lastProtocolType = word(string(), lastProtocolType);
+    lastProtocolType = word('protocolType', lastProtocolType);
     protocolType[i] = lastProtocolType;
     if (version >= 4) {
-      lastState = word(string(), lastState);
+      lastState = word('groupState', lastState);
       state[i] = lastState;
     }
     if (version >= 5) {
-      lastType = word(string(), lastType);
+      lastType = word('groupType', lastType);
       type[i] = lastType;
     }
     ids[i * ID_STRIDE + 3] = kindOf(lastProtocolType, state[i] as number, type[i] as number);
@@ -218,11 +225,11 @@ function readGroups(bytes: Uint8Array, start: number, count: number, version: nu
   return { end: at, ids, kinds, protocolType, state, type, words };
 }
 
-function text8(bytes: Uint8Array, start: number, length: number): string {
+function text8(bytes: Uint8Array, start: number, length: number, field: string): string {
   try {
     return utf8.decode(bytes.subarray(start, start + length));
   } catch {
-    throw new ProtocolDecodeError('string is not valid UTF-8', start);
+    throw new ProtocolDecodeError(`string '${field}' is not valid UTF-8`, start);
   }
 }
 

@@ -28,6 +28,9 @@ export const MAX_STRING_BYTES = 0x7fff;
 export const MAX_ARRAY_ELEMENTS = 1_000_000;
 export const MAX_TAGGED_FIELDS = 10_000;
 
+const named = (kind: string, field: string | undefined) =>
+  field === undefined ? kind : `${kind} '${field}'`;
+
 export class Reader {
   readonly #bytes: Uint8Array;
   readonly #view: DataView;
@@ -135,76 +138,77 @@ export class Reader {
     return this.fail('varlong longer than 10 bytes', start);
   }
 
-  #utf8(length: number, start: number): string {
-    if (length > MAX_STRING_BYTES) this.fail(`string length ${length} is over ${MAX_STRING_BYTES}`, start);
-    const at = this.#need(length, 'string');
+  #utf8(length: number, start: number, what: string): string {
+    if (length > MAX_STRING_BYTES) this.fail(`${what} length ${length} is over ${MAX_STRING_BYTES}`, start);
+    const at = this.#need(length, what);
     try {
       return utf8.decode(this.#bytes.subarray(at, at + length));
     } catch {
-      return this.fail('string is not valid UTF-8', at);
+      return this.fail(`${what} is not valid UTF-8`, at);
     }
   }
 
-  readNullableString(): string | null {
+  /** `field`: the string's name in the message, which a decode error names. */
+  readNullableString(field?: string): string | null {
     const start = this.#offset;
     const length = this.readInt16();
     if (length === -1) return null;
-    if (length < 0) this.fail(`negative string length ${length}`, start);
-    return this.#utf8(length, start);
+    if (length < 0) this.fail(`negative ${named('string', field)} length ${length}`, start);
+    return this.#utf8(length, start, named('string', field));
   }
 
-  readString(): string {
+  readString(field?: string): string {
     const start = this.#offset;
-    const value = this.readNullableString();
-    if (value === null) this.fail('null in a non-nullable string', start);
+    const value = this.readNullableString(field);
+    if (value === null) this.fail(`null in a non-nullable ${named('string', field)}`, start);
     return value;
   }
 
-  readCompactNullableString(): string | null {
+  readCompactNullableString(field?: string): string | null {
     const start = this.#offset;
     const n = this.readUnsignedVarint();
     if (n === 0) return null;
-    return this.#utf8(n - 1, start);
+    return this.#utf8(n - 1, start, named('string', field));
   }
 
-  readCompactString(): string {
+  readCompactString(field?: string): string {
     const start = this.#offset;
-    const value = this.readCompactNullableString();
-    if (value === null) this.fail('null in a non-nullable compact string', start);
+    const value = this.readCompactNullableString(field);
+    if (value === null) this.fail(`null in a non-nullable compact ${named('string', field)}`, start);
     return value;
   }
 
   /** A copy, so decoded messages do not pin (or alias) the network buffer. */
-  #copy(length: number): Uint8Array {
-    const at = this.#need(length, 'bytes');
+  #copy(length: number, what: string): Uint8Array {
+    const at = this.#need(length, what);
     return this.#bytes.slice(at, at + length);
   }
 
-  readNullableBytes(): Uint8Array | null {
+  readNullableBytes(field?: string): Uint8Array | null {
     const start = this.#offset;
     const length = this.readInt32();
     if (length === -1) return null;
-    if (length < 0) this.fail(`negative bytes length ${length}`, start);
-    return this.#copy(length);
+    if (length < 0) this.fail(`negative ${named('bytes', field)} length ${length}`, start);
+    return this.#copy(length, named('bytes', field));
   }
 
-  readBytes(): Uint8Array {
+  readBytes(field?: string): Uint8Array {
     const start = this.#offset;
-    const value = this.readNullableBytes();
-    if (value === null) this.fail('null in non-nullable bytes', start);
+    const value = this.readNullableBytes(field);
+    if (value === null) this.fail(`null in non-nullable ${named('bytes', field)}`, start);
     return value;
   }
 
-  readCompactNullableBytes(): Uint8Array | null {
+  readCompactNullableBytes(field?: string): Uint8Array | null {
     const n = this.readUnsignedVarint();
     if (n === 0) return null;
-    return this.#copy(n - 1);
+    return this.#copy(n - 1, named('bytes', field));
   }
 
-  readCompactBytes(): Uint8Array {
+  readCompactBytes(field?: string): Uint8Array {
     const start = this.#offset;
-    const value = this.readCompactNullableBytes();
-    if (value === null) this.fail('null in non-nullable compact bytes', start);
+    const value = this.readCompactNullableBytes(field);
+    if (value === null) this.fail(`null in non-nullable compact ${named('bytes', field)}`, start);
     return value;
   }
 
@@ -219,7 +223,7 @@ export class Reader {
     minItemBytes: number,
     field: string | undefined,
   ): T[] {
-    const what = field === undefined ? 'array' : `array '${field}'`;
+    const what = named('array', field);
     if (count > MAX_ARRAY_ELEMENTS) {
       this.fail(`${what} count ${count} is over ${MAX_ARRAY_ELEMENTS}, the most Kafka reads`, start);
     }

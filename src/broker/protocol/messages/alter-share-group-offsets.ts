@@ -80,7 +80,7 @@ function writeRequestTopic(e: Encoder, t: AlterShareGroupOffsetsRequestTopic): v
 
 function readRequestTopic(d: Decoder): AlterShareGroupOffsetsRequestTopic {
   return defined({
-    topicName: d.string(),
+    topicName: d.string('topicName'),
     partitions: d.array(readRequestPartition, 13, 'partitions'),
     unknownTaggedFields: d.tags(),
   });
@@ -95,7 +95,7 @@ function readResponsePartition(d: Decoder): AlterShareGroupOffsetsResponsePartit
   return defined({
     partitionIndex: d.int32(),
     errorCode: d.int16(),
-    errorMessage: d.nullableString(),
+    errorMessage: d.nullableString('errorMessage'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -107,7 +107,7 @@ function writeResponseTopic(e: Encoder, t: AlterShareGroupOffsetsResponseTopic):
 
 function readResponseTopic(d: Decoder): AlterShareGroupOffsetsResponseTopic {
   return defined({
-    topicName: d.string(),
+    topicName: d.string('topicName'),
     topicId: d.uuid(),
     partitions: d.array(readResponsePartition, 8, 'partitions'),
     unknownTaggedFields: d.tags(),
@@ -131,7 +131,7 @@ export const AlterShareGroupOffsets = defineApi<
 
   readRequest(d) {
     return defined({
-      groupId: d.string(),
+      groupId: d.string('groupId'),
       topics: d.array(readRequestTopic, 3, 'topics'),
       unknownTaggedFields: d.tags(),
     });
@@ -147,7 +147,7 @@ export const AlterShareGroupOffsets = defineApi<
     return defined({
       throttleTimeMs: d.int32(),
       errorCode: d.int16(),
-      errorMessage: d.nullableString(),
+      errorMessage: d.nullableString('errorMessage'),
       responses: d.array(readResponseTopic, 19, 'responses'),
       unknownTaggedFields: d.tags(),
     });

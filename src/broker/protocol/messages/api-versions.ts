@@ -115,7 +115,7 @@ function writeSupportedFeature(e: Encoder, f: SupportedFeatureKey): void {
 
 function readSupportedFeature(d: Decoder): SupportedFeatureKey {
   return defined({
-    name: d.string(),
+    name: d.string('name'),
     minVersion: d.int16(),
     maxVersion: d.int16(),
     unknownTaggedFields: d.tags(),
@@ -128,7 +128,7 @@ function writeFinalizedFeature(e: Encoder, f: FinalizedFeatureKey): void {
 
 function readFinalizedFeature(d: Decoder): FinalizedFeatureKey {
   return defined({
-    name: d.string(),
+    name: d.string('name'),
     maxVersionLevel: d.int16(),
     minVersionLevel: d.int16(),
     unknownTaggedFields: d.tags(),
@@ -159,9 +159,9 @@ export const ApiVersions = defineApi<ApiVersionsRequest, ApiVersionsResponse>({
 
   readRequest(d) {
     return defined({
-      clientSoftwareName: d.version >= 3 ? d.string() : undefined,
-      clientSoftwareVersion: d.version >= 3 ? d.string() : undefined,
-      clusterId: d.version >= 5 ? d.nullableString() : undefined,
+      clientSoftwareName: d.version >= 3 ? d.string('clientSoftwareName') : undefined,
+      clientSoftwareVersion: d.version >= 3 ? d.string('clientSoftwareVersion') : undefined,
+      clusterId: d.version >= 5 ? d.nullableString('clusterId') : undefined,
       nodeId: d.version >= 5 ? d.int32() : undefined,
       unknownTaggedFields: d.tags(),
     });

@@ -101,7 +101,7 @@ function writeTopicPartitions(e: Encoder, t: ConsumerGroupDescribeTopicPartition
 function readTopicPartitions(d: Decoder): ConsumerGroupDescribeTopicPartitions {
   return defined({
     topicId: d.uuid(),
-    topicName: d.string(),
+    topicName: d.string('topicName'),
     partitions: d.int32Array('partitions'),
     unknownTaggedFields: d.tags(),
   });
@@ -137,14 +137,14 @@ function writeMember(e: Encoder, m: ConsumerGroupDescribedMember): void {
 
 function readMember(d: Decoder): ConsumerGroupDescribedMember {
   return defined({
-    memberId: d.string(),
-    instanceId: d.nullableString(),
-    rackId: d.nullableString(),
+    memberId: d.string('memberId'),
+    instanceId: d.nullableString('instanceId'),
+    rackId: d.nullableString('rackId'),
     memberEpoch: d.int32(),
-    clientId: d.string(),
-    clientHost: d.string(),
+    clientId: d.string('clientId'),
+    clientHost: d.string('clientHost'),
     subscribedTopicNames: d.stringArray('subscribedTopicNames'),
-    subscribedTopicRegex: d.nullableString(),
+    subscribedTopicRegex: d.nullableString('subscribedTopicRegex'),
     assignment: readAssignment(d),
     targetAssignment: readAssignment(d),
     memberType: d.version >= 1 ? d.int8() : undefined,
@@ -168,12 +168,12 @@ function writeGroup(e: Encoder, g: ConsumerGroupDescribedGroup): void {
 function readGroup(d: Decoder): ConsumerGroupDescribedGroup {
   return defined({
     errorCode: d.int16(),
-    errorMessage: d.nullableString(),
-    groupId: d.string(),
-    groupState: d.string(),
+    errorMessage: d.nullableString('errorMessage'),
+    groupId: d.string('groupId'),
+    groupState: d.string('groupState'),
     groupEpoch: d.int32(),
     assignmentEpoch: d.int32(),
-    assignorName: d.string(),
+    assignorName: d.string('assignorName'),
     members: d.array(readMember, 17, 'members'),
     authorizedOperations: d.int32(),
     unknownTaggedFields: d.tags(),

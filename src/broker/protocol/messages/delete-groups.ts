@@ -52,9 +52,9 @@ function writeResult(e: Encoder, r: DeletableGroupResult): void {
 
 function readResult(d: Decoder): DeletableGroupResult {
   return defined({
-    groupId: d.string(),
+    groupId: d.string('groupId'),
     errorCode: d.int16(),
-    errorMessage: d.version >= 3 ? d.nullableString() : undefined,
+    errorMessage: d.version >= 3 ? d.nullableString('errorMessage') : undefined,
     unknownTaggedFields: d.tags(),
   });
 }

@@ -54,7 +54,7 @@ function writeRequestTopic(e: Encoder, t: DeleteShareGroupOffsetsRequestTopic): 
 }
 
 function readRequestTopic(d: Decoder): DeleteShareGroupOffsetsRequestTopic {
-  return defined({ topicName: d.string(), unknownTaggedFields: d.tags() });
+  return defined({ topicName: d.string('topicName'), unknownTaggedFields: d.tags() });
 }
 
 function writeResponseTopic(e: Encoder, t: DeleteShareGroupOffsetsResponseTopic): void {
@@ -64,10 +64,10 @@ function writeResponseTopic(e: Encoder, t: DeleteShareGroupOffsetsResponseTopic)
 
 function readResponseTopic(d: Decoder): DeleteShareGroupOffsetsResponseTopic {
   return defined({
-    topicName: d.string(),
+    topicName: d.string('topicName'),
     topicId: d.uuid(),
     errorCode: d.int16(),
-    errorMessage: d.nullableString(),
+    errorMessage: d.nullableString('errorMessage'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -89,7 +89,7 @@ export const DeleteShareGroupOffsets = defineApi<
 
   readRequest(d) {
     return defined({
-      groupId: d.string(),
+      groupId: d.string('groupId'),
       topics: d.array(readRequestTopic, 2, 'topics'),
       unknownTaggedFields: d.tags(),
     });
@@ -105,7 +105,7 @@ export const DeleteShareGroupOffsets = defineApi<
     return defined({
       throttleTimeMs: d.int32(),
       errorCode: d.int16(),
-      errorMessage: d.nullableString(),
+      errorMessage: d.nullableString('errorMessage'),
       responses: d.array(readResponseTopic, 21, 'responses'),
       unknownTaggedFields: d.tags(),
     });

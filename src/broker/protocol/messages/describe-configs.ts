@@ -113,7 +113,7 @@ function writeResource(e: Encoder, r: DescribeConfigsResource): void {
 function readResource(d: Decoder): DescribeConfigsResource {
   return defined({
     resourceType: d.int8(),
-    resourceName: d.string(),
+    resourceName: d.string('resourceName'),
     configurationKeys: d.nullableArray((r) => r.string(), 1, 'configurationKeys'),
     unknownTaggedFields: d.tags(),
   });
@@ -125,8 +125,8 @@ function writeSynonym(e: Encoder, s: DescribeConfigsSynonym): void {
 
 function readSynonym(d: Decoder): DescribeConfigsSynonym {
   return defined({
-    name: d.string(),
-    value: d.nullableString(),
+    name: d.string('name'),
+    value: d.nullableString('value'),
     source: d.int8(),
     unknownTaggedFields: d.tags(),
   });
@@ -145,14 +145,14 @@ function writeConfig(e: Encoder, c: DescribeConfigsResourceResult): void {
 
 function readConfig(d: Decoder): DescribeConfigsResourceResult {
   return defined({
-    name: d.string(),
-    value: d.nullableString(),
+    name: d.string('name'),
+    value: d.nullableString('value'),
     readOnly: d.boolean(),
     configSource: d.int8(),
     isSensitive: d.boolean(),
     synonyms: d.array(readSynonym, 3, 'synonyms'),
     configType: d.version >= 3 ? d.int8() : undefined,
-    documentation: d.version >= 3 ? d.nullableString() : undefined,
+    documentation: d.version >= 3 ? d.nullableString('documentation') : undefined,
     unknownTaggedFields: d.tags(),
   });
 }
@@ -165,9 +165,9 @@ function writeResult(e: Encoder, r: DescribeConfigsResult): void {
 function readResult(d: Decoder): DescribeConfigsResult {
   return defined({
     errorCode: d.int16(),
-    errorMessage: d.nullableString(),
+    errorMessage: d.nullableString('errorMessage'),
     resourceType: d.int8(),
-    resourceName: d.string(),
+    resourceName: d.string('resourceName'),
     configs: d.array(readConfig, 6, 'configs'),
     unknownTaggedFields: d.tags(),
   });

@@ -72,12 +72,12 @@ function writeMember(e: Encoder, m: DescribedGroupMember): void {
 
 function readMember(d: Decoder): DescribedGroupMember {
   return defined({
-    memberId: d.string(),
-    groupInstanceId: d.version >= 4 ? d.nullableString() : undefined,
-    clientId: d.string(),
-    clientHost: d.string(),
-    memberMetadata: d.bytes(),
-    memberAssignment: d.bytes(),
+    memberId: d.string('memberId'),
+    groupInstanceId: d.version >= 4 ? d.nullableString('groupInstanceId') : undefined,
+    clientId: d.string('clientId'),
+    clientHost: d.string('clientHost'),
+    memberMetadata: d.bytes('memberMetadata'),
+    memberAssignment: d.bytes('memberAssignment'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -96,11 +96,11 @@ function writeGroup(e: Encoder, g: DescribedGroup): void {
 function readGroup(d: Decoder): DescribedGroup {
   return defined({
     errorCode: d.int16(),
-    errorMessage: d.version >= 6 ? d.nullableString() : undefined,
-    groupId: d.string(),
-    groupState: d.string(),
-    protocolType: d.string(),
-    protocolData: d.string(),
+    errorMessage: d.version >= 6 ? d.nullableString('errorMessage') : undefined,
+    groupId: d.string('groupId'),
+    groupState: d.string('groupState'),
+    protocolType: d.string('protocolType'),
+    protocolData: d.string('protocolData'),
     members: d.array(readMember, d.flexible ? 7 : 14, 'members'),
     authorizedOperations: d.version >= 3 ? d.int32() : undefined,
     unknownTaggedFields: d.tags(),

@@ -86,7 +86,7 @@ function writeRequestTopic(e: Encoder, t: DescribeShareGroupOffsetsRequestTopic)
 
 function readRequestTopic(d: Decoder): DescribeShareGroupOffsetsRequestTopic {
   return defined({
-    topicName: d.string(),
+    topicName: d.string('topicName'),
     partitions: d.int32Array('partitions'),
     unknownTaggedFields: d.tags(),
   });
@@ -99,7 +99,7 @@ function writeRequestGroup(e: Encoder, g: DescribeShareGroupOffsetsRequestGroup)
 
 function readRequestGroup(d: Decoder): DescribeShareGroupOffsetsRequestGroup {
   return defined({
-    groupId: d.string(),
+    groupId: d.string('groupId'),
     topics: d.nullableArray(readRequestTopic, 3, 'topics'),
     unknownTaggedFields: d.tags(),
   });
@@ -120,7 +120,7 @@ function readPartition(d: Decoder): DescribeShareGroupOffsetsResponsePartition {
     leaderEpoch: d.int32(),
     lag: d.version >= 1 ? d.int64() : undefined,
     errorCode: d.int16(),
-    errorMessage: d.nullableString(),
+    errorMessage: d.nullableString('errorMessage'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -132,7 +132,7 @@ function writeTopic(e: Encoder, t: DescribeShareGroupOffsetsResponseTopic): void
 
 function readTopic(d: Decoder): DescribeShareGroupOffsetsResponseTopic {
   return defined({
-    topicName: d.string(),
+    topicName: d.string('topicName'),
     topicId: d.uuid(),
     partitions: d.array(readPartition, 20, 'partitions'),
     unknownTaggedFields: d.tags(),
@@ -146,10 +146,10 @@ function writeGroup(e: Encoder, g: DescribeShareGroupOffsetsResponseGroup): void
 
 function readGroup(d: Decoder): DescribeShareGroupOffsetsResponseGroup {
   return defined({
-    groupId: d.string(),
+    groupId: d.string('groupId'),
     topics: d.array(readTopic, 19, 'topics'),
     errorCode: d.int16(),
-    errorMessage: d.nullableString(),
+    errorMessage: d.nullableString('errorMessage'),
     unknownTaggedFields: d.tags(),
   });
 }

@@ -325,7 +325,7 @@ function writeTopicKey(e: Encoder, t: { topic?: string; topicId?: string }, fiel
 }
 
 function readTopicKey(d: Decoder): { topic?: string; topicId?: string } {
-  return d.version <= 12 ? { topic: d.string() } : { topicId: d.uuid() };
+  return d.version <= 12 ? { topic: d.string('topic') } : { topicId: d.uuid() };
 }
 
 const topicBytes = (d: Decoder) => (d.version >= 13 ? 18 : d.flexible ? 3 : 6);
@@ -407,7 +407,7 @@ function writeRecords(e: Encoder, records: FetchedRecords | null): void {
 }
 
 function readRecords(d: Decoder): FetchedRecords | null {
-  const bytes = d.nullableBytes();
+  const bytes = d.nullableBytes('records');
   if (bytes === null) return null;
   return { sizeInBytes: bytes.length, firstBatch: readRecordBatchHeader(bytes) };
 }
@@ -497,9 +497,9 @@ function writeNodeEndpoint(e: Encoder, n: FetchNodeEndpoint): void {
 function readNodeEndpoint(d: Decoder): FetchNodeEndpoint {
   return defined({
     nodeId: d.int32(),
-    host: d.string(),
+    host: d.string('host'),
     port: d.int32(),
-    rack: d.nullableString(),
+    rack: d.nullableString('rack'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -541,7 +541,7 @@ export const Fetch = defineApi<FetchRequest, FetchResponse>({
       sessionEpoch: v >= 7 ? d.int32() : undefined,
       topics: d.array(readTopic, topicBytes(d), 'topics'),
       forgottenTopicsData: v >= 7 ? d.array(readForgotten, topicBytes(d), 'forgottenTopicsData') : undefined,
-      rackId: v >= 11 ? d.string() : undefined,
+      rackId: v >= 11 ? d.string('rackId') : undefined,
       unknownTaggedFields: d.tags(),
     });
   },

@@ -70,12 +70,12 @@ function writeCoordinator(e: Encoder, c: Coordinator): void {
 
 function readCoordinator(d: Decoder): Coordinator {
   return defined({
-    key: d.string(),
+    key: d.string('key'),
     nodeId: d.int32(),
-    host: d.string(),
+    host: d.string('host'),
     port: d.int32(),
     errorCode: d.int16(),
-    errorMessage: d.nullableString(),
+    errorMessage: d.nullableString('errorMessage'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -101,7 +101,7 @@ export const FindCoordinator = defineApi<FindCoordinatorRequest, FindCoordinator
   readRequest(d) {
     const v = d.version;
     return defined({
-      key: v <= 3 ? d.string() : undefined,
+      key: v <= 3 ? d.string('key') : undefined,
       keyType: v >= 1 ? d.int8() : undefined,
       coordinatorKeys: v >= 4 ? d.stringArray('coordinatorKeys') : undefined,
       unknownTaggedFields: d.tags(),
@@ -136,9 +136,9 @@ export const FindCoordinator = defineApi<FindCoordinatorRequest, FindCoordinator
     return defined({
       throttleTimeMs: v >= 1 ? d.int32() : undefined,
       errorCode: v <= 3 ? d.int16() : undefined,
-      errorMessage: v >= 1 && v <= 3 ? d.nullableString() : undefined,
+      errorMessage: v >= 1 && v <= 3 ? d.nullableString('errorMessage') : undefined,
       nodeId: v <= 3 ? d.int32() : undefined,
-      host: v <= 3 ? d.string() : undefined,
+      host: v <= 3 ? d.string('host') : undefined,
       port: v <= 3 ? d.int32() : undefined,
       coordinators: v >= 4 ? d.array(readCoordinator, 14, 'coordinators') : undefined,
       unknownTaggedFields: d.tags(),

@@ -69,9 +69,9 @@ function writeConfig(e: Encoder, c: AlterableConfig): void {
 
 function readConfig(d: Decoder): AlterableConfig {
   return defined({
-    name: d.string(),
+    name: d.string('name'),
     configOperation: d.int8(),
-    value: d.nullableString(),
+    value: d.nullableString('value'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -83,7 +83,7 @@ function writeResource(e: Encoder, r: AlterConfigsResource): void {
 function readResource(d: Decoder): AlterConfigsResource {
   return defined({
     resourceType: d.int8(),
-    resourceName: d.string(),
+    resourceName: d.string('resourceName'),
     configs: d.array(readConfig, 3, 'configs'),
     unknownTaggedFields: d.tags(),
   });
@@ -97,9 +97,9 @@ function writeResponse(e: Encoder, r: AlterConfigsResourceResponse): void {
 function readResponse(d: Decoder): AlterConfigsResourceResponse {
   return defined({
     errorCode: d.int16(),
-    errorMessage: d.nullableString(),
+    errorMessage: d.nullableString('errorMessage'),
     resourceType: d.int8(),
-    resourceName: d.string(),
+    resourceName: d.string('resourceName'),
     unknownTaggedFields: d.tags(),
   });
 }

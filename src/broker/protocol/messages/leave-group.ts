@@ -64,9 +64,9 @@ function writeMember(e: Encoder, m: MemberIdentity): void {
 
 function readMember(d: Decoder): MemberIdentity {
   return defined({
-    memberId: d.string(),
-    groupInstanceId: d.nullableString(),
-    reason: d.version >= 5 ? d.nullableString() : undefined,
+    memberId: d.string('memberId'),
+    groupInstanceId: d.nullableString('groupInstanceId'),
+    reason: d.version >= 5 ? d.nullableString('reason') : undefined,
     unknownTaggedFields: d.tags(),
   });
 }
@@ -78,8 +78,8 @@ function writeMemberResponse(e: Encoder, m: LeaveGroupMemberResponse): void {
 
 function readMemberResponse(d: Decoder): LeaveGroupMemberResponse {
   return defined({
-    memberId: d.string(),
-    groupInstanceId: d.nullableString(),
+    memberId: d.string('memberId'),
+    groupInstanceId: d.nullableString('groupInstanceId'),
     errorCode: d.int16(),
     unknownTaggedFields: d.tags(),
   });
@@ -99,7 +99,7 @@ export const LeaveGroup = defineApi<LeaveGroupRequest, LeaveGroupResponse>({
 
   readRequest(d) {
     return defined({
-      groupId: d.string(),
+      groupId: d.string('groupId'),
       members: d.array(readMember, d.flexible ? 3 : 4, 'members'),
       unknownTaggedFields: d.tags(),
     });

@@ -50,11 +50,12 @@ function writeGroup(e: Encoder, g: ListedGroup): void {
 // fields its version has, rather than built whole and trimmed by `defined` (deleting a property
 // turns an object into a slow dictionary, for the decoder and for everything that reads it).
 function readGroup(d: Decoder): ListedGroup {
-  const groupId = d.string();
-  const protocolType = d.string();
+  const groupId = d.string('groupId');
+  const protocolType = d.string('protocolType');
   let group: ListedGroup;
-  if (d.version >= 5) group = { groupId, protocolType, groupState: d.string(), groupType: d.string() };
-  else if (d.version === 4) group = { groupId, protocolType, groupState: d.string() };
+  if (d.version >= 5)
+    group = { groupId, protocolType, groupState: d.string('groupState'), groupType: d.string('groupType') };
+  else if (d.version === 4) group = { groupId, protocolType, groupState: d.string('groupState') };
   else group = { groupId, protocolType };
   const tags = d.tags();
   if (tags) group.unknownTaggedFields = tags;

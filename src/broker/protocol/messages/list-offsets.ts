@@ -122,7 +122,7 @@ function writeTopic(e: Encoder, t: ListOffsetsTopic): void {
 
 function readTopic(d: Decoder): ListOffsetsTopic {
   return defined({
-    name: d.string(),
+    name: d.string('name'),
     partitions: d.array(readPartition, 12, 'partitions'),
     unknownTaggedFields: d.tags(),
   });
@@ -153,7 +153,7 @@ function writeTopicResponse(e: Encoder, t: ListOffsetsTopicResponse): void {
 
 function readTopicResponse(d: Decoder): ListOffsetsTopicResponse {
   return defined({
-    name: d.string(),
+    name: d.string('name'),
     partitions: d.array(readPartitionResponse, 22, 'partitions'),
     unknownTaggedFields: d.tags(),
   });

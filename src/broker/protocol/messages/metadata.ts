@@ -105,7 +105,7 @@ function writeRequestTopic(e: Encoder, t: MetadataRequestTopic): void {
 function readRequestTopic(d: Decoder): MetadataRequestTopic {
   return defined({
     topicId: d.version >= 10 ? d.uuid() : undefined,
-    name: d.version >= 10 ? d.nullableString() : d.string(),
+    name: d.version >= 10 ? d.nullableString('name') : d.string('name'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -120,9 +120,9 @@ function writeBroker(e: Encoder, b: MetadataResponseBroker): void {
 function readBroker(d: Decoder): MetadataResponseBroker {
   return defined({
     nodeId: d.int32(),
-    host: d.string(),
+    host: d.string('host'),
     port: d.int32(),
-    rack: d.version >= 1 ? d.nullableString() : undefined,
+    rack: d.version >= 1 ? d.nullableString('rack') : undefined,
     unknownTaggedFields: d.tags(),
   });
 }
@@ -174,7 +174,7 @@ function readTopic(d: Decoder): MetadataResponseTopic {
   const v = d.version;
   return defined({
     errorCode: d.int16(),
-    name: v >= 12 ? d.nullableString() : d.string(),
+    name: v >= 12 ? d.nullableString('name') : d.string('name'),
     topicId: v >= 10 ? d.uuid() : undefined,
     isInternal: v >= 1 ? d.boolean() : undefined,
     partitions: d.array(readPartition, d.flexible ? 14 : 18, 'partitions'),
@@ -238,7 +238,7 @@ export const Metadata = defineApi<MetadataRequest, MetadataResponse>({
     return defined({
       throttleTimeMs: v >= 3 ? d.int32() : undefined,
       brokers: d.array(readBroker, d.flexible ? 11 : 10, 'brokers'),
-      clusterId: v >= 2 ? d.nullableString() : undefined,
+      clusterId: v >= 2 ? d.nullableString('clusterId') : undefined,
       controllerId: v >= 1 ? d.int32() : undefined,
       topics: d.array(readTopic, d.flexible ? 4 : 8, 'topics'),
       clusterAuthorizedOperations: v >= 8 && v <= 10 ? d.int32() : undefined,

@@ -100,7 +100,7 @@ function writeTopicKey(e: Encoder, t: { name?: string; topicId?: string }): void
 }
 
 function readTopicKey(d: Decoder): { name?: string; topicId?: string } {
-  return d.version <= 9 ? { name: d.string() } : { topicId: d.uuid() };
+  return d.version <= 9 ? { name: d.string('name') } : { topicId: d.uuid() };
 }
 
 function writeRequestPartition(e: Encoder, p: OffsetCommitRequestPartition): void {
@@ -116,7 +116,7 @@ function readRequestPartition(d: Decoder): OffsetCommitRequestPartition {
     partitionIndex: d.int32(),
     committedOffset: d.int64(),
     committedLeaderEpoch: d.version >= 6 ? d.int32() : undefined,
-    committedMetadata: d.nullableString(),
+    committedMetadata: d.nullableString('committedMetadata'),
     unknownTaggedFields: d.tags(),
   });
 }
@@ -182,10 +182,10 @@ export const OffsetCommit = defineApi<OffsetCommitRequest, OffsetCommitResponse>
   readRequest(d) {
     const v = d.version;
     return defined({
-      groupId: d.string(),
+      groupId: d.string('groupId'),
       generationIdOrMemberEpoch: d.int32(),
-      memberId: d.string(),
-      groupInstanceId: v >= 7 ? d.nullableString() : undefined,
+      memberId: d.string('memberId'),
+      groupInstanceId: v >= 7 ? d.nullableString('groupInstanceId') : undefined,
       retentionTimeMs: v <= 4 ? d.int64() : undefined,
       topics: d.array(readRequestTopic, topicBytes(d), 'topics'),
       unknownTaggedFields: d.tags(),

@@ -62,7 +62,7 @@ function writeRequestTopic(e: Encoder, t: OffsetDeleteRequestTopic): void {
 
 function readRequestTopic(d: Decoder): OffsetDeleteRequestTopic {
   return {
-    name: d.string(),
+    name: d.string('name'),
     partitions: d.array((d) => ({ partitionIndex: d.int32() }), 4, 'partitions'),
   };
 }
@@ -81,7 +81,7 @@ function writeResponseTopic(e: Encoder, t: OffsetDeleteResponseTopic): void {
 
 function readResponseTopic(d: Decoder): OffsetDeleteResponseTopic {
   return {
-    name: d.string(),
+    name: d.string('name'),
     partitions: d.array(readResponsePartition, 6, 'partitions'),
   };
 }
@@ -99,7 +99,7 @@ export const OffsetDelete = defineApi<OffsetDeleteRequest, OffsetDeleteResponse>
 
   readRequest(d) {
     return {
-      groupId: d.string(),
+      groupId: d.string('groupId'),
       topics: d.array(readRequestTopic, 6, 'topics'),
     };
   },

@@ -146,7 +146,7 @@ function writeRequestTopic(e: Encoder, t: OffsetFetchRequestTopic): void {
 
 function readRequestTopic(d: Decoder): OffsetFetchRequestTopic {
   return defined({
-    name: d.string(),
+    name: d.string('name'),
     partitionIndexes: d.int32Array('partitionIndexes'),
     unknownTaggedFields: d.tags(),
   });
@@ -163,7 +163,7 @@ function writeRequestTopics(e: Encoder, t: OffsetFetchRequestTopics): void {
 
 function readRequestTopics(d: Decoder): OffsetFetchRequestTopics {
   return defined({
-    name: d.version <= 9 ? d.string() : undefined,
+    name: d.version <= 9 ? d.string('name') : undefined,
     topicId: d.version >= 10 ? d.uuid() : undefined,
     partitionIndexes: d.int32Array('partitionIndexes'),
     unknownTaggedFields: d.tags(),
@@ -184,8 +184,8 @@ function writeRequestGroup(e: Encoder, g: OffsetFetchRequestGroup): void {
 function readRequestGroup(d: Decoder): OffsetFetchRequestGroup {
   const v9 = d.version >= 9;
   return defined({
-    groupId: d.string(),
-    memberId: v9 ? d.nullableString() : undefined,
+    groupId: d.string('groupId'),
+    memberId: v9 ? d.nullableString('memberId') : undefined,
     memberEpoch: v9 ? d.int32() : undefined,
     topics: d.nullableArray(readRequestTopics, d.version >= 10 ? 18 : 3, 'topics'),
     unknownTaggedFields: d.tags(),
@@ -205,7 +205,7 @@ function readResponsePartition(d: Decoder): OffsetFetchResponsePartition {
     partitionIndex: d.int32(),
     committedOffset: d.int64(),
     committedLeaderEpoch: d.version >= 5 ? d.int32() : undefined,
-    metadata: d.nullableString(),
+    metadata: d.nullableString('metadata'),
     errorCode: d.int16(),
     unknownTaggedFields: d.tags(),
   });
@@ -218,7 +218,7 @@ function writeResponseTopic(e: Encoder, t: OffsetFetchResponseTopic): void {
 
 function readResponseTopic(d: Decoder): OffsetFetchResponseTopic {
   return defined({
-    name: d.string(),
+    name: d.string('name'),
     partitions: d.array(readResponsePartition, 16, 'partitions'),
     unknownTaggedFields: d.tags(),
   });
@@ -238,7 +238,7 @@ function readResponsePartitions(d: Decoder): OffsetFetchResponsePartitions {
     partitionIndex: d.int32(),
     committedOffset: d.int64(),
     committedLeaderEpoch: d.int32(),
-    metadata: d.nullableString(),
+    metadata: d.nullableString('metadata'),
     errorCode: d.int16(),
     unknownTaggedFields: d.tags(),
   });
@@ -255,7 +255,7 @@ function writeResponseTopics(e: Encoder, t: OffsetFetchResponseTopics): void {
 
 function readResponseTopics(d: Decoder): OffsetFetchResponseTopics {
   return defined({
-    name: d.version <= 9 ? d.string() : undefined,
+    name: d.version <= 9 ? d.string('name') : undefined,
     topicId: d.version >= 10 ? d.uuid() : undefined,
     partitions: d.array(readResponsePartitions, 20, 'partitions'),
     unknownTaggedFields: d.tags(),
@@ -269,7 +269,7 @@ function writeResponseGroup(e: Encoder, g: OffsetFetchResponseGroup): void {
 
 function readResponseGroup(d: Decoder): OffsetFetchResponseGroup {
   return defined({
-    groupId: d.string(),
+    groupId: d.string('groupId'),
     topics: d.array(readResponseTopics, d.version >= 10 ? 18 : 3, 'topics'),
     errorCode: d.int16(),
     unknownTaggedFields: d.tags(),
@@ -310,7 +310,7 @@ export const OffsetFetch = defineApi<OffsetFetchRequest, OffsetFetchResponse>({
     const single = v <= 7;
     const topicBytes = d.flexible ? 3 : 6;
     return defined({
-      groupId: single ? d.string() : undefined,
+      groupId: single ? d.string('groupId') : undefined,
       topics: !single
         ? undefined
         : v >= 2

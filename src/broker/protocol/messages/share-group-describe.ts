@@ -91,7 +91,7 @@ function writeTopicPartitions(e: Encoder, t: ShareGroupDescribeTopicPartitions):
 function readTopicPartitions(d: Decoder): ShareGroupDescribeTopicPartitions {
   return defined({
     topicId: d.uuid(),
-    topicName: d.string(),
+    topicName: d.string('topicName'),
     partitions: d.int32Array('partitions'),
     unknownTaggedFields: d.tags(),
   });
@@ -122,11 +122,11 @@ function writeMember(e: Encoder, m: ShareGroupDescribedMember): void {
 
 function readMember(d: Decoder): ShareGroupDescribedMember {
   return defined({
-    memberId: d.string(),
-    rackId: d.nullableString(),
+    memberId: d.string('memberId'),
+    rackId: d.nullableString('rackId'),
     memberEpoch: d.int32(),
-    clientId: d.string(),
-    clientHost: d.string(),
+    clientId: d.string('clientId'),
+    clientHost: d.string('clientHost'),
     subscribedTopicNames: d.stringArray('subscribedTopicNames'),
     assignment: readAssignment(d),
     unknownTaggedFields: d.tags(),
@@ -149,12 +149,12 @@ function writeGroup(e: Encoder, g: ShareGroupDescribedGroup): void {
 function readGroup(d: Decoder): ShareGroupDescribedGroup {
   return defined({
     errorCode: d.int16(),
-    errorMessage: d.nullableString(),
-    groupId: d.string(),
-    groupState: d.string(),
+    errorMessage: d.nullableString('errorMessage'),
+    groupId: d.string('groupId'),
+    groupState: d.string('groupState'),
     groupEpoch: d.int32(),
     assignmentEpoch: d.int32(),
-    assignorName: d.string(),
+    assignorName: d.string('assignorName'),
     members: d.array(readMember, 12, 'members'),
     authorizedOperations: d.int32(),
     unknownTaggedFields: d.tags(),

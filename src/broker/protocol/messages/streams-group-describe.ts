@@ -234,7 +234,7 @@ function writeKeyValue(e: Encoder, kv: StreamsGroupKeyValue): void {
 }
 
 function readKeyValue(d: Decoder): StreamsGroupKeyValue {
-  return defined({ key: d.string(), value: d.string(), unknownTaggedFields: d.tags() });
+  return defined({ key: d.string('key'), value: d.string('value'), unknownTaggedFields: d.tags() });
 }
 
 function writeTopicInfo(e: Encoder, t: StreamsGroupTopicInfo): void {
@@ -244,7 +244,7 @@ function writeTopicInfo(e: Encoder, t: StreamsGroupTopicInfo): void {
 
 function readTopicInfo(d: Decoder): StreamsGroupTopicInfo {
   return defined({
-    name: d.string(),
+    name: d.string('name'),
     partitions: d.int32(),
     replicationFactor: d.int16(),
     topicConfigs: d.array(readKeyValue, 3, 'topicConfigs'),
@@ -263,7 +263,7 @@ function writeSubtopology(e: Encoder, s: StreamsGroupSubtopology): void {
 
 function readSubtopology(d: Decoder): StreamsGroupSubtopology {
   return defined({
-    subtopologyId: d.string(),
+    subtopologyId: d.string('subtopologyId'),
     sourceTopics: d.stringArray('sourceTopics'),
     repartitionSinkTopics: d.stringArray('repartitionSinkTopics'),
     stateChangelogTopics: d.array(readTopicInfo, 9, 'stateChangelogTopics'),
@@ -292,7 +292,7 @@ function writeEndpoint(e: Encoder, ep: StreamsGroupEndpoint): void {
 }
 
 function readEndpoint(d: Decoder): StreamsGroupEndpoint {
-  return defined({ host: d.string(), port: d.reader.readUint16(), unknownTaggedFields: d.tags() });
+  return defined({ host: d.string('host'), port: d.reader.readUint16(), unknownTaggedFields: d.tags() });
 }
 
 function writeTaskOffset(e: Encoder, t: StreamsGroupTaskOffset): void {
@@ -302,7 +302,7 @@ function writeTaskOffset(e: Encoder, t: StreamsGroupTaskOffset): void {
 
 function readTaskOffset(d: Decoder): StreamsGroupTaskOffset {
   return defined({
-    subtopologyId: d.string(),
+    subtopologyId: d.string('subtopologyId'),
     partition: d.int32(),
     offset: d.int64(),
     unknownTaggedFields: d.tags(),
@@ -316,7 +316,7 @@ function writeTaskIds(e: Encoder, t: StreamsGroupTaskIds): void {
 
 function readTaskIds(d: Decoder): StreamsGroupTaskIds {
   return defined({
-    subtopologyId: d.string(),
+    subtopologyId: d.string('subtopologyId'),
     partitions: d.int32Array('partitions'),
     unknownTaggedFields: d.tags(),
   });
@@ -357,14 +357,14 @@ function writeMember(e: Encoder, m: StreamsGroupDescribedMember): void {
 
 function readMember(d: Decoder): StreamsGroupDescribedMember {
   return defined({
-    memberId: d.string(),
+    memberId: d.string('memberId'),
     memberEpoch: d.int32(),
-    instanceId: d.nullableString(),
-    rackId: d.nullableString(),
-    clientId: d.string(),
-    clientHost: d.string(),
+    instanceId: d.nullableString('instanceId'),
+    rackId: d.nullableString('rackId'),
+    clientId: d.string('clientId'),
+    clientHost: d.string('clientHost'),
     topologyEpoch: d.int32(),
-    processId: d.string(),
+    processId: d.string('processId'),
     userEndpoint: readNullable(d, readEndpoint),
     clientTags: d.array(readKeyValue, 3, 'clientTags'),
     taskOffsets: d.array(readTaskOffset, 14, 'taskOffsets'),
@@ -388,10 +388,10 @@ function writeNode(e: Encoder, n: StreamsGroupTopologyDescriptionNode): void {
 
 function readNode(d: Decoder): StreamsGroupTopologyDescriptionNode {
   return defined({
-    name: d.string(),
+    name: d.string('name'),
     nodeType: d.int8(),
     sourceTopics: d.stringArray('sourceTopics'),
-    sinkTopic: d.nullableString(),
+    sinkTopic: d.nullableString('sinkTopic'),
     stores: d.stringArray('stores'),
     successors: d.stringArray('successors'),
     unknownTaggedFields: d.tags(),
@@ -405,7 +405,7 @@ function writeDescriptionSubtopology(e: Encoder, s: StreamsGroupTopologyDescript
 
 function readDescriptionSubtopology(d: Decoder): StreamsGroupTopologyDescriptionSubtopology {
   return defined({
-    subtopologyId: d.string(),
+    subtopologyId: d.string('subtopologyId'),
     nodes: d.array(readNode, 7, 'nodes'),
     unknownTaggedFields: d.tags(),
   });
@@ -463,9 +463,9 @@ function readGroup(d: Decoder): StreamsGroupDescribedGroup {
   const v1 = d.version >= 1;
   return defined({
     errorCode: d.int16(),
-    errorMessage: d.nullableString(),
-    groupId: d.string(),
-    groupState: d.string(),
+    errorMessage: d.nullableString('errorMessage'),
+    groupId: d.string('groupId'),
+    groupState: d.string('groupState'),
     groupEpoch: d.int32(),
     assignmentEpoch: d.int32(),
     topology: readNullable(d, readTopology),
@@ -473,7 +473,7 @@ function readGroup(d: Decoder): StreamsGroupDescribedGroup {
     authorizedOperations: d.int32(),
     topologyDescription: v1 ? readNullable(d, readTopologyDescription) : undefined,
     topologyDescriptionStatus: v1 ? d.int8() : undefined,
-    assignorName: v1 ? d.nullableString() : undefined,
+    assignorName: v1 ? d.nullableString('assignorName') : undefined,
     unknownTaggedFields: d.tags(),
   });
 }
