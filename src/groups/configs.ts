@@ -5,6 +5,7 @@
  * shows the broker's defaults.
  */
 
+import { currentDeadline } from '../broker/deadline.js';
 import { describeKafkaError, KafkaResponseError, UnsupportedApiError } from '../broker/errors.js';
 import { ErrorCode } from '../broker/protocol/errors.js';
 import { ConfigResourceType, DescribeConfigs } from '../broker/protocol/messages/describe-configs.js';
@@ -144,6 +145,42 @@ export async function describeGroupConfigs(cluster: KafkaCluster, groupId: strin
 export interface GroupConfigChange {
   set: Record<string, string>;
   delete: string[];
+}
+
+/** Whether `configs` carry `change`: each set name as a group config of its value, each deleted one not. */
+export function showsChange(configs: readonly GroupConfig[], change: GroupConfigChange): boolean {
+  const byName = new Map(configs.map((c) => [c.name, c]));
+  for (const [name, value] of Object.entries(change.set)) {
+    const c = byName.get(name);
+    if (c?.source !== 'DYNAMIC_GROUP_CONFIG' || (!c.sensitive && c.value !== value)) return false;
+  }
+  return change.delete.every((name) => byName.get(name)?.source !== 'DYNAMIC_GROUP_CONFIG');
+}
+
+/** How long a change may take to show in the answer of the broker asked (see configsShowing). */
+export const SHOW_WAIT_MS = 3_000;
+
+/**
+ * The configs `read` gives once they show `change`. Kafka answers IncrementalAlterConfigs when the
+ * controller holds the change; a broker answers DescribeConfigs from its own copy of the metadata
+ * log, which can be behind by then (seen under load: the old value, read right after the change).
+ * Read again, 25 ms apart doubling to 200 ms, until the change shows or `waitMs` or the request's
+ * deadline ends; then the last reading, as it is.
+ */
+export async function configsShowing(
+  read: () => Promise<GroupConfig[]>,
+  change: GroupConfigChange,
+  waitMs = SHOW_WAIT_MS,
+  now: () => number = Date.now,
+): Promise<GroupConfig[]> {
+  const until = now() + waitMs;
+  let pause = 25;
+  for (;;) {
+    const configs = await read();
+    if (showsChange(configs, change) || now() + pause > until || currentDeadline()?.expired()) return configs;
+    await new Promise((resolve) => setTimeout(resolve, pause));
+    pause = Math.min(pause * 2, 200);
+  }
 }
 
 /**

@@ -114,8 +114,11 @@ export interface GroupService {
   describeCluster(options?: CallOptions): Promise<ClusterInfo>;
   /** A streams group's topology (StreamsGroupDescribe v1, Kafka 4.4+); UnsupportedApiError before. */
   streamsTopologyDescription?(groupId: string): Promise<TopologyDescriptionAnswer>;
-  /** The group's own configs (DescribeConfigs, resource type GROUP), for any group id. */
-  groupConfigs?(groupId: string): Promise<GroupConfig[]>;
+  /**
+   * The group's own configs (DescribeConfigs, resource type GROUP), for any group id; with
+   * `showing`, read again until they show that change just made (see configsShowing).
+   */
+  groupConfigs?(groupId: string, showing?: GroupConfigChange): Promise<GroupConfig[]>;
   /** IncrementalAlterConfigs on the group (validateOnly: Kafka's dry run); GroupConfigInvalidError. */
   alterGroupConfigs?(
     groupId: string,
@@ -251,9 +254,10 @@ export class KafkaGroupService implements GroupService {
     return this.writes.atCoordinator(groupId, (connection) => describeTopology(connection, groupId));
   }
 
-  async groupConfigs(groupId: string): Promise<GroupConfig[]> {
-    const { describeGroupConfigs } = await import('./configs.js');
-    return describeGroupConfigs(this.cluster, groupId);
+  async groupConfigs(groupId: string, showing?: GroupConfigChange): Promise<GroupConfig[]> {
+    const { configsShowing, describeGroupConfigs } = await import('./configs.js');
+    const read = () => describeGroupConfigs(this.cluster, groupId);
+    return showing ? configsShowing(read, showing) : read();
   }
 
   async alterGroupConfigs(

@@ -150,7 +150,7 @@ export function groupConfigWriteRoutes(app: OpenAPIHono, deps: WriteDeps): void 
       audit.note({ set: change.set, delete: change.delete, ...(!groupExists && { groupExists }) });
       await service.alterGroupConfigs?.(groupId, change, true);
       if (!dryRun) await service.alterGroupConfigs?.(groupId, change, false, audit.progress);
-      const configs = (await service.groupConfigs?.(groupId)) ?? [];
+      const configs = (await service.groupConfigs?.(groupId, dryRun ? undefined : change)) ?? [];
       return {
         groupId,
         type,
