@@ -452,6 +452,16 @@ public class Fixture {
         AlterConfigOp set =
             new AlterConfigOp(new ConfigEntry("share.auto.offset.reset", spec.offsetReset), AlterConfigOp.OpType.SET);
         admin.incrementalAlterConfigs(Map.of(group, List.of(set))).all().get(30, TimeUnit.SECONDS);
+        // The broker that coordinates the group reads its copy of the metadata log, which can lag
+        // the controller: a member joining before it shows the reset would start at latest.
+        long until = System.nanoTime() + 30_000_000_000L;
+        for (;;) {
+          ConfigEntry e = admin.describeConfigs(List.of(group)).all().get(30, TimeUnit.SECONDS).get(group)
+              .get("share.auto.offset.reset");
+          if (e != null && spec.offsetReset.equals(e.value())) break;
+          if (System.nanoTime() > until) throw new IllegalStateException("share.auto.offset.reset never showed");
+          Thread.sleep(50);
+        }
       }
       for (int i = 0; i < spec.members; i++) {
         final int n = i;

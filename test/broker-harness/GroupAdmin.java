@@ -100,6 +100,16 @@ public class GroupAdmin {
           ConfigResource group = new ConfigResource(ConfigResource.Type.GROUP, args.get(0));
           AlterConfigOp op = new AlterConfigOp(new ConfigEntry(args.get(1), args.get(2)), AlterConfigOp.OpType.SET);
           admin.incrementalAlterConfigs(Map.of(group, List.of(op))).all().get();
+          // The broker answers describeConfigs from its copy of the metadata log, which can lag the
+          // controller that took the change: done once the broker shows it.
+          long until = System.nanoTime() + 30_000_000_000L;
+          for (;;) {
+            ConfigEntry e = admin.describeConfigs(List.of(group)).all().get().get(group).get(args.get(1));
+            if (e != null && args.get(2).equals(e.value())) break;
+            if (System.nanoTime() > until)
+              throw new IllegalStateException("the broker never showed " + args.get(1) + "=" + args.get(2));
+            Thread.sleep(50);
+          }
         }
         default -> throw new IllegalArgumentException("unknown operation " + operation);
       }
