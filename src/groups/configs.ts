@@ -169,7 +169,8 @@ export const SHOW_WAIT_MS = 3_000;
  */
 export async function configsShowing(
   read: () => Promise<GroupConfig[]>,
-  change: GroupConfigChange,
+  /** Undefined: the first reading, as it is. */
+  change: GroupConfigChange | undefined,
   waitMs = SHOW_WAIT_MS,
   now: () => number = Date.now,
 ): Promise<GroupConfig[]> {
@@ -177,7 +178,8 @@ export async function configsShowing(
   let pause = 25;
   for (;;) {
     const configs = await read();
-    if (showsChange(configs, change) || now() + pause > until || currentDeadline()?.expired()) return configs;
+    if (!change || showsChange(configs, change) || now() + pause > until || currentDeadline()?.expired())
+      return configs;
     await new Promise((resolve) => setTimeout(resolve, pause));
     pause = Math.min(pause * 2, 200);
   }

@@ -114,10 +114,7 @@ export interface GroupService {
   describeCluster(options?: CallOptions): Promise<ClusterInfo>;
   /** A streams group's topology (StreamsGroupDescribe v1, Kafka 4.4+); UnsupportedApiError before. */
   streamsTopologyDescription?(groupId: string): Promise<TopologyDescriptionAnswer>;
-  /**
-   * The group's own configs (DescribeConfigs, resource type GROUP), for any group id; with
-   * `showing`, read again until they show that change just made (see configsShowing).
-   */
+  /** The group's configs (DescribeConfigs, type GROUP); with `showing`, once they show it (configsShowing). */
   groupConfigs?(groupId: string, showing?: GroupConfigChange): Promise<GroupConfig[]>;
   /** IncrementalAlterConfigs on the group (validateOnly: Kafka's dry run); GroupConfigInvalidError. */
   alterGroupConfigs?(
@@ -256,8 +253,7 @@ export class KafkaGroupService implements GroupService {
 
   async groupConfigs(groupId: string, showing?: GroupConfigChange): Promise<GroupConfig[]> {
     const { configsShowing, describeGroupConfigs } = await import('./configs.js');
-    const read = () => describeGroupConfigs(this.cluster, groupId);
-    return showing ? configsShowing(read, showing) : read();
+    return configsShowing(() => describeGroupConfigs(this.cluster, groupId), showing);
   }
 
   async alterGroupConfigs(
