@@ -355,6 +355,8 @@ export function installGuards(
           'retry-after',
           'www-authenticate',
           'link',
+          'ratelimit-policy',
+          'ratelimit',
           'ratelimit-limit',
           'ratelimit-remaining',
           'ratelimit-reset',

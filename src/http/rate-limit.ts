@@ -6,11 +6,14 @@
  */
 
 /**
- * What a limiter knows of the caller's quota after a request: the burst it allows, what is left of
- * it, and the seconds until it is whole again. Limiters that count elsewhere may not know.
+ * What a limiter knows of the caller's quota after a request: the burst it allows (`limit`) and
+ * the seconds an empty burst takes to refill (`windowSeconds`): the policy, `limit` requests per
+ * `windowSeconds`; then what is left of the burst and the seconds until it is whole again. A
+ * limiter that counts elsewhere may know only some of it (`limit` undefined).
  */
 export interface RateQuota {
-  limit: number;
+  limit?: number;
+  windowSeconds: number;
   remaining: number;
   resetSeconds: number;
 }
@@ -66,6 +69,7 @@ export class TokenBucketLimiter implements RateLimiter {
   private quota(bucket: Bucket): RateQuota {
     return {
       limit: this.burst,
+      windowSeconds: Math.ceil(this.burst / this.perMs / 1000),
       remaining: Math.floor(bucket.tokens),
       resetSeconds: Math.ceil((this.burst - bucket.tokens) / this.perMs / 1000),
     };
@@ -96,12 +100,21 @@ export function isRateLimitBinding(value: unknown): value is RateLimitBinding {
   );
 }
 
-/** The binding's own period (10 or 60 s) is the honest upper bound of the wait. */
+/**
+ * The binding's own period (10 or 60 s) is the honest upper bound of the wait. It answers only
+ * yes or no, and its limit is in wrangler.toml, out of the Worker's sight: a refusal says what is
+ * known (nothing left, whole again within the period), an allowed request says nothing.
+ */
 export function bindingLimiter(binding: RateLimitBinding, periodSeconds = 60): RateLimiter {
   return {
     async take(key) {
       const { success } = await binding.limit({ key });
-      return success ? { allowed: true } : { allowed: false, retryAfterSeconds: periodSeconds };
+      if (success) return { allowed: true };
+      return {
+        allowed: false,
+        retryAfterSeconds: periodSeconds,
+        quota: { windowSeconds: periodSeconds, remaining: 0, resetSeconds: periodSeconds },
+      };
     },
   };
 }

@@ -5,8 +5,11 @@
  * each response.
  */
 
-/** The IETF HTTPAPI draft's names of the caller's quota (http/rate-limit-headers.ts writes them). */
+/** Draft-06 of the IETF HTTPAPI draft's names of the caller's quota, deprecated (http/rate-limit-headers.ts). */
 export const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as const;
+
+/** The one policy a caller has, named in draft-11's fields. */
+export const RATE_LIMIT_POLICY = 'default';
 
 /** Operations no rate limit applies to: the probes. */
 const UNLIMITED = new Set(['/healthz', '/readyz']);
@@ -22,6 +25,12 @@ const quota = (description: string) => ({
   schema: { type: 'integer', format: 'int32', minimum: 0 },
 });
 
+const deprecated = (header: ReturnType<typeof quota>) => ({
+  ...header,
+  description: `${header.description} Draft-06's name, deprecated: use RateLimit-Policy and RateLimit; gone in API 1.3.`,
+  deprecated: true,
+});
+
 const HEADERS: Record<string, unknown> = {
   Link: {
     description:
@@ -31,9 +40,24 @@ const HEADERS: Record<string, unknown> = {
     example:
       '<groups?limit=100&cursor=ZzE6ZGVtby1jb25zdW1lcg>; rel="next", </openapi.json>; rel="service-desc"',
   },
-  'RateLimit-Limit': quota('Requests the caller may send in a burst'),
-  'RateLimit-Remaining': quota('Requests left of that burst'),
-  'RateLimit-Reset': quota('Seconds until the burst is whole again'),
+  'RateLimit-Policy': {
+    description:
+      "The caller's quota policy (draft-ietf-httpapi-ratelimit-headers-11, a structured field): `q` requests in " +
+      'a burst, refilled in `w` seconds. Present when rate limiting is on (RATE_LIMIT_PER_MINUTE) and counted by this server.',
+    schema: { type: 'string' },
+    example: '"default";q=60;w=60',
+  },
+  RateLimit: {
+    description:
+      "What is left of the caller's quota (draft-ietf-httpapi-ratelimit-headers-11, a structured field): `r` " +
+      'requests left of the burst, whole again in `t` seconds. Present when rate limiting is on; on Workers with ' +
+      "the platform's binding, only on a 429.",
+    schema: { type: 'string' },
+    example: '"default";r=59;t=1',
+  },
+  'RateLimit-Limit': deprecated(quota('Requests the caller may send in a burst')),
+  'RateLimit-Remaining': deprecated(quota('Requests left of that burst')),
+  'RateLimit-Reset': deprecated(quota('Seconds until the burst is whole again')),
 };
 
 const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
@@ -49,7 +73,9 @@ export function addResponseHeaders<T extends object>(document: T): T {
           ...response.headers,
           Link: ref('Link'),
           ...(!UNLIMITED.has(path) &&
-            Object.fromEntries(RATE_LIMIT_HEADERS.map((name) => [name, ref(name)]))),
+            Object.fromEntries(
+              ['RateLimit-Policy', 'RateLimit', ...RATE_LIMIT_HEADERS].map((name) => [name, ref(name)]),
+            )),
         };
       }
     }

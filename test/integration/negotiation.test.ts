@@ -159,6 +159,10 @@ describe('rate-limit headers', () => {
     const key = { headers: { 'x-forwarded-for': '198.51.100.7' } };
     const first = await limited.app.request(listing, key);
     expect(first.status).toBe(200);
+    // Draft-11's two structured fields: 3 in a burst, refilled in 3 s at 60 a minute.
+    expect(first.headers.get('ratelimit-policy')).toBe('"default";q=3;w=3');
+    expect(first.headers.get('ratelimit')).toMatch(/^"default";r=2;t=[1-9]\d*$/);
+    // Draft-06's three, deprecated.
     expect(first.headers.get('ratelimit-limit')).toBe('3');
     expect(first.headers.get('ratelimit-remaining')).toBe('2');
     expect(Number(first.headers.get('ratelimit-reset'))).toBeGreaterThanOrEqual(1);
@@ -169,9 +173,13 @@ describe('rate-limit headers', () => {
     expect(refused.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
     expect(refused.headers.get('ratelimit-remaining')).toBe('0');
     expect(refused.headers.get('ratelimit-limit')).toBe('3');
+    expect(refused.headers.get('ratelimit')).toMatch(/^"default";r=0;t=[1-9]\d*$/);
+    expect(refused.headers.get('ratelimit-policy')).toBe('"default";q=3;w=3');
     expect(refused.headers.get('link')).toContain(SERVICE_DESC);
     const probe = await limited.app.request('/healthz', key);
     expect(probe.headers.get('ratelimit-limit')).toBeNull();
+    expect(probe.headers.get('ratelimit')).toBeNull();
+    expect(probe.headers.get('ratelimit-policy')).toBeNull();
   });
 
   it('let a browser send every method the API has: a preflight for PATCH (group configs) is allowed', async () => {
@@ -189,6 +197,8 @@ describe('rate-limit headers', () => {
     expect(exposed).toEqual(
       expect.arrayContaining([
         'link',
+        'ratelimit-policy',
+        'ratelimit',
         'ratelimit-limit',
         'ratelimit-remaining',
         'ratelimit-reset',
@@ -204,7 +214,18 @@ describe('rate-limit headers', () => {
     const responses = doc.paths['/groups']?.get?.responses ?? {};
     for (const status of ['200', '406', '429'])
       expect(Object.keys(responses[status]?.headers ?? {})).toEqual(
-        expect.arrayContaining(['Link', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']),
+        expect.arrayContaining([
+          'Link',
+          'RateLimit-Policy',
+          'RateLimit',
+          'RateLimit-Limit',
+          'RateLimit-Remaining',
+          'RateLimit-Reset',
+        ]),
       );
+    const headers = (t.checker.document as unknown as { components: { headers: Record<string, unknown> } })
+      .components.headers;
+    expect(headers['RateLimit-Limit']).toMatchObject({ deprecated: true });
+    expect(headers.RateLimit).not.toHaveProperty('deprecated');
   });
 });

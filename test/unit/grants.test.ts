@@ -59,16 +59,16 @@ describe('TokenBucketLimiter', () => {
     const limiter = new TokenBucketLimiter(60, 2, () => now);
     expect(await limiter.take('a')).toEqual({
       allowed: true,
-      quota: { limit: 2, remaining: 1, resetSeconds: 1 },
+      quota: { limit: 2, windowSeconds: 2, remaining: 1, resetSeconds: 1 },
     });
     expect(await limiter.take('a')).toEqual({
       allowed: true,
-      quota: { limit: 2, remaining: 0, resetSeconds: 2 },
+      quota: { limit: 2, windowSeconds: 2, remaining: 0, resetSeconds: 2 },
     });
     expect(await limiter.take('a')).toEqual({
       allowed: false,
       retryAfterSeconds: 1,
-      quota: { limit: 2, remaining: 0, resetSeconds: 2 },
+      quota: { limit: 2, windowSeconds: 2, remaining: 0, resetSeconds: 2 },
     });
     expect((await limiter.take('b')).allowed).toBe(true);
     now += 1000;

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { type Env, loadConfig } from '../../src/config.js';
 import type { GroupService } from '../../src/groups/service.js';
+import { bindingLimiter } from '../../src/http/rate-limit.js';
 import { securityFrom } from '../../src/http/security.js';
 
 const stub = new Proxy({} as GroupService, {
@@ -61,5 +62,26 @@ describe('the open paths’ bucket', () => {
     expect((await app.request('/healthz')).status).toBe(200);
     expect((await app.request('/healthz')).status).toBe(200);
     expect((await app.request('/healthz')).status).toBe(429);
+  });
+});
+
+describe("the Worker's rate-limit binding", () => {
+  it('a refusal carries RateLimit with nothing left; the binding’s unknown limit, no policy and no draft-06 trio', async () => {
+    let success = true;
+    const binding = { limit: async () => ({ success }) };
+    const config = loadConfig({ KAFKA_BROKERS: '127.0.0.1:9', AUTH: 'none', RATE_LIMIT_PER_MINUTE: '60' });
+    const app = createApp({
+      service: stub,
+      security: securityFrom(config, { rateLimiter: bindingLimiter(binding) }),
+    });
+    const passed = await app.request('/groups/g/lag');
+    expect(passed.headers.get('ratelimit')).toBeNull();
+    success = false;
+    const refused = await app.request('/groups/g/lag');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('ratelimit')).toBe('"default";r=0;t=60');
+    expect(refused.headers.get('retry-after')).toBe('60');
+    for (const name of ['ratelimit-policy', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'])
+      expect(refused.headers.get(name), name).toBeNull();
   });
 });
