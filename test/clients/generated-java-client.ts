@@ -80,7 +80,8 @@ export function run(command: string, args: readonly string[], what: string, time
   });
 }
 
-function mvn(args: readonly string[], what: string): Promise<string> {
+/** Runs the machine's Maven (KAFKA_MVN, KAFKA_MVN_ARGS), quiet and in batch mode. */
+export function mvn(args: readonly string[], what: string): Promise<string> {
   const extra = (process.env.KAFKA_MVN_ARGS ?? '').split(/\s+/).filter(Boolean);
   return run(
     process.env.KAFKA_MVN || 'mvn',
