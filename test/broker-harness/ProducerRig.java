@@ -124,15 +124,6 @@ public class ProducerRig {
 
     final String name = topic;
     CountDownLatch committed = new CountDownLatch(consumers.size());
-    List<Thread> threads = new java.util.ArrayList<>();
-    for (String[] c : consumers) {
-      final String group = c[0];
-      final long pauseMs = Math.round(1000 / Double.parseDouble(c[1]));
-      final String protocol = c[2];
-      Thread thread = new Thread(() -> consume(common, name, group, pauseMs, protocol, committed));
-      thread.start();
-      threads.add(thread);
-    }
     final int count = partitions;
     final long everyMs = produce > 0 ? Math.round(1000 / produce) : 0;
     Thread producing = new Thread(() -> {
@@ -147,6 +138,24 @@ public class ProducerRig {
       }
     });
     producing.start();
+    List<Thread> threads = new java.util.ArrayList<>();
+    // A consumer joins a group another consumer of the rig reads only once that one has committed:
+    // a consumer-protocol member whose first heartbeat meets a classic group still mid-join gets
+    // UNKNOWN_SERVER_ERROR from Kafka 4.4's group conversion (NoSuchElementException in
+    // ConsumerGroup.fromClassicGroup) and is fenced for good.
+    Map<String, CountDownLatch> firstCommit = new java.util.HashMap<>();
+    for (String[] c : consumers) {
+      final String group = c[0];
+      final long pauseMs = Math.round(1000 / Double.parseDouble(c[1]));
+      final String protocol = c[2];
+      CountDownLatch earlier = firstCommit.get(group);
+      if (earlier != null) earlier.await();
+      CountDownLatch first = new CountDownLatch(1);
+      firstCommit.put(group, first);
+      Thread thread = new Thread(() -> consume(common, name, group, pauseMs, protocol, committed, first));
+      thread.start();
+      threads.add(thread);
+    }
     committed.await();
     System.out.println("READY");
     System.out.flush();
@@ -159,7 +168,8 @@ public class ProducerRig {
     producer.close(Duration.ofSeconds(5));
   }
 
-  static void consume(Properties common, String topic, String group, long pauseMs, String protocol, CountDownLatch committed) {
+  static void consume(
+      Properties common, String topic, String group, long pauseMs, String protocol, CountDownLatch committed, CountDownLatch first) {
     Properties cp = new Properties();
     cp.putAll(common);
     cp.put(ConsumerConfig.GROUP_ID_CONFIG, group);
@@ -180,6 +190,7 @@ public class ProducerRig {
           if (!counted) {
             counted = true;
             committed.countDown();
+            first.countDown();
           }
         }
       }
