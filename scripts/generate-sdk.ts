@@ -47,12 +47,12 @@ const service: GroupService = {
 };
 
 /** The document GET /openapi.json serves, pretty-printed in the order the app produces its keys. */
-export async function openApiDocument(): Promise<string> {
+export async function openApiDocument(path = '/openapi.json'): Promise<string> {
   // The document is the same whatever the authentication; AUTH=none only spares a key here.
   const security = securityFrom(loadConfig({ AUTH: 'none' }));
-  const res = await createApp({ service, security }).request('/openapi.json');
+  const res = await createApp({ service, security }).request(path);
   const body = await res.text();
-  if (res.status !== 200) throw new Error(`GET /openapi.json answered ${res.status}: ${body}`);
+  if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}: ${body}`);
   return `${JSON.stringify(JSON.parse(body), null, 2)}\n`;
 }
 

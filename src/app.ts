@@ -16,6 +16,7 @@ import { addServiceDescLink } from './http/links.js';
 import { installGuards, methodNotAllowed, permissionsOf, type Security } from './http/middleware.js';
 import { refuseUndecodable } from './http/percent-encoding.js';
 import { addRateLimitHeaders } from './http/rate-limit-headers.js';
+import { DOCUMENT_PATHS, OPENAPI_32_PATH, OPENAPI_PATH } from './http/route-table.js';
 import { StreamSlots } from './http/stream-slots.js';
 import { type Logger, silentLogger } from './logger.js';
 import { docsPage, PUBLIC_SWAGGER_UI_ASSETS } from './openapi/docs.js';
@@ -216,8 +217,12 @@ export function createApp(deps: AppDeps) {
   } as const;
   MCP_ROUTES.module((m, app) => m.mcpRoutes(app, mcpDeps), eagerRoutes)(app, service);
 
-  app.get('/openapi.json', async (c) => c.json(await wholeDocument()));
-  app.get('/docs', (c) => c.html(docsPage('/openapi.json', docsAssetsUrl)));
+  // Both the 3.1 document and its 3.2 view leave as the middleware finishes them (http/middleware).
+  for (const path of DOCUMENT_PATHS) app.get(path, async (c) => c.json(await wholeDocument()));
+  // `?openapi=3.2` shows the 3.2 view; anything else the default document.
+  app.get('/docs', (c) =>
+    c.html(docsPage(c.req.query('openapi') === '3.2' ? OPENAPI_32_PATH : OPENAPI_PATH, docsAssetsUrl)),
+  );
   extend?.(app);
 
   app.notFound(

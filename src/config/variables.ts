@@ -194,7 +194,8 @@ export const ENV_VARIABLES = {
   AUTH_DOCS: {
     section: 'Authentication',
     default: '`public`',
-    meaning: '`public` or `private`: whether `/openapi.json` and `/docs` need credentials',
+    meaning:
+      '`public` or `private`: whether `/openapi.json`, `/openapi-3.2.json` and `/docs` need credentials',
   },
   MAX_BODY_BYTES: {
     section: 'Request limits',
@@ -228,7 +229,7 @@ export const ENV_VARIABLES = {
     section: 'Request limits',
     default: '`6000`',
     meaning:
-      "requests per minute per client address to the open paths (`/healthz`, `/readyz`, `/openapi.json`, `/docs` and its assets), a bucket apart from the callers' (`0`: off)",
+      "requests per minute per client address to the open paths (`/healthz`, `/readyz`, `/openapi.json`, `/openapi-3.2.json`, `/docs` and its assets), a bucket apart from the callers' (`0`: off)",
   },
   RATE_LIMIT_OPEN_BURST: {
     section: 'Request limits',

@@ -18,7 +18,7 @@ import type { TokenCluster } from '../tokens/cluster-binding.js';
 import { hostGuard, originGuard } from './hosts.js';
 import type { RateLimiter } from './rate-limit.js';
 import { matchedPolicy } from './route-policy.js';
-import { isDocsPath, RouteTable } from './route-table.js';
+import { DOCUMENT_PATHS, isDocsPath, OPENAPI_32_PATH, RouteTable } from './route-table.js';
 
 declare module 'hono' {
   interface ContextVariableMap {
@@ -366,18 +366,29 @@ export function installGuards(
     );
   }
   app.use('*', deadline(security.limits.requestTimeoutMs, security.limits.streamTimeoutMs));
-  // The generated document gets the scheme and the guards' problems on its way out, once.
-  let document: string | undefined;
-  app.use('/openapi.json', async (c, next) => {
+  // The generated document gets the scheme and the guards' problems on its way out, once; its
+  // 3.2 view is made from that finished document, so the two describe the same operations.
+  const documents = new Map<string, string>();
+  const finishDocument: MiddlewareHandler = async (c, next) => {
     await next();
     if (c.res.status !== 200) return;
+    let document = documents.get(c.req.path);
     if (document === undefined) {
       // Loaded with the document's first request: a start needs neither it nor the problems' schema.
       const { addSecurity } = await import('../openapi/security.js');
-      document = JSON.stringify(addResponseHeaders(addSecurity((await c.res.json()) as object)));
+      const finished = addResponseHeaders(addSecurity((await c.res.json()) as object)) as Record<
+        string,
+        unknown
+      >;
+      if (c.req.path === OPENAPI_32_PATH) {
+        const { toOpenApi32 } = await import('../openapi/openapi-32.js');
+        document = JSON.stringify(toOpenApi32(finished));
+      } else document = JSON.stringify(finished);
+      documents.set(c.req.path, document);
     }
     c.res = new Response(document, { status: 200, headers: { 'content-type': 'application/json' } });
-  });
+  };
+  for (const path of DOCUMENT_PATHS) app.use(path, finishDocument);
   app.use('*', guard(security, logger, clusters));
   app.use('*', body(security.limits));
   return routes;

@@ -31,6 +31,11 @@ describe('negotiate (RFC 9110 §12.5.1)', () => {
     ['application/json;q=1.5, application/x-ndjson;q=0.5', 'application/x-ndjson'],
     ['application/json; q="0.5"; foo=bar, application/x-ndjson;q=0.4', 'application/json'],
     ['application/json;charset="UTF-8"', 'application/json'],
+    // JSON Lines' name for NDJSON (OpenAPI 3.2's application/jsonl).
+    ['application/jsonl', 'application/x-ndjson'],
+    ['application/jsonl;q=0.9, application/json;q=0.5', 'application/x-ndjson'],
+    ['application/jsonl, application/json', 'application/json'],
+    ['*/*, application/jsonl;q=0, application/json;q=0.1', 'application/json'],
   ])('Accept %j → %s', (accept, expected) => {
     expect(negotiate(accept, OFFERS)).toBe(expected);
   });
@@ -45,6 +50,7 @@ describe('negotiate (RFC 9110 §12.5.1)', () => {
     'not a media type',
     ';;;,,,',
     'application/json;q=1.5',
+    'text/jsonl',
   ])('Accept %j takes nothing the route offers', (accept) => {
     expect(negotiate(accept, OFFERS)).toBeUndefined();
   });

@@ -81,13 +81,20 @@ function specificity(range: MediaRange, type: string, subtype: string, params: M
 /** Each representation is UTF-8 JSON (RFC 8259): a range naming another charset does not match it. */
 const OFFER_PARAMS = new Map([['charset', 'utf-8']]);
 
+/**
+ * Other names of an offer: NDJSON is also JSON Lines' `application/jsonl` (the name OpenAPI 3.2
+ * gives it). The answer keeps the offer's own name.
+ */
+const ALSO_NAMED: ReadonlyMap<string, readonly string[]> = new Map([['x-ndjson', ['jsonl']]]);
+
 /** The quality the caller gives `offer`: that of the most specific matching range, 0 when none. */
 function quality(ranges: readonly MediaRange[], offer: string): number {
   const [type = '', subtype = ''] = offer.split('/');
+  const names = [subtype, ...(type === 'application' ? (ALSO_NAMED.get(subtype) ?? []) : [])];
   let best = -1;
   let q = 0;
   for (const range of ranges) {
-    const s = specificity(range, type, subtype, OFFER_PARAMS);
+    const s = Math.max(...names.map((name) => specificity(range, type, name, OFFER_PARAMS)));
     if (s > best || (s === best && range.q > q)) {
       best = s;
       q = range.q;

@@ -65,6 +65,9 @@ describe('content negotiation on GET /groups', () => {
     ['ndjson by q-value', 'application/json;q=0.5, application/x-ndjson;q=0.9', NDJSON],
     ['json excluded by q=0 under */*', '*/*, application/json;q=0', NDJSON],
     ['type/* below ndjson', 'application/*;q=0.1, application/x-ndjson', NDJSON],
+    // JSON Lines' name for it (OpenAPI 3.2's application/jsonl): the stream, under NDJSON's name.
+    ['jsonl alone', 'application/jsonl', NDJSON],
+    ['jsonl by q-value', 'application/json;q=0.5, application/jsonl', NDJSON],
   ])('%s (Accept: %s) → %s', async (_, accept, expected) => {
     const res = await t.app.request(listing, accept === undefined ? {} : { headers: { accept } });
     expect(res.status).toBe(200);

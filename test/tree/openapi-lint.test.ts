@@ -88,3 +88,30 @@ describe('the OpenAPI document, linted', () => {
     expect(errors).toEqual(expect.arrayContaining(['operation-operationId', 'no-invalid-schema-examples']));
   });
 });
+
+describe('the OpenAPI 3.2 view (/openapi-3.2.json), linted as 3.2', () => {
+  it('has no error and only the warnings redocly.yaml justifies', { timeout: 150_000 }, async () => {
+    const problems = await lint(await openApiDocument('/openapi-3.2.json'));
+    expect(problems.filter((p) => p.severity === 'error').map(where)).toEqual([]);
+    expect(
+      problems
+        .filter(
+          (p) => p.severity !== 'error' && !JUSTIFIED_WARNINGS.includes(p.ruleId) && !justifiedUnused(p),
+        )
+        .map(where),
+    ).toEqual([]);
+  });
+
+  it('is read by its version: the same itemSchema under openapi 3.1.0 is an error', {
+    timeout: 150_000,
+  }, async () => {
+    const doc = JSON.parse(await openApiDocument('/openapi-3.2.json'));
+    doc.openapi = '3.1.0';
+    doc.paths = { '/groups.ndjson': doc.paths['/groups.ndjson'] };
+    const errors = (await lint(JSON.stringify(doc))).filter((p) => p.severity === 'error').map(where);
+    expect(
+      errors.some((e) => e.startsWith('struct') && e.includes('itemSchema')),
+      errors.join('\n'),
+    ).toBe(true);
+  });
+});
