@@ -158,7 +158,9 @@ describe('stand-in broker', () => {
   it('stand-in: DescribeGroups answered with garbage → 502 broker-response-unreadable, then the next request succeeds', async () => {
     standIn.groups.set('g', stableGroup('g'));
     standIn.script(ApiKey.DescribeGroups, reply.garbage());
-    const app = appFor();
+    // Not a test of timeouts: beside two busy loops a fresh connection's round (connect,
+    // ApiVersions, Metadata, FindCoordinator) outlived the 300 ms the timeout tests use, a 504.
+    const app = appFor([standIn.address], 5_000);
 
     const bad = await get(app, '/groups/g');
     expect(bad.status).toBe(502);
