@@ -13,10 +13,11 @@ import org.openapitools.openapidiff.core.output.MarkdownRender;
  * What a change to the OpenAPI document breaks for the clients generated from an earlier one, as
  * OpenAPITools' openapi-diff judges it:
  *
- *   java DocumentCompat <released.json> <current.json>
+ *   java DocumentCompat <released.json> <current.json> [<another.json> ...]
  *
- * prints one line per breaking change ("removed GET /x", "breaks GET /x: parameters, response"),
- * then "breaking: N", then the diff of the breaking operations as Markdown.
+ * prints, for each document after the first (under "== <file>" when there are several), one line
+ * per breaking change ("removed GET /x", "breaks GET /x: parameters, response"), then
+ * "breaking: N", then the diff of the breaking operations as Markdown, indented.
  *
  * One rule of the tool is off, as docs/api.md ("What 1.x promises") says: a response's enum may
  * gain values within a major version (a new problem type, a group state Kafka adds), and generated
@@ -26,9 +27,14 @@ public class DocumentCompat {
   public static void main(String[] args) throws Exception {
     OpenApiDiffOptions options =
         OpenApiDiffOptions.builder().configProperty("incompatible.response.enum.increased", "false").build();
-    ChangedOpenApi diff =
-        OpenApiCompare.fromContents(
-            Files.readString(Path.of(args[0])), Files.readString(Path.of(args[1])), null, options);
+    String released = Files.readString(Path.of(args[0]));
+    for (int i = 1; i < args.length; i++) {
+      if (args.length > 2) System.out.println("== " + args[i]);
+      report(OpenApiCompare.fromContents(released, Files.readString(Path.of(args[i])), null, options));
+    }
+  }
+
+  static void report(ChangedOpenApi diff) throws Exception {
     List<String> lines = new ArrayList<>();
     for (Endpoint endpoint : diff.getMissingEndpoints()) {
       lines.add("removed " + endpoint.getMethod() + " " + endpoint.getPathUrl());
@@ -50,7 +56,8 @@ public class DocumentCompat {
       try (java.io.OutputStreamWriter out = new java.io.OutputStreamWriter(markdown, java.nio.charset.StandardCharsets.UTF_8)) {
         new MarkdownRender().render(diff, out);
       }
-      System.out.println(markdown.toString(java.nio.charset.StandardCharsets.UTF_8));
+      // Indented, so no line of the account reads as a verdict.
+      for (String line : markdown.toString(java.nio.charset.StandardCharsets.UTF_8).split("\n")) System.out.println("  " + line);
     }
   }
 }
