@@ -18,7 +18,7 @@ interface CompiledRoute {
 /** The OpenAPI document (3.1) and its 3.2 view (itemSchema for the streams). */
 export const OPENAPI_PATH = '/openapi.json';
 export const OPENAPI_32_PATH = '/openapi-3.2.json';
-export const DOCUMENT_PATHS = [OPENAPI_PATH, OPENAPI_32_PATH];
+export const DOCUMENT_PATHS: readonly string[] = [OPENAPI_PATH, OPENAPI_32_PATH];
 
 /** The documents and the docs page: open unless AUTH_DOCS=private. */
 export const isDocsPath = (path: string) =>
