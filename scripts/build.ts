@@ -35,7 +35,7 @@ const REQUIRE_BANNER =
 
 /**
  * What the Node and Lambda bundles leave out or load apart: the stand-ins (scripts/stand-ins.ts:
- * zod's other locales and opt-ins, the MCP SDK's ajv, kafkajs's unused requests), zod-to-openapi's
+ * zod's other locales and opt-ins, kafkajs's unused requests), zod-to-openapi's
  * generator (scripts/openapi-generator-apart.ts) and zod's JSON Schema conversion
  * (scripts/zod-json-schema-apart.ts), and kafkajs's requires of `crypto` and `tls` moved to where
  * SASL or TLS needs them (scripts/kafkajs-lazy-builtins.ts); exported for the bundle's own test.

@@ -39,12 +39,6 @@ export const STAND_INS: readonly StandIn[] = [
     importer: /[\\/]node_modules[\\/]zod[\\/]v4[\\/]classic[\\/]external\.js$/,
     file: 'scripts/stand-ins/zod-no-from-json-schema.ts',
   },
-  // The MCP SDK's ajv (140 KB), which checks only elicitation answers; this server asks for none.
-  {
-    specifier: '../validation/ajv-provider.js',
-    importer: /[\\/]node_modules[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]server[\\/]/,
-    file: 'scripts/stand-ins/mcp-no-json-schema.ts',
-  },
   ...KAFKAJS_STAND_INS,
 ];
 

@@ -887,7 +887,7 @@ export interface paths {
         put?: never;
         /**
          * Model Context Protocol (Streamable HTTP): this API as tools for agents
-         * @description One JSON-RPC message per POST, answered as application/json; stateless (no Mcp-Session-Id), so GET answers 405. The client must accept application/json and text/event-stream (the protocol says so; 406 otherwise). Tools: list_consumer_groups, describe_consumer_group, describe_consumer_group_lag, describe_consumer_group_health, diagnose_consumer_group, list_topic_consumer_groups, describe_cluster_protocols, describe_cluster, and where writes are on and granted reset_consumer_group_offsets_dry_run and reset_consumer_group_offsets_execute. A tool call is the HTTP request of its route, with the caller’s credentials: the same grants (a group the caller may not see is not found), validation, rate limit and JSON; a problem becomes a tool error carrying the problem document. See docs/mcp.md.
+         * @description One JSON-RPC message per POST, answered as application/json; stateless (no Mcp-Session-Id), so GET answers 405. Protocol versions 2026-07-28 (server/discover; the envelope in _meta; Mcp-Method and Mcp-Name must match the body, 400 otherwise), 2025-11-25 and 2025-06-18 (initialize). The client must accept application/json and text/event-stream (the protocol says so; 406 otherwise). Tools: list_consumer_groups, describe_consumer_group, describe_consumer_group_lag, describe_consumer_group_health, diagnose_consumer_group, list_topic_consumer_groups, describe_cluster_protocols, describe_cluster, and where writes are on and granted reset_consumer_group_offsets_dry_run and reset_consumer_group_offsets_execute. A tool call is the HTTP request of its route, with the caller’s credentials: the same grants (a group the caller may not see is not found), validation, rate limit and JSON; a problem becomes a tool error carrying the problem document. See docs/mcp.md.
          */
         post: operations["mcp"];
         delete?: never;
@@ -4270,7 +4270,7 @@ export interface components {
             [key: string]: unknown;
         };
         /**
-         * @description A JSON-RPC 2.0 message of the Model Context Protocol (initialize, tools/list, tools/call, …)
+         * @description A JSON-RPC 2.0 message of the Model Context Protocol: on 2026-07-28 server/discover, tools/list, tools/call, each with its envelope in params._meta; on 2025-11-25 and 2025-06-18 initialize first
          * @example {
          *       "jsonrpc": "2.0",
          *       "id": 2,
@@ -15037,7 +15037,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input */
+            /** @description On 2026-07-28, a request refused before any handler, as that version says: a JSON-RPC error (-32020 headers and body disagree, -32022 a version not served, -32602 a malformed envelope) */
             400: {
                 headers: {
                     Link: components["headers"]["Link"];
@@ -15049,6 +15049,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["McpAnswer"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -15082,6 +15083,21 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description On 2026-07-28, a method that version does not have (initialize, ping): JSON-RPC error -32601 */
+            404: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpAnswer"];
                 };
             };
             /** @description No acceptable representation */

@@ -214,6 +214,7 @@ export function createApp(deps: AppDeps) {
     version: API_VERSION,
     document: wholeDocument,
     api: app,
+    logger,
   } as const;
   MCP_ROUTES.module((m, app) => m.mcpRoutes(app, mcpDeps), eagerRoutes)(app, service);
 

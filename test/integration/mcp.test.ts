@@ -1,6 +1,7 @@
 /**
  * POST /mcp on the Node server (a process, as `npm start` runs it) against the real broker, asked by
- * the official MCP SDK's own Client over its Streamable HTTP transport, with API keys and grants:
+ * the official MCP clients of each protocol era over their Streamable HTTP transports (SDK 1.x,
+ * 2025-11-25; SDK 2.x pinned to 2026-07-28, stateless), with API keys and grants:
  * the tools a principal is shown, each read tool answering the same JSON as its HTTP route, a type
  * mismatch, a group outside the grants answered as missing, a write refused without its grant, and
  * a reset planned then executed with its token, read back with Kafka's Java Admin client.
@@ -8,11 +9,10 @@
 
 import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 import { javaAdminOffsets } from '../broker-harness/java-admin.js';
+import { connectMcp, MCP_ERAS, type McpClient } from '../support/mcp-clients.js';
 import { startServerProcess } from '../support/server-process.js';
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -21,7 +21,8 @@ const run = uniqueName('mcp');
 const topic = `${run}-in`;
 const ids = {
   live: `${run}-live`,
-  empty: `${run}-empty`,
+  // One group to reset per era: a reset moves its offsets.
+  empty: { legacy: `${run}-empty`, modern: `${run}-empty-2026` },
   hidden: `hidden-${run}`,
   missing: `${run}-missing`,
 };
@@ -44,17 +45,7 @@ const WRITE_TOOLS = ['reset_consumer_group_offsets_dry_run', 'reset_consumer_gro
 let server: ChildProcess | undefined;
 let base: string;
 let fixtures: RunningFixtures | undefined;
-const clients: Client[] = [];
-
-async function connect(key?: string): Promise<Client> {
-  const client = new Client({ name: 'kafka-groups-rest-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL('/mcp', base), {
-    ...(key && { requestInit: { headers: { authorization: `Bearer ${key}` } } }),
-  });
-  await client.connect(transport);
-  clients.push(client);
-  return client;
-}
+const closers: (() => Promise<void>)[] = [];
 
 /** The HTTP route's own answer, for comparison. */
 async function http(
@@ -71,7 +62,7 @@ interface Called {
   content: { type: string; text?: string }[];
 }
 
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<Called> {
+async function call(client: McpClient, name: string, args: Record<string, unknown>): Promise<Called> {
   return (await client.callTool({ name, arguments: args })) as Called;
 }
 
@@ -83,7 +74,8 @@ beforeAll(async () => {
       topics: [{ name: topic, partitions: 2, records: RECORDS }],
       groups: [
         { type: 'classic', groupId: ids.live, topics: [topic], commit: COMMIT, clientId: `${run}-live` },
-        { type: 'empty', groupId: ids.empty, topics: [topic], commit: COMMIT },
+        { type: 'empty', groupId: ids.empty.legacy, topics: [topic], commit: COMMIT },
+        { type: 'empty', groupId: ids.empty.modern, topics: [topic], commit: COMMIT },
         { type: 'empty', groupId: ids.hidden, topics: [topic], commit: COMMIT },
       ],
     }),
@@ -105,12 +97,18 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  await Promise.allSettled(clients.map((c) => c.close()));
+  await Promise.allSettled(closers.map((close) => close()));
   if (server && server.exitCode === null) server.kill('SIGKILL');
   await fixtures?.stop();
 });
 
-describe('POST /mcp on the Node server', () => {
+describe.each(MCP_ERAS)('POST /mcp on the Node server, %s', (_, era) => {
+  const connect = async (key?: string) => {
+    const client = await connectMcp(era, new URL('/mcp', base), { ...(key && { key }) });
+    closers.push(() => client.close());
+    return client;
+  };
+  const empty = ids.empty[era];
   it('refuses a caller without credentials with the 401 of HTTP', async () => {
     await expect(connect()).rejects.toThrow(/401|nauthorized/);
     const res = await fetch(new URL('/mcp', base), {
@@ -126,7 +124,7 @@ describe('POST /mcp on the Node server', () => {
   it('lists the read tools to a reader, and the reset pair only to a principal granted reset-offsets', async () => {
     const reader = await connect(KEYS.reader);
     const agent = await connect(KEYS.agent);
-    const names = async (c: Client) => (await c.listTools()).tools.map((t) => t.name).sort();
+    const names = async (c: McpClient) => (await c.listTools()).tools.map((t) => t.name).sort();
     expect(await names(reader)).toEqual([...READ_TOOLS].sort());
     expect(await names(agent)).toEqual([...READ_TOOLS, ...WRITE_TOOLS].sort());
     const lag = (await agent.listTools()).tools.find((t) => t.name === 'describe_consumer_group_lag');
@@ -147,7 +145,9 @@ describe('POST /mcp on the Node server', () => {
     expect(listed.isError).toBeFalsy();
     const groups = (listed.structuredContent?.groups ?? []) as { groupId: string; type: string }[];
     // Only what the grants show: the group outside them is not listed.
-    expect(groups.map((g) => g.groupId).sort()).toEqual([ids.empty, ids.live].sort());
+    expect(groups.map((g) => g.groupId).sort()).toEqual(
+      [ids.empty.legacy, ids.empty.modern, ids.live].sort(),
+    );
 
     const described = await call(agent, 'describe_consumer_group', { groupId: ids.live });
     expect(described.structuredContent).toMatchObject({
@@ -182,7 +182,7 @@ describe('POST /mcp on the Node server', () => {
       (g) => g.groupId,
     );
     // The group outside the grants reads the topic too, and is not shown.
-    expect(readerIds.sort()).toEqual([ids.empty, ids.live].sort());
+    expect(readerIds.sort()).toEqual([ids.empty.legacy, ids.empty.modern, ids.live].sort());
 
     const protocols = await call(agent, 'describe_cluster_protocols', {});
     expect(protocols.isError).toBeFalsy();
@@ -241,7 +241,7 @@ describe('POST /mcp on the Node server', () => {
   it('refuses the reset tools to a principal without the reset-offsets grant, as HTTP does', async () => {
     const reader = await connect(KEYS.reader);
     const answer = await call(reader, 'reset_consumer_group_offsets_dry_run', {
-      groupId: ids.empty,
+      groupId: empty,
       type: 'classic',
       scenario: 'to-earliest',
       allTopics: true,
@@ -254,38 +254,38 @@ describe('POST /mcp on the Node server', () => {
   it('plans a reset with the dry run and applies exactly that plan with its token', async () => {
     const agent = await connect(KEYS.agent);
     const plan = await call(agent, 'reset_consumer_group_offsets_dry_run', {
-      groupId: ids.empty,
+      groupId: empty,
       type: 'classic',
       scenario: 'to-earliest',
       allTopics: true,
     });
     expect(plan.isError, JSON.stringify(plan.structuredContent)).toBeFalsy();
-    expect(plan.structuredContent).toMatchObject({ status: 'planned', groupId: ids.empty });
+    expect(plan.structuredContent).toMatchObject({ status: 'planned', groupId: empty });
     const partitions = plan.structuredContent?.partitions as { current: number; target: number }[];
     expect(partitions.map((p) => [p.current, p.target])).toEqual([
       [COMMIT, 0],
       [COMMIT, 0],
     ]);
     // A dry run changes nothing.
-    const before = await javaAdminOffsets({ bootstrap: inject('kafkaBrokers'), groupId: ids.empty });
+    const before = await javaAdminOffsets({ bootstrap: inject('kafkaBrokers'), groupId: empty });
     expect([...before.committed.values()].map((c) => c.offset)).toEqual([COMMIT, COMMIT]);
 
     const planToken = plan.structuredContent?.planToken as string;
     const done = await call(agent, 'reset_consumer_group_offsets_execute', {
-      groupId: ids.empty,
+      groupId: empty,
       type: 'classic',
       planToken,
     });
     expect(done.isError, JSON.stringify(done.structuredContent)).toBeFalsy();
-    expect(done.structuredContent).toMatchObject({ status: 'executed', groupId: ids.empty });
-    const after = await javaAdminOffsets({ bootstrap: inject('kafkaBrokers'), groupId: ids.empty });
+    expect(done.structuredContent).toMatchObject({ status: 'executed', groupId: empty });
+    const after = await javaAdminOffsets({ bootstrap: inject('kafkaBrokers'), groupId: empty });
     expect(Object.fromEntries([...after.committed].map(([k, c]) => [k, c.offset]))).toEqual({
       [`${topic}:0`]: 0,
       [`${topic}:1`]: 0,
     });
 
     const tampered = await call(agent, 'reset_consumer_group_offsets_execute', {
-      groupId: ids.empty,
+      groupId: empty,
       type: 'classic',
       planToken: `${planToken.slice(0, -2)}xx`,
     });

@@ -5,12 +5,11 @@
  */
 
 import { PassThrough } from 'node:stream';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { LambdaEvent } from 'hono/aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { __lambdaInternals, handler } from '../../src/runtime/lambda.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
+import { connectMcp, MCP_ERAS } from '../support/mcp-clients.js';
 
 const run = uniqueName('lambda');
 const groupId = `${run}-classic`;
@@ -218,45 +217,45 @@ describe('the Lambda handler', () => {
     expect(cluster?.connectionStats().opened).toBeGreaterThan(opened);
     expect((await invoke(alb('/groups', { prefix: run }))).json.groups).toHaveLength(1);
   });
-  it('POST /mcp (HTTP API v2): the MCP SDK client lists the tools and a tool call answers from the broker', async () => {
-    // The SDK's fetch, as an HTTP API event and back: what API Gateway does in between.
-    const viaLambda = async (url: string | URL, init?: RequestInit): Promise<Response> => {
-      const event = v2(new URL(url).pathname) as unknown as {
-        headers: Record<string, string>;
-        requestContext: { http: { method: string } };
-        body: string | null;
+  it.each(MCP_ERAS)(
+    'POST /mcp (HTTP API v2), %s: lists the tools, and a tool call answers from the broker',
+    async (_, era) => {
+      // The SDK's fetch, as an HTTP API event and back: what API Gateway does in between.
+      const viaLambda = async (url: string | URL, init?: RequestInit): Promise<Response> => {
+        const event = v2(new URL(url).pathname) as unknown as {
+          headers: Record<string, string>;
+          requestContext: { http: { method: string } };
+          body: string | null;
+        };
+        event.requestContext.http.method = init?.method ?? 'GET';
+        new Headers(init?.headers).forEach((value, name) => {
+          event.headers[name] = value;
+        });
+        event.body = typeof init?.body === 'string' ? init.body : null;
+        const result = (await handler(event as unknown as LambdaEvent)) as Result;
+        const headers = new Headers(result.headers as Record<string, string>);
+        return new Response(result.statusCode === 202 ? null : result.body, {
+          status: result.statusCode,
+          headers,
+        });
       };
-      event.requestContext.http.method = init?.method ?? 'GET';
-      new Headers(init?.headers).forEach((value, name) => {
-        event.headers[name] = value;
-      });
-      event.body = typeof init?.body === 'string' ? init.body : null;
-      const result = (await handler(event as unknown as LambdaEvent)) as Result;
-      const headers = new Headers(result.headers as Record<string, string>);
-      return new Response(result.statusCode === 202 ? null : result.body, {
-        status: result.statusCode,
-        headers,
-      });
-    };
-    const client = new Client({ name: 'kafka-groups-rest-test', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`https://${HOST}/mcp`), { fetch: viaLambda }),
-    );
-    try {
-      expect((await client.listTools()).tools.map((t) => t.name)).toContain('describe_consumer_group');
-      const described = (await client.callTool({
-        name: 'describe_consumer_group',
-        arguments: { groupId },
-      })) as {
-        isError?: boolean;
-        structuredContent?: Record<string, unknown>;
-      };
-      expect(described.isError).toBeFalsy();
-      expect(described.structuredContent).toMatchObject({ groupId, type: 'classic', state: 'Stable' });
-    } finally {
-      await client.close();
-    }
-  });
+      const client = await connectMcp(era, new URL(`https://${HOST}/mcp`), { fetch: viaLambda });
+      try {
+        expect((await client.listTools()).tools.map((t) => t.name)).toContain('describe_consumer_group');
+        const described = (await client.callTool({
+          name: 'describe_consumer_group',
+          arguments: { groupId },
+        })) as {
+          isError?: boolean;
+          structuredContent?: Record<string, unknown>;
+        };
+        expect(described.isError).toBeFalsy();
+        expect(described.structuredContent).toMatchObject({ groupId, type: 'classic', state: 'Stable' });
+      } finally {
+        await client.close();
+      }
+    },
+  );
 });
 
 describe('event streams on Lambda', () => {

@@ -1,16 +1,15 @@
 /**
  * POST /mcp in the Worker as `wrangler deploy` bundles it, run in workerd (Miniflare) against the
- * real broker on 127.0.0.1, asked by the official MCP SDK's Client over its Streamable HTTP
- * transport: the SDK's web-standard server transport runs there, a tool call opens its own sockets
- * and closes them before the answer leaves, and grants scope what an agent sees.
+ * real broker on 127.0.0.1, asked by the official MCP clients of each era (test/support/mcp-clients.ts):
+ * the SDK's web-standard serving of both eras runs there, a tool call opens its own sockets and
+ * closes them before the answer leaves, and grants scope what an agent sees.
  */
 
 import { createHash } from 'node:crypto';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueName } from '../broker-harness/fixtures.js';
+import { connectMcp, MCP_ERAS, type McpClient } from '../support/mcp-clients.js';
 import { type RunningWorker, startWorker } from '../support/workerd.js';
 
 const run = uniqueName('wmcp');
@@ -20,7 +19,7 @@ const hidden = `hidden-${run}`;
 const KEY = 'worker-mcp-key-0123456789abcdef0123';
 let worker: RunningWorker;
 let mf: Miniflare;
-let client: Client;
+const clients = new Map<string, McpClient>();
 
 /** Miniflare's fetch, as the SDK's transport calls fetch. */
 const dispatch = async (url: string | URL, init?: RequestInit): Promise<Response> =>
@@ -43,23 +42,19 @@ beforeAll(async () => {
     },
   );
   mf = worker.mf;
-  client = new Client({ name: 'kafka-groups-rest-test', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), {
-      fetch: dispatch,
-      requestInit: { headers: { authorization: `Bearer ${KEY}` } },
-    }),
-  );
+  for (const [, era] of MCP_ERAS)
+    clients.set(era, await connectMcp(era, new URL('http://localhost/mcp'), { fetch: dispatch, key: KEY }));
 }, 300_000);
 
 afterAll(async () => {
-  await client?.close();
+  await Promise.allSettled([...clients.values()].map((c) => c.close()));
   await worker?.close();
 });
 
-describe('POST /mcp in workerd', () => {
+describe.each(MCP_ERAS)('POST /mcp in workerd, %s', (_, era) => {
+  const client = () => clients.get(era) as McpClient;
   it('lists the read tools, no write tool without the grant', async () => {
-    const names = (await client.listTools()).tools.map((t) => t.name).sort();
+    const names = (await client().listTools()).tools.map((t) => t.name).sort();
     expect(names).toEqual([
       'describe_cluster',
       'describe_cluster_protocols',
@@ -73,20 +68,25 @@ describe('POST /mcp in workerd', () => {
   });
 
   it('answers a tool call from the broker, and a group outside the grants as missing', async () => {
-    const lag = (await client.callTool({ name: 'describe_consumer_group_lag', arguments: { groupId } })) as {
+    const lag = (await client().callTool({
+      name: 'describe_consumer_group_lag',
+      arguments: { groupId },
+    })) as {
       isError?: boolean;
       structuredContent?: Record<string, unknown>;
     };
     expect(lag.isError, JSON.stringify(lag.structuredContent)).toBeFalsy();
     expect(lag.structuredContent).toMatchObject({ groupId, type: 'classic', totals: { lag: 2 * (6 - 2) } });
-    const outside = (await client.callTool({
+    const outside = (await client().callTool({
       name: 'describe_consumer_group',
       arguments: { groupId: hidden },
     })) as { isError?: boolean; structuredContent?: Record<string, unknown> };
     expect(outside.isError).toBe(true);
     expect(outside.structuredContent).toMatchObject({ type: '/problems/group-not-found', status: 404 });
   });
+});
 
+describe('POST /mcp in workerd, a tool call on 2025-06-18', () => {
   it('closes every socket a tool call opened before the answer leaves', async () => {
     const res = await dispatch('http://localhost/mcp', {
       method: 'POST',

@@ -36,7 +36,6 @@ function metafile(imports: Record<string, string[]>): Metafile {
 const EVERY_IMPORT = {
   'node_modules/zod/v4/classic/external.js': ['../locales/index.js', './from-json-schema.js'],
   'node_modules/zod/v4/core/index.js': ['./compile.js'],
-  'node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.js': ['../validation/ajv-provider.js'],
   'node_modules/kafkajs/src/broker/saslAuthenticator/index.js': [
     '../../protocol/requests',
     './awsIam',

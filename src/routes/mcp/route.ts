@@ -1,8 +1,8 @@
 /**
- * POST /mcp: the Model Context Protocol over Streamable HTTP, stateless. Each POST is answered on
- * its own (a server and a transport of the official SDK per request, JSON answers, no session), so
- * it runs alike on Node, Lambda and Workers, where nothing outlives a request. The SDK is loaded
- * on the first MCP request only: a start that serves none never parses it.
+ * POST /mcp: the Model Context Protocol over Streamable HTTP, stateless, on 2026-07-28, 2025-11-25
+ * and 2025-06-18. Each POST is answered on its own (a server of the official SDK per request, JSON
+ * answers, no session), so it runs alike on Node, Lambda and Workers, where nothing outlives a
+ * request. The SDK is loaded on the first MCP request only: a start that serves none never parses it.
  *
  * The tools are the routes of routes/mcp/tools.ts. tools/list shows a principal the tools its
  * grants open (the write tools only where writes are on); tools/call sends the route's own HTTP
@@ -17,7 +17,7 @@ import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { requires } from '../../http/route-policy.js';
 import { problemResponses } from '../../openapi/problems.js';
 import { strictQuery } from '../../openapi/validation.js';
-import type { McpDeps } from './serve.js';
+import type { McpDeps } from './server.js';
 
 const JsonRpcMessageSchema = z
   .looseObject({
@@ -33,7 +33,7 @@ const JsonRpcMessageSchema = z
   })
   .openapi('McpMessage', {
     description:
-      'A JSON-RPC 2.0 message of the Model Context Protocol (initialize, tools/list, tools/call, …)',
+      'A JSON-RPC 2.0 message of the Model Context Protocol: on 2026-07-28 server/discover, tools/list, tools/call, each with its envelope in params._meta; on 2025-11-25 and 2025-06-18 initialize first',
     example: {
       jsonrpc: '2.0',
       id: 2,
@@ -72,6 +72,8 @@ const mcp = createRoute({
   summary: 'Model Context Protocol (Streamable HTTP): this API as tools for agents',
   description:
     'One JSON-RPC message per POST, answered as application/json; stateless (no Mcp-Session-Id), so GET answers 405. ' +
+    'Protocol versions 2026-07-28 (server/discover; the envelope in _meta; Mcp-Method and Mcp-Name must match the body, 400 otherwise), ' +
+    '2025-11-25 and 2025-06-18 (initialize). ' +
     'The client must accept application/json and text/event-stream (the protocol says so; 406 otherwise). ' +
     'Tools: list_consumer_groups, describe_consumer_group, describe_consumer_group_lag, describe_consumer_group_health, ' +
     'diagnose_consumer_group, list_topic_consumer_groups, describe_cluster_protocols, describe_cluster, and where writes are on and granted reset_consumer_group_offsets_dry_run and ' +
@@ -88,7 +90,20 @@ const mcp = createRoute({
       content: { 'application/json': { schema: JsonRpcAnswerSchema } },
     },
     202: { description: 'A notification, accepted; no body' },
-    ...problemResponses('invalid-input', 'forbidden', 'not-acceptable'),
+    400: {
+      description:
+        'On 2026-07-28, a request refused before any handler, as that version says: a JSON-RPC error (-32020 headers and body disagree, -32022 a version not served, -32602 a malformed envelope)',
+      content: {
+        'application/json': { schema: JsonRpcAnswerSchema },
+        ...problemResponses('invalid-input')[400]?.content,
+      },
+    },
+    404: {
+      description:
+        'On 2026-07-28, a method that version does not have (initialize, ping): JSON-RPC error -32601',
+      content: { 'application/json': { schema: JsonRpcAnswerSchema } },
+    },
+    ...(({ 400: _, ...rest }) => rest)(problemResponses('invalid-input', 'forbidden', 'not-acceptable')),
   },
 });
 
@@ -96,6 +111,6 @@ export function mcpRoutes(app: OpenAPIHono, deps: McpDeps): void {
   app.openapi(mcp, async (c) => {
     const message = c.req.valid('json');
     const { serveMcp } = await import('./serve.js');
-    return serveMcp(deps.api, c, deps, message);
+    return serveMcp(c, deps, message);
   });
 }

@@ -1,209 +1,102 @@
 /**
- * What answers POST /mcp (routes/mcp/route.ts defines it): per request, a server and a stateless
- * transport of the official SDK, whose tools/list shows the caller the tools its grants open and
- * whose tools/call sends each call through the app as its route's HTTP request. Loaded on the
- * first MCP request, with the SDK.
+ * What answers POST /mcp (routes/mcp/route.ts defines it): the server of server.ts, served by the
+ * official SDK in the way of the protocol version the message claims. A message with the
+ * per-request envelope of 2026-07-28 goes to the SDK's stateless handler of that version
+ * (server/discover, the Mcp-Method/Mcp-Name header match, resultType, cache hints); one without
+ * (2025-11-25, 2025-06-18) to the SDK's Streamable HTTP transport without sessions, answering JSON.
+ * Loaded on the first MCP request, with the SDK.
  */
 
-import type { OpenAPIHono } from '@hono/zod-openapi';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import {
-  CallToolRequestSchema,
-  ErrorCode,
-  InitializeRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  PingRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+  createMcpHandler,
+  isLegacyRequest,
+  PROTOCOL_VERSION_META_KEY,
+  type ProtocolError,
+  type StandardSchemaV1,
+  specTypeSchemas,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
 import type { Context } from 'hono';
-import type { WritesSetting } from '../../config.js';
-import { isAnonymous, permissionsOf } from '../../http/middleware.js';
 import { problemResponse } from '../../openapi/problems.js';
-import { argumentErrors } from './arguments.js';
-import { toolRequest, toolResult } from './dispatch.js';
-import { type OpenApiDocument, type ToolRoute, toolRoute } from './schemas.js';
-import { MCP_TOOLS, type ToolSpec } from './tools.js';
+import { logMcpRequest } from './log-line.js';
+import { type McpDeps, mcpServer, misfit, toolRoutes } from './server.js';
 
-/** The server never validates against a JSON schema itself (no elicitation): nothing to compile. */
-const NO_SCHEMA_VALIDATION = {
-  getValidator: () => () => ({
-    valid: false as const,
-    data: undefined,
-    errorMessage: 'schema validation is not used by this server',
-  }),
-};
+export type { McpDeps } from './server.js';
 
-export interface McpDeps {
-  writes: WritesSetting;
-  severalClusters: boolean;
-  version: string;
-  /** The whole API document (every route module registered), as /openapi.json serves it. */
-  document(): Promise<unknown>;
-  /**
-   * The app whose routes answer the tool calls. The MCP route itself may be registered on a
-   * stand-in app (a route module loaded on first use, routes/lazy.ts) that has no other route.
-   */
-  api: OpenAPIHono;
-}
-
-const INSTRUCTIONS =
-  "Apache Kafka's groups (classic, consumer, share, streams) as this principal may see them. Every tool answers " +
-  'what the HTTP API answers; a failure is a tool error whose structuredContent is an RFC 9457 problem. ' +
-  'Offset resets take two steps: a dry run returns a plan and its planToken; only the execute tool applies it.';
+/** The first protocol version with the per-request envelope (stateless MCP). */
+const FIRST_MODERN_VERSION = '2026-07-28';
 
 /**
- * The tools' routes, made from the document once: the routes are the code's, the same in every app
- * (a Worker builds an app per request and would otherwise make the document on every MCP call).
+ * The 2025 requests, by method, with the SDK's own schemas: checked here first, a misfit is named
+ * (the field, what it expected, what came) where the SDK's answer lists zod's issues. A 2026-07-28
+ * request is checked by the SDK after its envelope and headers, as that version orders it.
  */
-const made = new Map<boolean, ToolRoute[]>();
-
-async function toolRoutes(deps: McpDeps): Promise<ToolRoute[]> {
-  const { severalClusters } = deps;
-  let routes = made.get(severalClusters);
-  if (!routes) {
-    // Route modules load on first use (routes/lazy.ts), so only the whole document names them all.
-    const document = (await deps.document()) as OpenApiDocument;
-    routes = MCP_TOOLS.map((spec) => toolRoute(document, spec, severalClusters));
-    made.set(severalClusters, routes);
-  }
-  return routes;
-}
-
-/** Whether tools/list shows the tool to this caller: it holds the grant, and a write is possible at all. */
-function listed(c: Context, spec: ToolSpec, writes: WritesSetting): boolean {
-  if (spec.action !== 'read' && spec.action !== 'offsets') {
-    if (writes === 'disabled') return false;
-    if (isAnonymous(c)) return writes === 'enabled';
-  }
-  return permissionsOf(c).hasAction(spec.action);
-}
-
-function definition(route: ToolRoute) {
-  const write = route.spec.action !== 'read' && route.spec.action !== 'offsets';
-  return {
-    name: route.spec.name,
-    title: route.spec.title,
-    description: route.description,
-    inputSchema: route.inputSchema,
-    annotations: {
-      title: route.spec.title,
-      readOnlyHint: !route.spec.writes,
-      ...(write && { destructiveHint: route.spec.writes === true, idempotentHint: false }),
-      openWorldHint: false,
-    },
-  };
-}
-
-/**
- * The requests this server answers, by method, with the SDK's own schemas. The SDK checks a
- * request's params only inside its handler and answers a misfit as an internal error (-32603)
- * carrying zod's issue list; checked here first, a misfit is the caller's: invalid params (-32602)
- * naming the field, what it expected and what came.
- */
-const REQUEST_SCHEMAS = new Map<string, typeof PingRequestSchema | typeof CallToolRequestSchema>([
-  ['initialize', InitializeRequestSchema as unknown as typeof PingRequestSchema],
-  ['ping', PingRequestSchema],
-  ['tools/list', ListToolsRequestSchema as unknown as typeof PingRequestSchema],
-  ['tools/call', CallToolRequestSchema],
+const LEGACY_REQUESTS = new Map<string, StandardSchemaV1>([
+  ['initialize', specTypeSchemas.InitializeRequest],
+  ['ping', specTypeSchemas.PingRequest],
+  ['tools/list', specTypeSchemas.ListToolsRequest],
+  ['tools/call', specTypeSchemas.CallToolRequest],
 ]);
 
-function invalidParams(c: Context, message: unknown): Response | undefined {
-  const { id, method } = message as { id?: unknown; method?: unknown };
-  if (id === undefined || typeof method !== 'string') return undefined;
-  const parsed = REQUEST_SCHEMAS.get(method)?.safeParse(message);
-  if (!parsed || parsed.success) return undefined;
-  const issues = parsed.error.issues;
-  const first = issues[0];
-  const field = first?.path.map(String).join('.') || 'params';
-  const what = (first?.message ?? 'invalid').replace(/^Invalid input: /, '');
-  return invalidParamsAnswer(c, id, `'${field}' ${what}`, issues.length);
+export async function serveMcp(c: Context, deps: McpDeps, body: unknown): Promise<Response> {
+  const legacy = await isLegacyRequest(c.req.raw, body);
+  const answer = legacy ? await legacyAnswer(c, deps, body) : await modernAnswer(c, deps, body);
+  logMcpRequest(c, deps.logger, body, answer, legacy);
+  return answer;
 }
 
-function invalidParamsAnswer(c: Context, id: unknown, said: string, count: number, data?: unknown): Response {
-  const more = count > 1 ? ` (and ${count - 1} more)` : '';
-  return c.json({
-    jsonrpc: '2.0',
-    id,
-    error: {
-      code: ErrorCode.InvalidParams,
-      message: `invalid params: ${said}${more}`,
-      ...(data !== undefined && { data }),
-    },
-  });
-}
-
-/** A tool call whose arguments misfit the tool's input schema: invalid params, each misfit in `data.errors`. */
-function misfitArguments(c: Context, message: unknown, routes: readonly ToolRoute[]): Response | undefined {
-  const { id, method, params } = message as {
-    id?: unknown;
-    method?: unknown;
-    params?: { name?: unknown; arguments?: Record<string, unknown> };
-  };
-  if (id === undefined || method !== 'tools/call') return undefined;
-  const route = routes.find((r) => r.spec.name === params?.name);
-  if (!route) return undefined;
-  const errors = argumentErrors(route, params?.arguments ?? {});
-  const [first] = errors;
-  if (!first) return undefined;
-  return invalidParamsAnswer(c, id, `'${first.name}' ${first.message}`, errors.length, { errors });
-}
-
-export async function serveMcp(
-  app: OpenAPIHono,
-  c: Context,
-  deps: McpDeps,
-  message: unknown,
-): Promise<Response> {
-  const refused = invalidParams(c, message);
-  if (refused) return refused;
-  const routes = await toolRoutes(deps);
-  const misfit = misfitArguments(c, message, routes);
-  if (misfit) return misfit;
-  const server = new Server(
-    { name: 'kafka-groups-rest', version: deps.version },
-    {
-      capabilities: { tools: { listChanged: false } },
-      instructions: INSTRUCTIONS,
-      jsonSchemaValidator: NO_SCHEMA_VALIDATION,
-    },
-  );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: routes.filter((r) => listed(c, r.spec, deps.writes)).map(definition),
-  }));
-  // A tool not listed to this caller is still answered by its route: the refusal is the route's
-  // own (403, or 404 for a group it may not see), as over HTTP.
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const route = routes.find((r) => r.spec.name === request.params.name);
-    if (!route) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `no tool named '${request.params.name.slice(0, 100)}'; tools/list names them`,
-      );
-    }
-    const call = toolRequest(route, request.params.arguments ?? {}, c.req.url, c.req.raw.headers);
-    // Misfits were answered above (misfitArguments); this one is for a call that slipped past.
-    if (!(call instanceof Request))
-      throw new McpError(ErrorCode.InvalidParams, call[0]?.message ?? 'invalid');
-    return toolResult(await app.fetch(call, c.env));
-  });
+async function legacyAnswer(c: Context, deps: McpDeps, body: unknown): Promise<Response> {
+  const { id, method } = body as { id?: unknown; method?: unknown };
+  const schema = typeof method === 'string' && id !== undefined ? LEGACY_REQUESTS.get(method) : undefined;
+  const refused = schema && misfit(schema, body);
+  if (refused) return c.json(jsonRpcError(id, refused));
+  const server = mcpServer(c, deps, await toolRoutes(deps));
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
   });
   await server.connect(transport);
   try {
-    const answer = await transport.handleRequest(c.req.raw, { parsedBody: message });
+    const answer = await transport.handleRequest(c.req.raw, { parsedBody: body });
     return answer.status >= 400 ? asProblem(c, answer) : answer;
   } finally {
     await server.close();
   }
 }
 
+async function modernAnswer(c: Context, deps: McpDeps, body: unknown): Promise<Response> {
+  const routes = await toolRoutes(deps);
+  // 'auto' answers one JSON body: no handler here sends anything before its result.
+  const handler = createMcpHandler(() => mcpServer(c, deps, routes), { legacy: 'reject' });
+  try {
+    const answer = await handler.fetch(c.req.raw, { parsedBody: body });
+    // What claims 2026-07-28 is refused as that version says (a JSON-RPC error, its HTTP status by
+    // code); what claims no version at all (not MCP) as the problem of every other refusal.
+    return answer.status >= 400 && !claimsModern(c, body) ? asProblem(c, answer) : answer;
+  } finally {
+    await handler.close();
+  }
+}
+
+function jsonRpcError(id: unknown, error: ProtocolError) {
+  const { code, message, data } = error;
+  return { jsonrpc: '2.0', id, error: { code, message, ...(data !== undefined && { data }) } };
+}
+
+/** Whether the request names 2026-07-28 or later: by its envelope, or by its version header alone. */
+function claimsModern(c: Context, body: unknown): boolean {
+  const meta = (body as { params?: { _meta?: Record<string, unknown> } } | undefined)?.params?._meta;
+  const header = c.req.header('mcp-protocol-version')?.trim() ?? '';
+  return (
+    (meta !== null && typeof meta === 'object' && meta[PROTOCOL_VERSION_META_KEY] !== undefined) ||
+    (/^\d{4}-\d{2}-\d{2}$/.test(header) && header >= FIRST_MODERN_VERSION)
+  );
+}
+
 /**
- * The transport's own refusals (an Accept without text/event-stream, a message that is not MCP's
- * JSON-RPC, a bad protocol version header) as the problems every other refusal of this API is:
- * an MCP client reads an HTTP error by its status, not by its body.
+ * The 2025 transport's own refusals (an Accept without text/event-stream, a message that is not
+ * MCP's JSON-RPC, a bad protocol version header) as the problems every other refusal of this API
+ * is: a client of that era reads an HTTP error by its status, not by its body.
  */
 async function asProblem(c: Context, answer: Response): Promise<Response> {
   let message = 'the request is not an MCP message this server takes';

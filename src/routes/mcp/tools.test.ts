@@ -4,62 +4,11 @@
  * limit, 405 on GET). Asked with the MCP SDK's own client, through the app's fetch.
  */
 
-import { createHash } from 'node:crypto';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../app.js';
-import { loadConfig } from '../../config.js';
-import type { GroupService } from '../../groups/service.js';
-import { securityFrom } from '../../http/security.js';
+import { appWith, connect, documentOf, KEY, post } from '../../../test/support/mcp-app.js';
 import { toolRequest } from './dispatch.js';
-import { type OpenApiDocument, toolRoute } from './schemas.js';
+import { toolRoute } from './schemas.js';
 import { MCP_TOOLS } from './tools.js';
-
-const KEY = 'mcp-unit-key-0123456789abcdef0123';
-const noBroker = (): never => {
-  throw new Error('no broker in this test');
-};
-const service = new Proxy({} as GroupService, { get: () => noBroker });
-
-function appWith(env: Record<string, string> = {}) {
-  const config = loadConfig({
-    AUTH_API_KEYS: `agent:${createHash('sha256').update(KEY).digest('hex')}`,
-    AUTH_GRANTS: JSON.stringify({ agent: { groups: 'team-*', actions: ['read', 'offsets'] } }),
-    RATE_LIMIT_PER_MINUTE: '0',
-    ...env,
-  });
-  return createApp({ service, security: securityFrom(config) });
-}
-
-async function documentOf(app: ReturnType<typeof appWith>): Promise<OpenApiDocument> {
-  return (await (
-    await app.request('/openapi.json', { headers: { authorization: `Bearer ${KEY}` } })
-  ).json()) as OpenApiDocument;
-}
-
-async function connect(app: ReturnType<typeof appWith>): Promise<Client> {
-  const client = new Client({ name: 'unit', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), {
-      fetch: async (url, init) => app.request(String(url), init),
-      requestInit: { headers: { authorization: `Bearer ${KEY}` } },
-    }),
-  );
-  return client;
-}
-
-const post = (app: ReturnType<typeof appWith>, body: string, headers: Record<string, string> = {}) =>
-  app.request('/mcp', {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${KEY}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      ...headers,
-    },
-    body,
-  });
 
 describe('the MCP tool table', () => {
   it('names each tool once, each after a route of the document', async () => {
