@@ -9,7 +9,6 @@ import type { ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
-import { CONFORMANCE_RUNS_HERE, conformanceSuite, type RunScenario } from '../support/mcp-conformance.js';
 import { startServerProcess } from '../support/server-process.js';
 
 const run = uniqueName('rebinding');
@@ -137,29 +136,3 @@ describe('a page on a name rebound to 127.0.0.1, against the demo server', () =>
     }
   });
 });
-
-// Of the suite's server scenarios, these apply to a server with tools only; the others call the
-// reference server's own fixture tools (test_simple_text, json_schema_2020_12_tool, …) or test
-// capabilities this server does not declare (logging, completion, resources, prompts).
-const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection'];
-
-describe.skipIf(!CONFORMANCE_RUNS_HERE)(
-  "the official MCP conformance suite, against the demo server's /mcp",
-  () => {
-    let scenario: RunScenario;
-    beforeAll(async () => {
-      scenario = await conformanceSuite();
-    }, 300_000);
-
-    it.each(SCENARIOS)(
-      '%s passes',
-      async (name) => {
-        const result = await scenario(`http://localhost:${port}/mcp`, name);
-        expect(result.total, result.output).toBeGreaterThan(0);
-        expect(result.failed, result.output).toBe(0);
-        expect(result.passed, result.output).toBe(result.total);
-      },
-      90_000,
-    );
-  },
-);

