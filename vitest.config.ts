@@ -13,14 +13,13 @@ const ALONE = ['test/cluster/**/*.test.ts'];
 // The unit files share their worker's module graph (isolate: false): importing `src/` once per
 // worker rather than once per file halves the unit loop. These are the files that read process-wide
 // state another file may have changed (whether a deadline scope was ever entered, which modules a
-// start loaded, Node's own fetch classes beside the light ones, a module registry reset), so
+// start loaded, a module registry reset), so
 // `unit-fresh` gives each its own.
 const FRESH = [
   'test/unit/cluster-deadline.test.ts',
   'test/unit/passed-deadline.test.ts',
   'test/unit/start-app.test.ts',
   'test/unit/lazy-routes.test.ts',
-  'src/runtime/light-fetch.test.ts',
 ];
 const UNIT = ['src/**/*.test.ts', 'test/unit/**/*.test.ts', 'test/tree/**/*.test.ts'];
 // The broker files share their worker's modules too, but for the runtimes' own: they set the

@@ -2,8 +2,7 @@
  * `npm run build`: one bundle per runtime, and their sizes.
  *
  *   dist/node/server.mjs    the Node server (ESM), Swagger UI's two assets beside it in swagger-ui/
- *   dist/lambda/index.mjs   the Lambda handler (`index.handler`), minified, on its own Request,
- *                           Response and Headers (src/runtime/light-fetch.ts)
+ *   dist/lambda/index.mjs   the Lambda handler (`index.handler`), minified
  *   .../chunks/*.mjs        code used only when configured or by a rare request (AWS's MSK IAM
  *                           signer and its SDK, RE2, the routes other than describe, the probes
  *                           and /cluster(s), the document's generator), loaded on first use, so a
@@ -70,19 +69,11 @@ export interface Built {
   meta: Metafile;
 }
 
-/**
- * The Lambda bundle's own Request, Response and Headers (src/runtime/light-fetch.ts): its free
- * references to the three names become these, so an answer never loads Node's (20-30 ms on a cold
- * start); Node's globals stay untouched.
- */
-export const LAMBDA_INJECT = ['src/runtime/light-fetch.ts'];
-
 async function esbuild(
   entry: string,
   outdir: string,
   name: string,
   minify: boolean,
-  inject: string[] = [],
   plugins: Plugin[] = [],
 ): Promise<Built> {
   // A chunk left by an earlier build would ship in the Lambda zip for nothing.
@@ -106,7 +97,6 @@ async function esbuild(
     metafile: true,
     logLevel: 'warning',
     plugins: [...BUNDLE_PLUGINS, ...plugins],
-    inject,
   });
   await dropUnusedRequireBanners(Object.keys(result.metafile.outputs));
   return { entry: join(outdir, `${name}.mjs`), meta: result.metafile };
@@ -165,16 +155,11 @@ export async function buildNode(outdir = join(ROOT, 'dist/node')): Promise<Bundl
   return { ...(await measure('node', outfile)), entry: outfile, meta };
 }
 
-/** `inject`: the light fetch classes; none gives the same bundle on Node's (their equivalence test). */
-export async function buildLambda(
-  outdir = join(ROOT, 'dist/lambda'),
-  inject = LAMBDA_INJECT,
-): Promise<Bundle & Built> {
+export async function buildLambda(outdir = join(ROOT, 'dist/lambda')): Promise<Bundle & Built> {
   const entry = 'src/runtime/lambda.ts';
-  // The start in three files: the entry's exports, one chunk of all it imports, and the light
-  // fetch classes with esbuild's require helper.
+  // The start in few files: the entry's exports and one chunk of all it imports.
   const plugins = [lazyChunksJoinStart(entry, 'src')];
-  const { entry: outfile, meta } = await esbuild(entry, outdir, 'index', true, inject, plugins);
+  const { entry: outfile, meta } = await esbuild(entry, outdir, 'index', true, plugins);
   checkNoSwaggerUi('lambda', Object.keys(meta.inputs));
   return { ...(await measure('lambda', outfile)), entry: outfile, meta };
 }

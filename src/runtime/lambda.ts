@@ -1,7 +1,7 @@
 /**
  * AWS Lambda: API Gateway REST (v1) and HTTP (v2) APIs, function URLs and ALB targets, through
- * `hono/aws-lambda`; built, its Requests and Responses are its own light ones (light-fetch.ts), so
- * an ordinary answer does not load Node's. Configuration comes from the function's environment.
+ * `hono/aws-lambda`, on the platform's own Request and Response. Configuration comes from the
+ * function's environment.
  * One client is built on the first invocation and kept by warm ones; a socket that died while the
  * function was frozen is replaced by the transport on its next use (see BrokerConnection), so no
  * request fails for it.
