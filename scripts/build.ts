@@ -16,16 +16,12 @@
 import { execFile } from 'node:child_process';
 import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile, type Plugin } from 'esbuild';
-import { kafkajsLazyBuiltins } from './kafkajs-lazy-builtins.js';
 import { lazyChunksJoinStart } from './lazy-chunks-join-start.js';
-import { openApiGeneratorApart } from './openapi-generator-apart.js';
-import { standIns, workerStandInProblems } from './stand-ins.js';
-import { zodJsonSchemaApart } from './zod-json-schema-apart.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // kafkajs is CommonJS and requires Node's built-ins; an ESM bundle needs a real `require` for them.
@@ -33,18 +29,27 @@ const REQUIRE_BANNER =
   "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);";
 
 /**
- * What the Node and Lambda bundles leave out or load apart: the stand-ins (scripts/stand-ins.ts:
- * zod's other locales and opt-ins, kafkajs's unused requests), zod-to-openapi's
- * generator (scripts/openapi-generator-apart.ts) and zod's JSON Schema conversion
- * (scripts/zod-json-schema-apart.ts), and kafkajs's requires of `crypto` and `tls` moved to where
- * SASL or TLS needs them (scripts/kafkajs-lazy-builtins.ts); exported for the bundle's own test.
+ * Dependencies go in as published: a plugin or alias that rewrites a file under node_modules makes
+ * every `npm update` a chance of a broken build. So each bundle's metafile is held against the
+ * disk: every input under node_modules must be the file's own bytes, and the Worker has no aliases.
+ * Exported for the check's own test, which plants a rewrite.
  */
-export const BUNDLE_PLUGINS: Plugin[] = [
-  standIns(ROOT),
-  openApiGeneratorApart,
-  zodJsonSchemaApart,
-  kafkajsLazyBuiltins,
-];
+export async function rewrittenDependencies(meta: Metafile, root = ROOT): Promise<string[]> {
+  const rewritten: string[] = [];
+  for (const [input, { bytes }] of Object.entries(meta.inputs)) {
+    const path = input.replace(/^[\w-]+:/, '');
+    if (!path.includes('node_modules/')) continue;
+    const onDisk = await stat(isAbsolute(path) ? path : join(root, path)).catch(() => undefined);
+    if (!onDisk || onDisk.size !== bytes || path !== input) rewritten.push(input);
+  }
+  return rewritten;
+}
+
+async function checkDependenciesAsPublished(name: string, meta: Metafile): Promise<void> {
+  const rewritten = await rewrittenDependencies(meta);
+  if (rewritten.length > 0)
+    throw new Error(`${name}: the build changed files of dependencies: ${rewritten.slice(0, 5).join(', ')}`);
+}
 
 export interface Bundle {
   name: string;
@@ -96,9 +101,10 @@ async function esbuild(
     banner: { js: REQUIRE_BANNER },
     metafile: true,
     logLevel: 'warning',
-    plugins: [...BUNDLE_PLUGINS, ...plugins],
+    plugins,
   });
   await dropUnusedRequireBanners(Object.keys(result.metafile.outputs));
+  await checkDependenciesAsPublished(name, result.metafile);
   return { entry: join(outdir, `${name}.mjs`), meta: result.metafile };
 }
 
@@ -194,8 +200,9 @@ export async function buildWorker(outdir = join(ROOT, 'dist/worker')): Promise<B
   );
   const meta = JSON.parse(await readFile(metafile, 'utf8')) as Metafile;
   checkNoSwaggerUi('worker', Object.keys(meta.inputs));
-  const problems = workerStandInProblems(await readFile(join(ROOT, 'wrangler.toml'), 'utf8'), meta, ROOT);
-  if (problems.length > 0) throw new Error(`worker: ${problems.join('; ')}`);
+  if (/^\[alias\]/m.test(await readFile(join(ROOT, 'wrangler.toml'), 'utf8')))
+    throw new Error('worker: wrangler.toml has an [alias]: dependencies go in as published');
+  await checkDependenciesAsPublished('worker', meta);
   await rm(metafile);
   const file = join(outdir, 'index.js');
   if (!(await stat(file).catch(() => undefined))) await rename(join(outdir, 'worker.js'), file);

@@ -1,12 +1,8 @@
 /**
  * The OpenAPI document of an app with every route registered: built on its first need
  * (/openapi.json, /docs's page reads it, /mcp's tools), so a start never loads this module.
- *
- * The import below is what brings zod-to-openapi's generator into the bundles: they keep it apart
- * from the registry every start loads (scripts/openapi-generator-apart.ts), in this module's chunk.
  */
 
-import '@asteasolutions/zod-to-openapi';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 
 type DocumentHead = Parameters<OpenAPIHono['getOpenAPI31Document']>[0];

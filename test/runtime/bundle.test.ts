@@ -1,11 +1,8 @@
 /**
- * What the bundles leave out must be what this product never calls: zod keeps English. (What they
- * leave out of kafkajs is checked beside its plugin, src/broker/transport/kafkajs/kafkajs.test.ts.)
  * What a Lambda cold start loads is bounded: the entry and its static imports only, without AWS's
  * MSK IAM signer or the RE2 engine, which load from their chunks on first use; the built handler,
- * copied away from this repository's node_modules, answers from the broker and still signs; its
- * import and its first answer leave Node's fetch classes unloaded, and Node's crypto and tls until
- * SCRAM or TLS is configured.
+ * copied away from this repository's node_modules, answers from the broker on Node's own fetch
+ * classes, connects with SCRAM and TLS, and still signs.
  */
 
 import { execFile } from 'node:child_process';
@@ -15,48 +12,18 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { BUNDLE_PLUGINS, type Built, buildLambda, staticClosure } from '../../scripts/build.js';
-import { bundled as bundledWith } from '../support/bundled.js';
-
-const bundled = (source: string) => bundledWith(source, { plugins: BUNDLE_PLUGINS });
-
-describe('bundle trimming', () => {
-  it('zod keeps its English messages', async () => {
-    // As the sources import it (ESM), which is what the bundles resolve.
-    const out = await bundled(`
-      import { z } from 'zod';
-      export const locales = Object.keys(z.locales);
-      export const message = z.number().safeParse('x').error.issues[0].message;
-    `);
-    expect(out.locales).toEqual(['en']);
-    expect(out.message).toBe('Invalid input: expected number, received string');
-  });
-
-  it("zod's compile and fromJSONSchema are left out, every schema still parses", async () => {
-    const out = await bundled(`
-      import { z } from 'zod';
-      const s = z.strictObject({ a: z.string().regex(/^x+$/), n: z.coerce.number().int() });
-      export const good = s.parse({ a: 'xx', n: '3' });
-      export const bad = s.safeParse({ a: 'y', n: 1, c: 2 }).error.issues.map((i) => i.code);
-      const tried = (f) => { try { f(); return 'called'; } catch (e) { return e.message; } };
-      export const compile = tried(() => z.compile(s));
-      export const fromJSONSchema = tried(() => z.fromJSONSchema({ type: 'string' }));
-    `);
-    expect(out.good).toEqual({ a: 'xx', n: 3 });
-    expect(out.bad).toEqual(['invalid_format', 'unrecognized_keys']);
-    expect(out.compile).toBe("zod's compile is not in this bundle");
-    expect(out.fromJSONSchema).toBe("zod's fromJSONSchema is not in this bundle");
-  });
-});
+import { type Built, buildLambda, staticClosure } from '../../scripts/build.js';
 
 /**
  * What a cold start parses and evaluates before the handler's first line, and all its first answer
  * loads (a describe). 643 KiB before the lazy route modules; 507,728 B with them; 476,502 B once
  * kafkajs kept only SASL's requests and the document's generator loaded apart; 458,774 B with zod's
- * JSON Schema conversion apart too (scripts/build.ts); 416,252 B (449,866 B before) with the listing
- * and the problems' schema apart. The bound is the 500 KB target.
+ * JSON Schema conversion apart too; 416,252 B (449,866 B before) with the listing and the problems'
+ * schema apart. 867.7 KiB with every dependency as published (no stand-ins, no rewritten files): zod's
+ * locales (258 KiB, every export of zod is kept once @hono/zod-openapi extends its `z`), kafkajs's
+ * every request (+119 KiB), zod's JSON Schema conversion and compile, zod-to-openapi's generator.
  */
-const LAMBDA_START_MAX_BYTES = 500_000;
+const LAMBDA_START_MAX_BYTES = 900_000;
 const ONLY_ON_FIRST_USE = [
   'node_modules/aws-msk-iam-sasl-signer-js/',
   'node_modules/@aws-sdk/',
@@ -70,10 +37,9 @@ const ONLY_ON_FIRST_USE = [
   // The MCP SDK, and the tools' bridge: only a POST /mcp loads them.
   'node_modules/@modelcontextprotocol/',
   'src/routes/mcp/serve.ts',
-  // What only the document needs: zod-to-openapi's generator, the problems' schema and examples,
-  // the security scheme, the probes' answers.
+  // What only the document needs: the problems' schema and examples, the security scheme, the
+  // probes' answers. (zod-to-openapi's generator is in the start: its package is one file.)
   'src/openapi/document.ts',
-  'zod-to-openapi-apart:generator',
   'src/openapi/problem-schema.ts',
   'src/openapi/problems.ts',
   'src/openapi/security.ts',
@@ -172,59 +138,31 @@ describe('the Lambda bundle', () => {
     expect(start.files.length).toBeLessThanOrEqual(3);
   });
 
-  /** In a child's source: which of Node's `crypto` and `tls` the process has loaded so far. */
-  const LOADED_BUILTINS = `const loaded = () => ['crypto', 'tls'].filter((m) => process.moduleLoadList.includes('NativeModule ' + m));`;
-
-  it("importing the handler loads neither Node's crypto nor its tls; the first answer's fetch classes load both", async () => {
-    // kafkajs requires both at start for SCRAM and TLS; the bundle requires them on the first
-    // connection that authenticates with SCRAM or uses TLS. Node's fetch classes, which the
-    // first answer loads, load both anyway.
-    const child = `
-      ${LOADED_BUILTINS}
-      const { handler, __lambdaInternals } = await import('./index.mjs');
-      const atImport = loaded();
-      const path = '/groups/' + encodeURIComponent('no-such-group-' + process.pid);
-      const res = await handler(${GET_PATH});
-      const afterAnswer = loaded();
-      await __lambdaInternals.reset();
-      console.log(JSON.stringify({ status: res.statusCode, atImport, afterAnswer }));
-      process.exit(0);
-    `;
-    expect(await inDeployed(child)).toEqual({ status: 404, atImport: [], afterAnswer: ['crypto', 'tls'] });
-  });
-
   const sasl = inject('kafkaSasl');
   const tls = inject('kafkaTls');
-  it.skipIf(!sasl || !tls)(
-    'SCRAM-SHA-512 and TLS still connect, each loading its module on first use',
-    async () => {
-      const child = `
-      ${LOADED_BUILTINS}
+  it.skipIf(!sasl || !tls)('SCRAM-SHA-512 and TLS connect from the deployed bundle', async () => {
+    const child = `
       const { handler, __lambdaInternals } = await import('./index.mjs');
       const path = '/groups/' + encodeURIComponent('no-such-group-' + process.pid);
       const res = await handler(${GET_PATH});
       await __lambdaInternals.reset();
-      console.log(JSON.stringify({ status: res.statusCode, type: JSON.parse(res.body).type, loaded: loaded() }));
+      console.log(JSON.stringify({ status: res.statusCode, type: JSON.parse(res.body).type }));
       process.exit(0);
     `;
-      const missing = { status: 404, type: '/problems/group-not-found' };
-      const scram = {
-        KAFKA_BROKERS: sasl?.bootstrap ?? '',
-        KAFKA_SASL_MECHANISM: 'scram-sha-512',
-        KAFKA_SASL_USERNAME: sasl?.username ?? '',
-        KAFKA_SASL_PASSWORD: sasl?.password ?? '',
-      };
-      expect(await inDeployed(child, scram)).toEqual({ ...missing, loaded: ['crypto'] });
-      const overTls = { KAFKA_BROKERS: tls?.bootstrap ?? '', KAFKA_SSL_CA: tls?.caPem ?? '' };
-      expect(await inDeployed(child, overTls)).toMatchObject({
-        ...missing,
-        loaded: expect.arrayContaining(['tls']),
-      });
-      // A wrong password is still refused: authentication ran.
-      const refused = await inDeployed(child, { ...scram, KAFKA_SASL_PASSWORD: 'not-the-password' });
-      expect(refused).toMatchObject({ status: 503, type: '/problems/broker-unavailable' });
-    },
-  );
+    const missing = { status: 404, type: '/problems/group-not-found' };
+    const scram = {
+      KAFKA_BROKERS: sasl?.bootstrap ?? '',
+      KAFKA_SASL_MECHANISM: 'scram-sha-512',
+      KAFKA_SASL_USERNAME: sasl?.username ?? '',
+      KAFKA_SASL_PASSWORD: sasl?.password ?? '',
+    };
+    expect(await inDeployed(child, scram)).toEqual(missing);
+    const overTls = { KAFKA_BROKERS: tls?.bootstrap ?? '', KAFKA_SSL_CA: tls?.caPem ?? '' };
+    expect(await inDeployed(child, overTls)).toEqual(missing);
+    // A wrong password is still refused: authentication ran.
+    const refused = await inDeployed(child, { ...scram, KAFKA_SASL_PASSWORD: 'not-the-password' });
+    expect(refused).toMatchObject({ status: 503, type: '/problems/broker-unavailable' });
+  });
 
   it('the deployed handler answers from the broker, then loads the signer chunk and signs', async () => {
     const child = `

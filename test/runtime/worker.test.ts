@@ -61,14 +61,13 @@ afterAll(async () => {
 describe('the Worker in workerd', () => {
   // Cloudflare counts a Worker's size compressed: 3 MB on the free plan. A third of that leaves
   // room to grow. The raw bound (what workerd parses at every cold isolate) only catches a
-  // dependency pulled in whole by mistake, such as zod's every locale or kafkajs's every request
-  // (wrangler.toml's aliases leave them out: scripts/stand-ins.ts). 955,031 B with the MCP SDK 1.x
-  // and its validator stood in; 1,130,698 B with SDK 2.x's server as published (both eras, its
-  // Workers validator), 330 KiB gzipped.
-  it('is bundled under 1.5 MB raw and under 1 MB gzipped (a third of the free plan limit)', () => {
+  // dependency pulled in whole by mistake, such as AWS's SDK. 955,031 B with stand-ins for zod's
+  // locales, kafkajs's requests and the MCP SDK 1.x's validator; 1,564,412 B, 410 KiB gzipped, with
+  // every dependency as published (MCP SDK 2.x's server, both eras).
+  it('is bundled under 2 MB raw and under 1 MB gzipped (a third of the free plan limit)', () => {
     const { bytes, gzipBytes } = worker.bundle;
     expect(bytes).toBeGreaterThan(100_000);
-    expect(bytes).toBeLessThanOrEqual(1_500_000);
+    expect(bytes).toBeLessThanOrEqual(2_000_000);
     expect(gzipBytes).toBeLessThan(1_000_000);
   });
 

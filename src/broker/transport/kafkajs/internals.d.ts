@@ -106,13 +106,3 @@ declare module 'kafkajs/src/errors.js' {
     constructor(message: string, details: { apiKey: number; apiName?: string });
   }
 }
-
-// The two requests sasl-requests.ts registers for kafkajs's SASL authenticator.
-declare module 'kafkajs/src/protocol/requests/saslHandshake/index.js' {
-  const definition: { versions: string[]; protocol(options: { version: number }): () => unknown };
-  export default definition;
-}
-declare module 'kafkajs/src/protocol/requests/saslAuthenticate/index.js' {
-  const definition: { versions: string[]; protocol(options: { version: number }): () => unknown };
-  export default definition;
-}

@@ -7,13 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer, Socket as NetSocket, type Server, type Socket } from 'node:net';
-import { build } from 'esbuild';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { standIns } from '../../../../scripts/stand-ins.js';
 import { silentLogger } from '../../../logger.js';
 import { BrokerTimeoutError } from '../../errors.js';
 import { ConnectionDroppedError, type Link, type TransportSocket } from '../link.js';
-import { KAFKAJS_STAND_INS } from './bundle.js';
 import { kafkajsTransport } from './index.js';
 
 /** The version this folder was written and checked against. Bump it only after reading its diff. */
@@ -93,91 +90,6 @@ describe('kafkajs, as this folder relies on it', () => {
     expect(errors.KafkaJSConnectionClosedError.prototype).toBeInstanceOf(errors.KafkaJSConnectionError);
     expect(errors.KafkaJSRequestTimeoutError.prototype).toBeInstanceOf(errors.KafkaJSError);
     expect(errors.KafkaJSSASLAuthenticationError.prototype).toBeInstanceOf(errors.KafkaJSError);
-  });
-
-  it('keeps the imports its bundles replace, in the files that make them', () => {
-    // One file of kafkajs that makes each import.
-    const IMPORTERS: Record<string, string> = {
-      '../../protocol/requests': 'broker/saslAuthenticator/index.js',
-      '../../../error': 'protocol/requests/saslAuthenticate/v0/response.js',
-      '../package.json': 'errors.js',
-      './awsIam': 'broker/saslAuthenticator/index.js',
-      './oauthBearer': 'broker/saslAuthenticator/index.js',
-    };
-    for (const { specifier, importer, file } of KAFKAJS_STAND_INS) {
-      const path = require.resolve(`kafkajs/src/${IMPORTERS[specifier]}`);
-      expect(path).toMatch(importer);
-      expect(readFileSync(path, 'utf8')).toContain(`require('${specifier}')`);
-      expect(readFileSync(new URL(`../../../../${file}`, import.meta.url), 'utf8').length).toBeGreaterThan(0);
-    }
-    // The one field its errors read, as the installed package has it.
-    const fields = JSON.parse(readFileSync(new URL('./package-fields.json', import.meta.url), 'utf8'));
-    expect(fields.bugs).toEqual(require('kafkajs/package.json').bugs);
-  });
-
-  it('trimmed bundle: its SASL authenticator still builds both requests; the requests and built-in authenticators it never runs for us are gone', async () => {
-    const result = await build({
-      stdin: {
-        contents: `
-          const Authenticator = require('kafkajs/src/broker/saslAuthenticator/index.js');
-          const sent = [];
-          const connection = { sasl: { mechanism: 'plain', username: 'u', password: 'p' },
-            send: async (protocol) => { sent.push(protocol.request); return protocol.request.apiKey === 17 ? { enabledMechanisms: ['PLAIN', 'OAUTHBEARER', 'AWS'] } : { authBytes: Buffer.alloc(0) }; } };
-          const logger = { debug() {}, info() {}, warn() {}, error() {}, namespace: () => logger };
-          const versions = { 17: { minVersion: 0, maxVersion: 1 }, 36: { minVersion: 0, maxVersion: 2 } };
-          const done = new Authenticator(connection, logger, versions, true).authenticate();
-          let missing;
-          try { new Authenticator(connection, logger, {}, true); } catch (e) { missing = e.name + ': ' + e.message; }
-          // OAUTHBEARER with the Link's own provider: the built-in one (a stand-in) is not reached.
-          const own = { sasl: { mechanism: 'oauthbearer', authenticationProvider: () => ({ authenticate: async () => { sent.push('own provider'); } }) }, send: connection.send };
-          const ownDone = new Authenticator(own, logger, versions, true).authenticate();
-          const aws = { sasl: { mechanism: 'aws' }, send: connection.send };
-          const awsDone = new Authenticator(aws, logger, versions, true).authenticate().then(() => 'ran', (e) => e.message);
-          module.exports = { done, sent, missing, ownDone, awsDone };
-        `,
-        resolveDir: process.cwd(),
-        loader: 'js',
-      },
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      write: false,
-      metafile: true,
-      plugins: [standIns(process.cwd())],
-      logLevel: 'silent',
-    });
-    const module = { exports: {} as Record<string, unknown> };
-    new Function('module', 'exports', 'require', result.outputFiles[0]?.text ?? '')(
-      module,
-      module.exports,
-      require,
-    );
-    const out = module.exports as {
-      done: Promise<unknown>;
-      sent: unknown[];
-      missing: string;
-      ownDone: Promise<unknown>;
-      awsDone: Promise<string>;
-    };
-    await out.done;
-    await out.ownDone;
-    expect(out.sent).toContain('own provider');
-    expect(await out.awsDone).toBe('this SASL mechanism is not part of this build');
-    expect(out.sent).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ apiKey: 17, apiVersion: 1 }),
-        expect.objectContaining({ apiKey: 36, apiVersion: 1 }), // kafkajs's newest
-      ]),
-    );
-    expect(out.missing).toBe(
-      'KafkaJSServerDoesNotSupportApiKey: The Kafka server does not support the requested API version',
-    );
-    const inputs = Object.keys(result.metafile.inputs);
-    expect(inputs.some((i) => i.includes('kafkajs/src/protocol/requests/saslAuthenticate/'))).toBe(true);
-    expect(inputs.filter((i) => /saslAuthenticator\/(awsIam|oauthBearer)\.js$/.test(i))).toEqual([]);
-    expect(
-      inputs.filter((i) => /kafkajs\/src\/protocol\/requests\/(produce|fetch|joinGroup)\//.test(i)),
-    ).toEqual([]);
   });
 });
 
