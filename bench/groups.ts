@@ -9,12 +9,13 @@
  * creates only the groups it lacks), creates the groups cheaply (one Admin offset commit each makes an
  * Empty classic group), builds dist/node/server.mjs, then for each size starts a fresh server and
  * measures both on the same work. HTTP load comes from autocannon. Prints a table per size and
- * writes them all to docs/BENCHMARKS.md. Not part of `npm test`: on a shared machine the figures
- * are only meaningful as ratios within one run.
+ * appends them all, dated, to docs/benchmarks-log.md; docs/BENCHMARKS.md, the newest figure of each
+ * measurement, is edited by hand from it, since its figures come from several benches. Not part of
+ * `npm test`: on a shared machine the figures are only meaningful as ratios within one run.
  */
 
 import { type ChildProcess, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -28,6 +29,7 @@ import { startServerProcess } from '../test/support/server-process.js';
 import { type AdminBench, startAdminBench } from './admin-bench.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const LOG = 'docs/benchmarks-log.md';
 const sizes = process.argv.slice(2).map(Number);
 if (sizes.length === 0) sizes.push(1_000, 10_000, 100_000);
 if (sizes.some((n, i) => !Number.isInteger(n) || n < 1_000 || (i > 0 && n <= (sizes[i - 1] as number))))
@@ -52,6 +54,7 @@ interface Row {
 /**
  * The highest 1-minute load average at which one-caller figures are published. Above it the
  * machine is busy with other work, which sets a lone request's latency more than this product does.
+ * docs/BENCHMARKS.md ("Reading the rows") names it.
  */
 const QUIET_LOAD = 2;
 /** How long the one-caller rows wait for the load of the run's own earlier work to settle. */
@@ -429,9 +432,13 @@ async function main() {
           : ' |'),
     )
     .join('\n');
-  const doc = `# Benchmarks
+  const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
+  const at = `${started.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const run = `
 
-Measured by \`npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\` (bench/groups.ts), ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC:
+## \`${command}\`, ${at}
+
+Measured by \`${command}\` (bench/groups.ts), ${at}:
 one Kafka ${broker.version} broker on loopback, the built server (\`node dist/node/server.mjs\`, a fresh
 process per size) and Kafka's own Java Admin client (bench/AdminBench.java, one warm JVM) doing the
 same work in the same run. Groups are Empty classic groups, each made by one Admin offset commit.
@@ -445,55 +452,20 @@ Machine:
 ${about}
 ${loadLine}
 
-## How cost grows
+### How cost grows
 
 | groups | Java listGroups (ms) | ndjson listing (ms) | one page of 1,000 (ms) | server peak RSS (MB) | growth from the first size |
 |---|---|---|---|---|---|
 ${growth}
 
 ${sections.join('\n')}
-## Reading the rows
-
-- _one page of 1,000 from the middle_ is a page whose cursor names no snapshot (a cursor of an
-  earlier version, or one whose snapshot this process no longer holds): a fresh ListGroups on
-  every broker, then the page picked in one pass. It is what any page costs without the
-  snapshot, and what a first page costs.
-- _follow all pages_ starts without a cursor and follows \`nextCursor\`: the first page lists every
-  broker and keeps the listing as a snapshot, the next pages are cut from it (by a pass over it for
-  four pages, then from it sorted once).
-- _lag of a page of 100_ includes listing every group to find the page (a cursor without a
-  snapshot); Java's lag row is given the 100 group ids and only reads their offsets, so the two
-  rows are not the same work at 100,000 groups.
-- _describe random groups_: Java's \`describeClassicGroups\` is told the type. The product is
-  measured without the type (a group's first describe asks the classic type first, the type of
-  these groups, then the type is remembered) and with \`?type=classic\` (one RPC, like Java). Most
-  groups are described for the first time in the run: each needs its coordinator, and the
-  coordinator lookups of concurrent requests go out as one FindCoordinator. The server remembers
-  a group's coordinator, so where there are twice the pool's groups the typed row draws from
-  groups of its own (the next 10,000), as cold as the first row's.
-- Describes of different groups on one coordinator are coalesced: 64 callers share few RPCs.
-- _describe one group, 1 caller_ measures the latency of a lone request, which other work on the
-  machine sets more than this product does: the bench waits up to a minute for the 1-minute load
-  average to fall to ${QUIET_LOAD} or less, and publishes the row only if it stayed there
-  (otherwise the row says _not published_ with the load; the console still prints the figures).
-- _HTTP hop alone_ is \`GET /healthz\` from one caller on the same server, measured right after
-  the one-caller describe under the same quiet-machine rule: an answer that asks no broker, so its
-  rate and p50 are the HTTP exchange (request parsing, routing, the guards, the answer written)
-  that the Java client, calling the broker directly, does not make. Its ratio column gives its time
-  per request (from the rates: autocannon's latencies are whole milliseconds, so sub-millisecond
-  p50s read 0) as a share of the one-caller describe's; the rest of the describe is the broker
-  round trip and the describe itself.
-- _lag of every group_, _GET /metrics_ and _consumers of one topic_ read every group (the 100
-  \`reader-\` groups that alone read \`${READERS_TOPIC}\` included) in one request each; Java's rows
-  are \`listGroups\`, one \`listConsumerGroupOffsets\` for all groups and one \`listOffsets\`
-  (filtered to the topic for the last). Each row names the server's peak RSS after it.
+What each row measures: [reading the rows](BENCHMARKS.md#reading-the-rows).
 `;
-  writeFileSync(join(ROOT, 'docs/BENCHMARKS.md'), doc);
+  // The log is oldest first: a run goes at its end.
+  appendFileSync(join(ROOT, LOG), run);
   // Laid out as the linter wants it (aligned tables), so the file can be committed as written.
-  spawnSync(join(ROOT, 'node_modules/.bin/biome'), ['format', '--write', 'docs/BENCHMARKS.md'], {
-    cwd: ROOT,
-  });
-  console.log('written to docs/BENCHMARKS.md');
+  spawnSync(join(ROOT, 'node_modules/.bin/biome'), ['format', '--write', LOG], { cwd: ROOT });
+  console.log(`appended to ${LOG}`);
 }
 
 main().catch((error) => {

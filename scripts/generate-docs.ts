@@ -1,8 +1,11 @@
 /**
- * The reference pages made from the code (`npm run docs`):
+ * The reference made from the code (`npm run docs`):
  *
  *   docs/configuration.md   every variable the configuration reader accepts (src/config/variables.ts)
  *   docs/problems.md        the problem catalogue (src/openapi/problems.ts, problem-docs.ts)
+ *   README.md, docs/api.md  the route table between their generated-routes comments: every operation
+ *                           of the OpenAPI document the app serves, with the grant action its route
+ *                           requires; the prose around it is written by hand
  *
  * Each page is formatted by Biome as `npm run format` would, so the committed page is what this
  * writes. test/tree/generated-docs.test.ts regenerates in memory and fails when a committed page
@@ -10,15 +13,19 @@
  */
 
 import { spawnSync } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ENV_VARIABLES, type VariableDoc, type VariableSection } from '../src/config/variables.js';
+import { policyOf, type RoutePolicy } from '../src/http/route-policy.js';
 import { PROBLEM_WHEN } from '../src/openapi/problem-docs.js';
 import { PROBLEMS, type ProblemSlug } from '../src/openapi/problems.js';
+import { CLUSTER_PREFIX } from '../src/routes/clusters.js';
+import { honoPath } from '../src/routes/lazy.js';
+import { appWithoutBroker, openApiDocument } from './generate-sdk.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const DOCS_FILES = ['docs/configuration.md', 'docs/problems.md'] as const;
+export const DOCS_FILES = ['docs/configuration.md', 'docs/problems.md', 'README.md', 'docs/api.md'] as const;
 export type DocsFile = (typeof DOCS_FILES)[number];
 
 const GENERATED = (source: string) =>
@@ -149,15 +156,97 @@ function formatted(path: string, text: string): string {
   return biome.stdout;
 }
 
-export function generateDocs(): Record<DocsFile, string> {
+const ROUTES_BEGIN =
+  '<!-- routes: generated from the OpenAPI document by `npm run docs`; edit the routes, not this table -->';
+const ROUTES_END = '<!-- end of the generated routes -->';
+
+interface Operation {
+  method: string;
+  path: string;
+  summary: string;
+}
+
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
+const routeKey = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
+
+/** Every operation of the document, in the document's order. */
+function operations(document: string): Operation[] {
+  const { paths } = JSON.parse(document) as { paths: Record<string, Record<string, { summary?: string }>> };
+  return Object.entries(paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => HTTP_METHODS.has(method))
+      .map(([method, operation]) => ({ method, path, summary: operation.summary ?? '' })),
+  );
+}
+
+/**
+ * The policy of each route, by method and Hono path, as the app serving requests holds it: a
+ * lazily loaded route's is the one its stand-in carries (src/routes/lazy-modules.ts), which is the
+ * one the guards read.
+ */
+function routePolicies(): Map<string, RoutePolicy> {
+  const policies = new Map<string, RoutePolicy>();
+  for (const route of appWithoutBroker().routes) {
+    const policy = policyOf(route.handler);
+    const key = routeKey(route.method, route.path);
+    if (policy && !policies.has(key)) policies.set(key, policy);
+  }
+  return policies;
+}
+
+/**
+ * One row per operation. A mirror under /clusters/{alias} has the grant action of the route it
+ * mirrors (routes/clusters.ts), so it is a column of that route's row rather than a row of its own.
+ */
+async function routesTable(): Promise<string> {
+  const all = operations(await openApiDocument());
+  const policies = routePolicies();
+  const known = new Set(all.map((op) => routeKey(op.method, op.path)));
+  const mirrored = new Set<string>();
+  const own = all.filter((op) => {
+    const short = op.path.slice(CLUSTER_PREFIX.length);
+    const mirror = op.path.startsWith(`${CLUSTER_PREFIX}/`) && known.has(routeKey(op.method, short));
+    if (mirror) mirrored.add(routeKey(op.method, short));
+    return !mirror;
+  });
+  return table(
+    ['route', 'grant action', 'under `/clusters/{alias}`', 'what it does'],
+    own.map(({ method, path, summary }) => {
+      const route = routeKey(method, path);
+      const policy = policies.get(routeKey(method, honoPath(path)));
+      if (!policy) throw new Error(`${route} has no policy (src/http/route-policy.ts): no grant opens it`);
+      return [
+        `\`${route}\``,
+        'action' in policy ? `\`${policy.action}\`` : 'none: open to all',
+        mirrored.has(route) ? 'yes' : 'no',
+        summary,
+      ];
+    }),
+  );
+}
+
+/** `page` with the table between its generated-routes comments. */
+function withRoutes(file: string, page: string, routes: string): string {
+  const begin = page.indexOf(ROUTES_BEGIN);
+  const end = page.indexOf(ROUTES_END);
+  if (begin < 0 || end < begin) throw new Error(`${file} has no generated-routes region: ${ROUTES_BEGIN}`);
+  return `${page.slice(0, begin + ROUTES_BEGIN.length)}\n\n${routes}\n\n${page.slice(end)}`;
+}
+
+export async function generateDocs(): Promise<Record<DocsFile, string>> {
+  const routes = await routesTable();
+  const spliced = async (file: DocsFile) =>
+    formatted(file, withRoutes(file, await readFile(join(ROOT, file), 'utf8'), routes));
   return {
     'docs/configuration.md': formatted('docs/configuration.md', configurationPage()),
     'docs/problems.md': formatted('docs/problems.md', problemsPage()),
+    'README.md': await spliced('README.md'),
+    'docs/api.md': await spliced('docs/api.md'),
   };
 }
 
 async function main(): Promise<void> {
-  const pages = generateDocs();
+  const pages = await generateDocs();
   for (const file of DOCS_FILES) {
     await writeFile(join(ROOT, file), pages[file]);
     console.log(`wrote ${file}`);

@@ -46,11 +46,16 @@ const service: GroupService = {
   writes: {} as GroupWrites,
 };
 
-/** The document GET /openapi.json serves, pretty-printed in the order the app produces its keys. */
-export async function openApiDocument(path = '/openapi.json'): Promise<string> {
+/** The app as a start builds it, with a service that is never called: its document and its routes. */
+export function appWithoutBroker() {
   // The document is the same whatever the authentication; AUTH=none only spares a key here.
   const security = securityFrom(loadConfig({ AUTH: 'none' }));
-  const res = await createApp({ service, security }).request(path);
+  return createApp({ service, security });
+}
+
+/** The document GET /openapi.json serves, pretty-printed in the order the app produces its keys. */
+export async function openApiDocument(path = '/openapi.json'): Promise<string> {
+  const res = await appWithoutBroker().request(path);
   const body = await res.text();
   if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}: ${body}`);
   return `${JSON.stringify(JSON.parse(body), null, 2)}\n`;
