@@ -9,6 +9,11 @@
  *   features                 Admin.describeFeatures, one line a finalized feature:
  *                              FINALIZED <name> <min level> <max level>
  *                            then EPOCH <epoch or -1>
+ *   streams-topology GROUP   Admin.describeStreamsGroups with includeTopologyDescription:
+ *                              STATUS <StreamsGroupTopologyDescriptionStatus>
+ *                              NODE <subtopology id> <source|processor|sink> <name> <topics> <sink topic> <stores> <successors>
+ *                              GLOBAL <source name> <its topics> <processor name> <its stores>
+ *                            each list comma-separated and sorted, '-' when empty or absent
  *   set-config GROUP NAME VALUE
  *                            Admin.incrementalAlterConfigs: SET NAME to VALUE on the GROUP resource
  *   describe-configs GROUP   Admin.describeConfigs on ConfigResource.Type.GROUP, one line a config:
@@ -22,6 +27,7 @@ import java.io.FileOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -32,6 +38,9 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.DescribeStreamsGroupsOptions;
+import org.apache.kafka.clients.admin.StreamsGroupDescription;
+import org.apache.kafka.clients.admin.StreamsGroupTopologyDescription;
 import org.apache.kafka.clients.admin.FeatureMetadata;
 import org.apache.kafka.clients.admin.FinalizedVersionRange;
 import org.apache.kafka.common.config.ConfigResource;
@@ -95,6 +104,20 @@ public class GroupAdmin {
                 + e.isReadOnly() + " " + value);
           }
         }
+        case "streams-topology" -> {
+          if (args.size() != 1) throw new IllegalArgumentException("streams-topology GROUP");
+          StreamsGroupDescription d = admin
+              .describeStreamsGroups(List.of(args.get(0)), new DescribeStreamsGroupsOptions().includeTopologyDescription(true))
+              .describedGroups().get(args.get(0)).get();
+          out.println("STATUS " + d.topologyDescriptionStatus());
+          d.topologyDescription().ifPresent(t -> {
+            for (StreamsGroupTopologyDescription.Subtopology s : t.subtopologies())
+              for (StreamsGroupTopologyDescription.Node n : s.nodes()) out.println("NODE " + s.id() + " " + node(n));
+            for (StreamsGroupTopologyDescription.GlobalStore g : t.globalStores())
+              out.println("GLOBAL " + g.source().name() + " " + list(g.source().topics()) + " "
+                  + g.processor().name() + " " + list(g.processor().stores()));
+          });
+        }
         case "set-config" -> {
           if (args.size() != 3) throw new IllegalArgumentException("set-config GROUP NAME VALUE");
           ConfigResource group = new ConfigResource(ConfigResource.Type.GROUP, args.get(0));
@@ -114,5 +137,23 @@ public class GroupAdmin {
         default -> throw new IllegalArgumentException("unknown operation " + operation);
       }
     }
+  }
+
+  static String list(Collection<String> items) {
+    return items == null || items.isEmpty() ? "-" : String.join(",", items.stream().sorted().toList());
+  }
+
+  static String node(StreamsGroupTopologyDescription.Node n) {
+    String type = "processor", topics = "-", sink = "-", stores = "-";
+    if (n instanceof StreamsGroupTopologyDescription.Source src) {
+      type = "source";
+      topics = list(src.topics());
+    } else if (n instanceof StreamsGroupTopologyDescription.Sink snk) {
+      type = "sink";
+      sink = snk.topic().orElse("-");
+    } else if (n instanceof StreamsGroupTopologyDescription.Processor p) {
+      stores = list(p.stores());
+    }
+    return type + " " + n.name() + " " + topics + " " + sink + " " + stores + " " + list(n.successors());
   }
 }

@@ -278,6 +278,12 @@ export function brokerConfig(
       cfg['unstable.feature.versions.enable'] = 'true';
     }
     // 4.2+: consumer, share and streams groups are on by default.
+    if (minor >= 4 || major > 4) {
+      // 4.4 (KIP-1331): a streams group's topology description is kept only by a plugin; the
+      // broker's own in-memory one asks each group's Streams clients for theirs.
+      cfg['group.streams.topology.description.plugin.class'] =
+        'org.apache.kafka.server.streams.InMemoryTopologyDescriptionPlugin';
+    }
   }
   return cfg;
 }

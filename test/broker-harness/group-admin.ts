@@ -1,4 +1,7 @@
-/** Feature levels and group configs as Kafka's own Java Admin client reads them (GroupAdmin.java). */
+/**
+ * Feature levels, group configs and a streams group's topology description as Kafka's own Java
+ * Admin client reads them (GroupAdmin.java).
+ */
 
 import { runJavaClient } from './java-client.js';
 
@@ -71,4 +74,54 @@ export async function javaAdminSetGroupConfig(
   value: string,
 ): Promise<void> {
   await groupAdmin(bootstrap, ['set-config', groupId, name, value]);
+}
+
+/** A topology node as the Admin client describes it, its lists sorted ('-' lists are empty). */
+export interface JavaTopologyNode {
+  subtopologyId: string;
+  nodeType: 'source' | 'processor' | 'sink';
+  name: string;
+  sourceTopics: string[];
+  sinkTopic: string | null;
+  stores: string[];
+  successors: string[];
+}
+
+export interface JavaTopologyDescription {
+  /** StreamsGroupTopologyDescriptionStatus: NOT_REQUESTED, NOT_STORED, ERROR, AVAILABLE. */
+  status: string;
+  nodes: JavaTopologyNode[];
+  globalStores: { source: string; topics: string[]; processor: string; stores: string[] }[];
+}
+
+/** Admin.describeStreamsGroups with includeTopologyDescription: `groupId`'s topology description. */
+export async function javaAdminStreamsTopology(
+  bootstrap: string,
+  groupId: string,
+): Promise<JavaTopologyDescription> {
+  const list = (s: string | undefined) => (s === undefined || s === '-' ? [] : s.split(','));
+  const out: JavaTopologyDescription = { status: '', nodes: [], globalStores: [] };
+  for (const line of await groupAdmin(bootstrap, ['streams-topology', groupId])) {
+    const f = line.split(' ');
+    if (f[0] === 'STATUS' && f.length === 2) out.status = f[1] as string;
+    else if (f[0] === 'NODE' && f.length === 8)
+      out.nodes.push({
+        subtopologyId: f[1] as string,
+        nodeType: f[2] as JavaTopologyNode['nodeType'],
+        name: f[3] as string,
+        sourceTopics: list(f[4]),
+        sinkTopic: f[5] === '-' ? null : (f[5] as string),
+        stores: list(f[6]),
+        successors: list(f[7]),
+      });
+    else if (f[0] === 'GLOBAL' && f.length === 5)
+      out.globalStores.push({
+        source: f[1] as string,
+        topics: list(f[2]),
+        processor: f[3] as string,
+        stores: list(f[4]),
+      });
+    else throw new Error(`unexpected line ${JSON.stringify(line)}`);
+  }
+  return out;
 }

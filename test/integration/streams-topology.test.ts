@@ -1,14 +1,17 @@
 /**
  * A streams group's topology description and assignor (Kafka 4.4: StreamsGroupDescribe v1,
  * KIP-1331 and KIP-1357) through GET /groups/{groupId}?include=topology, with a group made by
- * Kafka Streams itself. The test broker runs no topology description plugin, so it stores none:
- * Kafka's Streams client sends its description only when the broker asks for it
- * (topologyPushRequired in the heartbeat answer), and the answer says so.
+ * Kafka Streams itself. The test broker of 4.4 runs Kafka's in-memory topology description plugin
+ * (test/broker-harness/broker.ts): the broker asks the group's Streams clients for their description
+ * (topologyPushRequired in the heartbeat answer) and keeps it, and the answer is held against what
+ * Kafka's Java Admin client reads of the same group.
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Problem } from '../../src/openapi/problems.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
+import { javaAdminStreamsTopology } from '../broker-harness/group-admin.js';
+import { waitFor } from '../broker-harness/wait.js';
 import { type TestApp, testApp } from '../support/app.js';
 import { hasGroupType, kafkaAtLeast } from '../support/kafka-version.js';
 
@@ -45,22 +48,50 @@ const path = (id: string, query = '') => `/groups/${encodeURIComponent(id)}${que
 
 describe.skipIf(!hasGroupType('streams'))('include=topology', () => {
   it.skipIf(!kafkaAtLeast(4, 4))(
-    'Kafka 4.4: the status and (null) description of a broker without a description plugin, and the assignor',
+    "Kafka 4.4: the description the group's Streams clients sent, as Kafka's Admin client reads it, and the assignor",
     async () => {
-      const { status, body } = await t.get<Json>(path(streams, '?include=topology'), '/groups/{groupId}');
-      expect(status).toBe(200);
-      expect(body).toMatchObject({ type: 'streams', groupId: streams, state: 'Stable' });
-      // No plugin on the test broker: nothing stored, so no description (null, not absent).
-      expect(body.topologyDescriptionStatus).toBe('not-stored');
-      expect(body.topologyDescription).toBeNull();
+      // The clients send their description on the heartbeat after the broker asks for it.
+      let last: Json;
+      const described: Json = await waitFor(
+        async () => {
+          last = (await t.get<Json>(path(streams, '?include=topology'), '/groups/{groupId}')).body;
+          return last.topologyDescriptionStatus === 'available' ? last : undefined;
+        },
+        {
+          timeoutMs: 30_000,
+          what: () => `the topology description to be stored (last: ${JSON.stringify(last)})`,
+        },
+      );
+      expect(described).toMatchObject({ type: 'streams', groupId: streams, state: 'Stable' });
       // KIP-1357: the broker names its streams assignor from v1.
-      expect(body.assignor).toBe('sticky');
-      expect(body.topology.subtopologies.length).toBeGreaterThan(0);
+      expect(described.assignor).toBe('sticky');
+      expect(described.topology.subtopologies.length).toBeGreaterThan(0);
+
+      const admin = await javaAdminStreamsTopology(t.bootstrap, streams);
+      expect(admin.status).toBe('AVAILABLE');
+      const sorted = (xs: string[]) => [...xs].sort();
+      const ours = (described.topologyDescription.subtopologies as Json[]).flatMap((s) =>
+        (s.nodes as Json[]).map((n) => ({
+          subtopologyId: s.subtopologyId,
+          nodeType: n.nodeType,
+          name: n.name,
+          sourceTopics: sorted(n.sourceTopics),
+          sinkTopic: n.sinkTopic,
+          stores: sorted(n.stores),
+          successors: sorted(n.successors),
+        })),
+      );
+      const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+      expect(ours.sort(byName)).toEqual([...admin.nodes].sort(byName));
+      // The group's source topic is read by a source node of the description.
+      expect(ours.some((n) => n.nodeType === 'source' && n.sourceTopics.includes(topic))).toBe(true);
+      expect(described.topologyDescription.globalStores).toHaveLength(admin.globalStores.length);
 
       const plain = await t.get<Json>(path(streams), '/groups/{groupId}');
       expect(plain.body).not.toHaveProperty('topologyDescriptionStatus');
       expect(plain.body).not.toHaveProperty('topologyDescription');
     },
+    60_000,
   );
 
   it.skipIf(kafkaAtLeast(4, 4))('before Kafka 4.4: 502 naming the RPC the broker lacks', async () => {
