@@ -1155,17 +1155,42 @@ export interface components {
          */
         GroupPage: {
             groups: components["schemas"]["GroupPageEntry"][];
+            /** @description With the lag criteria: groups whose lag is not known (their offsets could not be read: `lagError`; or some partitions could not: `lag` with partitionsWithErrors), named here rather than filtered or sorted as if they had none; at most `limit` of them, `scanned.lagUnknown` counts them all */
+            lagUnknown?: components["schemas"]["GroupPageEntry"][];
+            /** @description With the lag criteria: what the answer read */
+            scanned?: {
+                /**
+                 * Format: int32
+                 * @description Groups read for this answer
+                 */
+                scanned: number;
+                /**
+                 * Format: int32
+                 * @description Of them, groups whose lag is not known
+                 */
+                lagUnknown: number;
+                /**
+                 * Format: int32
+                 * @description Of them, groups not read because the request's deadline passed first (in lagUnknown with `lagError`)
+                 */
+                unread: number;
+            };
             /** @description Brokers whose ListGroups failed: the groups they coordinate are missing from `groups` */
             failures: components["schemas"]["BrokerFailure"][];
             /** @description Pass as `cursor` for the next page; null on the last page */
             nextCursor: string | null;
         };
-        /** @description A group as listed; with include=details also `details` (the group described) or `detailsError` (why not) */
+        /** @description A group as listed; with include=details also `details` (the group described) or `detailsError` (why not); with include=lag or the lag criteria its `lag` totals (or `lagError`) */
         GroupPageEntry: components["schemas"]["GroupListing"] & {
             details?: components["schemas"]["Group"];
             detailsError?: components["schemas"]["Problem"];
             lag?: components["schemas"]["LagTotals"];
             lagError?: components["schemas"]["Problem"];
+            /**
+             * @description With the verdict filter: the group's verdict (a Verdict, as GET /groups/{groupId}/health gives it)
+             * @enum {string}
+             */
+            verdict?: "OK" | "IDLE" | "NO_OFFSET" | "UNKNOWN" | "LAGGING" | "STALLED" | "STOPPED" | "REWOUND" | "DATA_LOSS";
         };
         /**
          * @description A group, discriminated on `type`
@@ -1996,12 +2021,27 @@ export interface components {
                  * @description Group lines not read because the stream's deadline (STREAM_TIMEOUT_MS) passed first, each with a `request-timeout` `lagError` (counted in `lagErrors` too); absent when none
                  */
                 unread?: number;
+                /**
+                 * Format: int32
+                 * @description With the lag criteria: groups read, those left out by the criteria too
+                 */
+                scanned?: number;
+                /**
+                 * Format: int32
+                 * @description With the lag criteria: groups whose lag is not known, each a line with `lagError` or with a `lag` whose partitionsWithErrors is above 0
+                 */
+                lagUnknown?: number;
             };
         };
-        /** @description A group as listed; with include=lag (or timeLag) also `lag` (its totals) or `lagError` (why not) */
+        /** @description A group as listed; with include=lag (or timeLag) or the lag criteria also `lag` (its totals) or `lagError` (why not) */
         GroupListingLagLine: components["schemas"]["GroupListing"] & {
             lag?: components["schemas"]["LagTotals"];
             lagError?: components["schemas"]["Problem"];
+            /**
+             * @description With the verdict filter: the group's verdict
+             * @enum {string}
+             */
+            verdict?: "OK" | "IDLE" | "NO_OFFSET" | "UNKNOWN" | "LAGGING" | "STALLED" | "STOPPED" | "REWOUND" | "DATA_LOSS";
         };
         /**
          * @example {
@@ -4673,6 +4713,20 @@ export interface operations {
                 isolation?: "read_uncommitted" | "read_committed";
                 /** @description Only groups that read this topic (committed offsets on it, a subscription, or its partitions held), as /topics/{topic}/groups; with include=lag, their lag on it */
                 topic?: string;
+                /** @description Only groups at least this many records behind in all (default 0) */
+                minLag?: number;
+                /** @description Only groups whose largest time lag is at least this many seconds (its lower bound; reads each partition's time lag) (default 0) */
+                minTimeLagSeconds?: number;
+                /** @description Only groups with one of these verdicts (the rules of GET /groups/{groupId}/health, one reading; maxLag, maxTimeLagSeconds and idleAfterSeconds set its thresholds): one or more of OK, IDLE, NO_OFFSET, UNKNOWN, LAGGING, STALLED, STOPPED, REWOUND, DATA_LOSS (repeated or comma-separated, any case) */
+                verdict?: ("OK" | "IDLE" | "NO_OFFSET" | "UNKNOWN" | "LAGGING" | "STALLED" | "STOPPED" | "REWOUND" | "DATA_LOSS")[];
+                /** @description Order by total lag or by largest time lag: `lag` least first, `-lag` most first (also `timeLag`, `-timeLag`). The answer is the top `limit` of the whole estate, read under the request's deadline and held as a heap of `limit`, never the estate; a cursor does not apply (400), since the order of every group is not kept */
+                sort?: "lag" | "-lag" | "timeLag" | "-timeLag";
+                /** @description Records behind above which a partition is LAGGING (default 1000) */
+                maxLag?: number;
+                /** @description Seconds behind (lower bound of the time lag) above which a partition is LAGGING (default 60) */
+                maxTimeLagSeconds?: number;
+                /** @description A partition with nothing to consume whose newest record is older than this is IDLE (default 3600) */
+                idleAfterSeconds?: number;
             };
             header?: never;
             path?: never;
@@ -4872,6 +4926,22 @@ export interface operations {
                 include?: ("lag" | "timeLag")[];
                 /** @description With include=lag: read_uncommitted (default) or read_committed */
                 isolation?: "read_uncommitted" | "read_committed";
+                /** @description Only groups at least this many records behind in all (default 0) */
+                minLag?: number;
+                /** @description Only groups whose largest time lag is at least this many seconds (its lower bound; reads each partition's time lag) (default 0) */
+                minTimeLagSeconds?: number;
+                /** @description Only groups with one of these verdicts (the rules of GET /groups/{groupId}/health, one reading; maxLag, maxTimeLagSeconds and idleAfterSeconds set its thresholds): one or more of OK, IDLE, NO_OFFSET, UNKNOWN, LAGGING, STALLED, STOPPED, REWOUND, DATA_LOSS (repeated or comma-separated, any case) */
+                verdict?: ("OK" | "IDLE" | "NO_OFFSET" | "UNKNOWN" | "LAGGING" | "STALLED" | "STOPPED" | "REWOUND" | "DATA_LOSS")[];
+                /** @description Order by total lag or by largest time lag: `lag` least first, `-lag` most first (also `timeLag`, `-timeLag`). The answer is the top `limit` of the whole estate, read under the request's deadline and held as a heap of `limit`, never the estate; a cursor does not apply (400), since the order of every group is not kept */
+                sort?: "lag" | "-lag" | "timeLag" | "-timeLag";
+                /** @description Records behind above which a partition is LAGGING (default 1000) */
+                maxLag?: number;
+                /** @description Seconds behind (lower bound of the time lag) above which a partition is LAGGING (default 60) */
+                maxTimeLagSeconds?: number;
+                /** @description A partition with nothing to consume whose newest record is older than this is IDLE (default 3600) */
+                idleAfterSeconds?: number;
+                /** @description With sort: how many groups the stream answers, the top of the estate (an integer from 1 to 1000, default 100); refused without sort */
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -5759,6 +5829,20 @@ export interface operations {
                 isolation?: "read_uncommitted" | "read_committed";
                 /** @description Only groups that read this topic (committed offsets on it, a subscription, or its partitions held), as /topics/{topic}/groups; with include=lag, their lag on it */
                 topic?: string;
+                /** @description Only groups at least this many records behind in all (default 0) */
+                minLag?: number;
+                /** @description Only groups whose largest time lag is at least this many seconds (its lower bound; reads each partition's time lag) (default 0) */
+                minTimeLagSeconds?: number;
+                /** @description Only groups with one of these verdicts (the rules of GET /groups/{groupId}/health, one reading; maxLag, maxTimeLagSeconds and idleAfterSeconds set its thresholds): one or more of OK, IDLE, NO_OFFSET, UNKNOWN, LAGGING, STALLED, STOPPED, REWOUND, DATA_LOSS (repeated or comma-separated, any case) */
+                verdict?: ("OK" | "IDLE" | "NO_OFFSET" | "UNKNOWN" | "LAGGING" | "STALLED" | "STOPPED" | "REWOUND" | "DATA_LOSS")[];
+                /** @description Order by total lag or by largest time lag: `lag` least first, `-lag` most first (also `timeLag`, `-timeLag`). The answer is the top `limit` of the whole estate, read under the request's deadline and held as a heap of `limit`, never the estate; a cursor does not apply (400), since the order of every group is not kept */
+                sort?: "lag" | "-lag" | "timeLag" | "-timeLag";
+                /** @description Records behind above which a partition is LAGGING (default 1000) */
+                maxLag?: number;
+                /** @description Seconds behind (lower bound of the time lag) above which a partition is LAGGING (default 60) */
+                maxTimeLagSeconds?: number;
+                /** @description A partition with nothing to consume whose newest record is older than this is IDLE (default 3600) */
+                idleAfterSeconds?: number;
             };
             header?: never;
             path: {
@@ -5976,6 +6060,22 @@ export interface operations {
                 include?: ("lag" | "timeLag")[];
                 /** @description With include=lag: read_uncommitted (default) or read_committed */
                 isolation?: "read_uncommitted" | "read_committed";
+                /** @description Only groups at least this many records behind in all (default 0) */
+                minLag?: number;
+                /** @description Only groups whose largest time lag is at least this many seconds (its lower bound; reads each partition's time lag) (default 0) */
+                minTimeLagSeconds?: number;
+                /** @description Only groups with one of these verdicts (the rules of GET /groups/{groupId}/health, one reading; maxLag, maxTimeLagSeconds and idleAfterSeconds set its thresholds): one or more of OK, IDLE, NO_OFFSET, UNKNOWN, LAGGING, STALLED, STOPPED, REWOUND, DATA_LOSS (repeated or comma-separated, any case) */
+                verdict?: ("OK" | "IDLE" | "NO_OFFSET" | "UNKNOWN" | "LAGGING" | "STALLED" | "STOPPED" | "REWOUND" | "DATA_LOSS")[];
+                /** @description Order by total lag or by largest time lag: `lag` least first, `-lag` most first (also `timeLag`, `-timeLag`). The answer is the top `limit` of the whole estate, read under the request's deadline and held as a heap of `limit`, never the estate; a cursor does not apply (400), since the order of every group is not kept */
+                sort?: "lag" | "-lag" | "timeLag" | "-timeLag";
+                /** @description Records behind above which a partition is LAGGING (default 1000) */
+                maxLag?: number;
+                /** @description Seconds behind (lower bound of the time lag) above which a partition is LAGGING (default 60) */
+                maxTimeLagSeconds?: number;
+                /** @description A partition with nothing to consume whose newest record is older than this is IDLE (default 3600) */
+                idleAfterSeconds?: number;
+                /** @description With sort: how many groups the stream answers, the top of the estate (an integer from 1 to 1000, default 100); refused without sort */
+                limit?: number;
             };
             header?: never;
             path: {

@@ -6,7 +6,7 @@
  */
 
 import { z } from '@hono/zod-openapi';
-import { GROUP_TYPES } from '../vocabulary.js';
+import { GROUP_TYPES, VERDICTS } from '../vocabulary.js';
 import { KafkaErrorSchema, ProblemSchema } from './problems.js';
 import { CLASSIC_GROUP_EXAMPLE, GroupSchema } from './shapes/groups.js';
 import { LagTotalsSchema } from './shapes/offsets.js';
@@ -96,20 +96,45 @@ export const GroupListSchema = z
     },
   });
 
+const GroupPageEntrySchema = GroupListingSchema.extend({
+  // Descriptions stay off these references: they would rewrite the shared schemas'.
+  details: GroupSchema.optional(),
+  detailsError: ProblemSchema.optional(),
+  lag: LagTotalsSchema.optional(),
+  lagError: ProblemSchema.optional(),
+  verdict: z.enum(VERDICTS).optional().openapi({
+    description:
+      "With the verdict filter: the group's verdict (a Verdict, as GET /groups/{groupId}/health gives it)",
+  }),
+}).openapi('GroupPageEntry', {
+  description:
+    'A group as listed; with include=details also `details` (the group described) or `detailsError` (why not); ' +
+    'with include=lag or the lag criteria its `lag` totals (or `lagError`)',
+});
+
 export const GroupPageSchema = z
   .object({
-    groups: z.array(
-      GroupListingSchema.extend({
-        // Descriptions stay off these references: they would rewrite the shared schemas'.
-        details: GroupSchema.optional(),
-        detailsError: ProblemSchema.optional(),
-        lag: LagTotalsSchema.optional(),
-        lagError: ProblemSchema.optional(),
-      }).openapi('GroupPageEntry', {
+    groups: z.array(GroupPageEntrySchema),
+    lagUnknown: z
+      .array(GroupPageEntrySchema)
+      .optional()
+      .openapi({
         description:
-          'A group as listed; with include=details also `details` (the group described) or `detailsError` (why not)',
+          'With the lag criteria: groups whose lag is not known (their offsets could not be read: `lagError`; or some ' +
+          'partitions could not: `lag` with partitionsWithErrors), named here rather than filtered or sorted as if they had ' +
+          'none; at most `limit` of them, `scanned.lagUnknown` counts them all',
       }),
-    ),
+    scanned: z
+      .object({
+        scanned: Int32().openapi({ description: 'Groups read for this answer' }),
+        lagUnknown: Int32().openapi({ description: 'Of them, groups whose lag is not known' }),
+        unread: Int32().openapi({
+          description:
+            "Of them, groups not read because the request's deadline passed first (in lagUnknown with `lagError`)",
+        }),
+      })
+      .optional()
+      .openapi({ description: 'With the lag criteria: what the answer read' }),
     failures: z.array(BrokerFailureSchema).openapi({
       description: 'Brokers whose ListGroups failed: the groups they coordinate are missing from `groups`',
     }),

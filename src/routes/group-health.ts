@@ -6,7 +6,6 @@ import {
   progressOf,
   readProgress,
 } from '../groups/health/progress-token.js';
-import { DEFAULT_THRESHOLDS, type Thresholds } from '../groups/health/verdicts.js';
 import type { GroupService } from '../groups/service.js';
 import { tokenClusterOf } from '../http/middleware.js';
 import { requires } from '../http/route-policy.js';
@@ -14,72 +13,15 @@ import { SNAPSHOT_MAX_AGE_MS, snapshotSince } from '../http/since-token.js';
 import { readVisible } from '../http/visibility.js';
 import { GroupHealthSchema } from '../openapi/health-schemas.js';
 import { BROKER_PROBLEMS, GROUP_PROBLEMS, problemResponses } from '../openapi/problems.js';
-import { expect, strictQuery } from '../openapi/validation.js';
+import { strictQuery } from '../openapi/validation.js';
 import { bindCluster } from '../tokens/cluster-binding.js';
 import type { TokenSigner } from '../tokens/signed.js';
 import { GroupIdParam, IsolationParam, sinceParam, TypeAssertionParam } from './params.js';
+import { ThresholdParams, thresholdsOf } from './threshold-params.js';
 
 /** The purpose lag snapshots are signed for: a token of another purpose is refused. */
 export const SNAPSHOT_PURPOSE = 'lag-snapshot';
 export { SNAPSHOT_MAX_AGE_MS, SNAPSHOT_MAX_CHARS } from '../http/since-token.js';
-
-const SECONDS_RULE = 'a whole number of seconds from 0 to 31536000';
-const LAG_RULE = 'a whole number of records from 0 to 9007199254740991';
-
-function wholeNumber(rule: string, max: number, description: string, example: number, fallback: number) {
-  return z
-    .string()
-    .regex(/^\d{1,16}$/, expect(rule))
-    .transform(Number)
-    .refine((n) => n <= max, expect(rule))
-    .optional()
-    .openapi({
-      type: 'integer',
-      format: 'int64',
-      minimum: 0,
-      maximum: max,
-      default: fallback,
-      description: `${description} (default ${fallback})`,
-      example,
-    });
-}
-
-/** The verdict thresholds, shared by /groups/{groupId}/health and /metrics. */
-export const ThresholdParams = {
-  maxLag: wholeNumber(
-    LAG_RULE,
-    Number.MAX_SAFE_INTEGER,
-    'Records behind above which a partition is LAGGING',
-    500,
-    DEFAULT_THRESHOLDS.maxLag,
-  ).openapi({ param: { name: 'maxLag', in: 'query' } }),
-  maxTimeLagSeconds: wholeNumber(
-    SECONDS_RULE,
-    31_536_000,
-    'Seconds behind (lower bound of the time lag) above which a partition is LAGGING',
-    30,
-    DEFAULT_THRESHOLDS.maxTimeLagSeconds,
-  ).openapi({ param: { name: 'maxTimeLagSeconds', in: 'query' } }),
-  idleAfterSeconds: wholeNumber(
-    SECONDS_RULE,
-    31_536_000,
-    'A partition with nothing to consume whose newest record is older than this is IDLE',
-    600,
-    DEFAULT_THRESHOLDS.idleAfterSeconds,
-  ).openapi({ param: { name: 'idleAfterSeconds', in: 'query' } }),
-};
-
-export function thresholdsOf(query: {
-  maxLag?: number | undefined;
-  maxTimeLagSeconds?: number | undefined;
-  idleAfterSeconds?: number | undefined;
-}): Thresholds {
-  return {
-    maxLag: query.maxLag ?? DEFAULT_THRESHOLDS.maxLag,
-    maxTimeLagSeconds: query.maxTimeLagSeconds ?? DEFAULT_THRESHOLDS.maxTimeLagSeconds,
-    idleAfterSeconds: query.idleAfterSeconds ?? DEFAULT_THRESHOLDS.idleAfterSeconds,
-  };
-}
 
 const groupHealth = createRoute({
   method: 'get',

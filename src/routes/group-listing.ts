@@ -10,7 +10,7 @@ import { cutPage, ListingSnapshots, snapshotKey } from '../groups/held-listings.
 import type { GroupListing } from '../groups/model.js';
 import type { GroupService, ListFilter } from '../groups/service.js';
 import { nextLink } from '../http/links.js';
-import { streamDeadlineOf } from '../http/middleware.js';
+import { deadlineOf, streamDeadlineOf } from '../http/middleware.js';
 import { negotiate, notAcceptable } from '../http/negotiation.js';
 import { requires } from '../http/route-policy.js';
 import { RouteProblem } from '../http/route-problem.js';
@@ -20,8 +20,16 @@ import { startResponses } from './deferred-docs.js';
 import { problemOf } from './errors.js';
 import { ndjsonWithLag } from './group-lines.js';
 import { ndjsonRows } from './listing-lines.js';
-import { brokerFilterOf, DEFAULT_LIMIT, ListQuery, lagWanted, StreamQuery } from './listing-query.js';
+import {
+  brokerFilterOf,
+  criteriaOf,
+  DEFAULT_LIMIT,
+  ListQuery,
+  lagWanted,
+  StreamQuery,
+} from './listing-query.js';
 import { encodeCursor, NDJSON } from './paging.js';
+import { refuseCursorWithSort, worstFirstPage, worstFirstStream } from './worst-first.js';
 
 /** What GET /groups answers with, in its order of preference (JSON first: it wins ties). */
 const LISTING_TYPES = ['application/json', NDJSON] as const;
@@ -63,6 +71,40 @@ const streamGroups = () =>
     request: { query: StreamQuery },
     responses: startResponses('streamGroups'),
   });
+
+/** The lag criteria's parameters, for the answers that refuse them. */
+const CRITERIA_PARAMS = ['minLag', 'minTimeLagSeconds', 'verdict', 'sort'] as const;
+
+/** A 400 naming each parameter given that does not go with the rest of the query. */
+function refuse(c: Context, names: readonly string[], message: string, expected: string): never {
+  throw new RouteProblem('invalid-input', message, {
+    errors: names.map((name) => ({
+      in: 'query' as const,
+      name,
+      expected,
+      received: c.req.queries(name)?.join(',') ?? null,
+      message,
+    })),
+  });
+}
+
+/** The query's lag criteria, refused where they do not apply: with topic, and a sort with a cursor. */
+function criteriaFor(
+  c: Context,
+  query: Parameters<typeof criteriaOf>[0] & { topic?: string; cursor?: { after: string } },
+) {
+  const criteria = criteriaOf(query);
+  if (!criteria) return undefined;
+  if (query.topic !== undefined)
+    refuse(
+      c,
+      CRITERIA_PARAMS.filter((name) => query[name] !== undefined),
+      'the lag criteria read every group; with topic, /topics/{topic}/groups sorts by lag',
+      'absent with topic',
+    );
+  refuseCursorWithSort(c, criteria, query);
+  return criteria;
+}
 
 /** `{ [name]: value }`, or nothing when the value is undefined (exactOptionalPropertyTypes). */
 const optional = <K extends string, V>(name: K, value: V | undefined) =>
@@ -109,6 +151,37 @@ export function listingRoutes(app: OpenAPIHono, service: GroupService, logger: L
     if (representation === undefined) notAcceptable(c, LISTING_TYPES);
     // The answer depends on Accept: caches keep one per representation.
     c.header('vary', 'accept');
+    const criteria = criteriaFor(c, query);
+    if (criteria) {
+      if (query.include?.includes('details'))
+        refuse(
+          c,
+          ['include'],
+          'include=details does not go with the lag criteria',
+          'lag or timeLag, or absent',
+        );
+      const listed = await service.listGroups({
+        ...brokerFilter,
+        ...optional('visible', listingVisibility(c, 'read')),
+      });
+      const problem = (e: unknown) => problemOf(e, logger, c.req.path);
+      if (representation === NDJSON) {
+        if (query.limit !== undefined && !criteria.sort)
+          refuse(c, ['limit'], 'limit applies to the ndjson stream only with sort', 'absent without sort');
+        return worstFirstStream(service, listed, criteria, query, problem, streamDeadlineOf(c), {
+          vary: 'accept',
+        }) as never;
+      }
+      return worstFirstPage(
+        c,
+        service,
+        listed,
+        criteria,
+        { ...query, limit: query.limit ?? DEFAULT_LIMIT },
+        problem,
+        deadlineOf(c).deadline,
+      ) as never;
+    }
     if (query.topic !== undefined) {
       const refused = [
         ...(query.include?.includes('details') ? ['include' as const] : []),
@@ -131,7 +204,15 @@ export function listingRoutes(app: OpenAPIHono, service: GroupService, logger: L
       }
       // The topic's readers are the consumers-of-a-topic route's work, loaded with its first request.
       const { topicFilteredListing } = await import('./topic-groups.js');
-      return topicFilteredListing(c, service, logger, query.topic, query, representation === NDJSON) as never;
+      const { sort: _sort, ...topicQuery } = query;
+      return topicFilteredListing(
+        c,
+        service,
+        logger,
+        query.topic,
+        topicQuery,
+        representation === NDJSON,
+      ) as never;
     }
     if (representation === NDJSON) {
       const pageOnly = (['limit', 'include'] as const).filter((name) =>
@@ -206,9 +287,21 @@ export function listingRoutes(app: OpenAPIHono, service: GroupService, logger: L
 
   app.openapi(streamGroups(), async (c) => {
     const query = c.req.valid('query');
+    const criteria = criteriaFor(c, query);
+    if (query.limit !== undefined && !criteria?.sort)
+      refuse(c, ['limit'], 'limit applies to the ndjson stream only with sort', 'absent without sort');
+    if (criteria) {
+      const listed = await service.listGroups({
+        ...brokerFilterOf(query),
+        ...optional('visible', listingVisibility(c, 'read')),
+      });
+      const problem = (e: unknown) => problemOf(e, logger, c.req.path);
+      return worstFirstStream(service, listed, criteria, query, problem, streamDeadlineOf(c)) as never;
+    }
     if (query.topic !== undefined) {
       const { topicFilteredListing } = await import('./topic-groups.js');
-      return topicFilteredListing(c, service, logger, query.topic, query, true) as never;
+      const { sort: _sort, limit: _limit, ...topicQuery } = query;
+      return topicFilteredListing(c, service, logger, query.topic, topicQuery, true) as never;
     }
     const visible = listingVisibility(c, 'read');
     return (await listingStream(

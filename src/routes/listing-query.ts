@@ -5,10 +5,13 @@ import { canonicalState, GROUP_STATES, type GroupState } from '../groups/listing
 import { GROUP_TYPES, type GroupType } from '../groups/model.js';
 import type { Isolation } from '../groups/offsets/end-offsets.js';
 import type { ListedOffsetsOptions } from '../groups/service.js';
+import { LAG_SORTS, type LagCriteria, type LagSort } from '../groups/worst-first/criteria.js';
 import { expect, strictQuery } from '../openapi/validation.js';
+import { VERDICTS, type Verdict } from '../vocabulary.js';
 import { listParam } from './list-param.js';
 import { decodePageCursor } from './paging.js';
 import { IsolationParam } from './params.js';
+import { LAG_RULE, SECONDS_RULE, ThresholdParams, thresholdsOf, wholeNumber } from './threshold-params.js';
 
 export { listParam } from './list-param.js';
 
@@ -19,6 +22,50 @@ const typeOf = (value: string) => GROUP_TYPES.find((t) => t === value.toLowerCas
 const LIMIT_RULE = 'an integer from 1 to 1000';
 export const DEFAULT_LIMIT = 100;
 const INCLUDES = ['details', 'lag', 'timeLag'] as const;
+
+/**
+ * Worst first, in one request: filters by lag, time lag and verdict, and a sort by lag that
+ * answers the top `limit` of the whole estate (routes/worst-first.ts). Appended after every earlier
+ * parameter: clients generated with positional parameters keep the order they had.
+ */
+function WorstFirstParams() {
+  return {
+    minLag: wholeNumber(
+      LAG_RULE,
+      Number.MAX_SAFE_INTEGER,
+      'Only groups at least this many records behind in all',
+      1000,
+      0,
+    ).openapi({ param: { name: 'minLag', in: 'query' }, default: undefined }),
+    minTimeLagSeconds: wholeNumber(
+      SECONDS_RULE,
+      31_536_000,
+      "Only groups whose largest time lag is at least this many seconds (its lower bound; reads each partition's time lag)",
+      60,
+      0,
+    ).openapi({ param: { name: 'minTimeLagSeconds', in: 'query' }, default: undefined }),
+    verdict: listParam(
+      VERDICTS,
+      (v) => VERDICTS.find((x) => x === v.toUpperCase()),
+      'Only groups with one of these verdicts (the rules of GET /groups/{groupId}/health, one reading; maxLag, maxTimeLagSeconds and idleAfterSeconds set its thresholds)',
+    ).openapi({
+      param: { name: 'verdict', in: 'query', style: 'form', explode: true },
+      example: ['LAGGING', 'STOPPED'],
+    }),
+    sort: z
+      .enum(LAG_SORTS, expect(`one of ${LAG_SORTS.join(', ')}`))
+      .optional()
+      .openapi({
+        param: { name: 'sort', in: 'query' },
+        description:
+          'Order by total lag or by largest time lag: `lag` least first, `-lag` most first (also `timeLag`, `-timeLag`). ' +
+          "The answer is the top `limit` of the whole estate, read under the request's deadline and held as a heap of " +
+          '`limit`, never the estate; a cursor does not apply (400), since the order of every group is not kept',
+        example: '-lag',
+      }),
+    ...ThresholdParams,
+  };
+}
 
 export const ListQuery = strictQuery({
   type: listParam(GROUP_TYPES, typeOf, 'Only groups of these types').openapi({
@@ -108,6 +155,7 @@ export const ListQuery = strictQuery({
         'Only groups that read this topic (committed offsets on it, a subscription, or its partitions held), as /topics/{topic}/groups; with include=lag, their lag on it',
       example: 'demo-events',
     }),
+  ...WorstFirstParams(),
 });
 
 /** The filters the brokers are asked with (and that are applied here in every case). */
@@ -151,4 +199,30 @@ export const StreamQuery = strictQuery({
     "Each group's lag totals on its line (timeLag: with its largest time lag, one Fetch and two ListOffsets more per partition leader and batch)",
   ).openapi({ param: { name: 'include', in: 'query', style: 'form', explode: true }, example: ['lag'] }),
   isolation: ListQuery.shape.isolation,
+  ...WorstFirstParams(),
+  limit: ListQuery.shape.limit.openapi({
+    description: `With sort: how many groups the stream answers, the top of the estate (${LIMIT_RULE}, default ${DEFAULT_LIMIT}); refused without sort`,
+  }),
 });
+
+/** The lag criteria of a query, or undefined when it has none (the listing is by group id). */
+export function criteriaOf(query: {
+  minLag?: number | undefined;
+  minTimeLagSeconds?: number | undefined;
+  verdict?: string[] | undefined;
+  sort?: LagSort | undefined;
+  maxLag?: number | undefined;
+  maxTimeLagSeconds?: number | undefined;
+  idleAfterSeconds?: number | undefined;
+}): LagCriteria | undefined {
+  const { minLag, minTimeLagSeconds, verdict, sort } = query;
+  if (minLag === undefined && minTimeLagSeconds === undefined && verdict === undefined && sort === undefined)
+    return undefined;
+  return {
+    thresholds: thresholdsOf(query),
+    ...(minLag !== undefined && { minLag }),
+    ...(minTimeLagSeconds !== undefined && { minTimeLagMs: minTimeLagSeconds * 1000 }),
+    ...(verdict !== undefined && { verdicts: new Set(verdict as Verdict[]) }),
+    ...(sort !== undefined && { sort }),
+  };
+}

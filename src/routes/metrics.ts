@@ -9,10 +9,10 @@ import { listedVisible } from '../http/visibility.js';
 import { patternParam } from '../openapi/pattern.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { expect, strictQuery } from '../openapi/validation.js';
-import { ThresholdParams, thresholdsOf } from './group-health.js';
 import { GRANULARITIES, groupFamilies } from './metrics-families.js';
 import { compatibleFamilies } from './metrics-names.js';
 import { streamedScrape } from './metrics-stream.js';
+import { ThresholdParams, thresholdsOf } from './threshold-params.js';
 
 export const DEFAULT_MAX_SERIES = 10_000;
 const MAX_SERIES_LIMIT = 1_000_000;

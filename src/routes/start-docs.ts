@@ -31,6 +31,7 @@ import {
   SHARE_GROUP_EXAMPLE,
   STREAMS_GROUP_EXAMPLE,
 } from '../openapi/schemas.js';
+import { VERDICTS } from '../vocabulary.js';
 import { NDJSON } from './paging.js';
 
 /** One line of the application/x-ndjson listing. */
@@ -39,9 +40,13 @@ export const ListingLineSchema = z
     GroupListingSchema.extend({
       lag: LagTotalsSchema.optional(),
       lagError: ProblemSchema.optional(),
+      verdict: z
+        .enum(VERDICTS)
+        .optional()
+        .openapi({ description: "With the verdict filter: the group's verdict" }),
     }).openapi('GroupListingLagLine', {
       description:
-        'A group as listed; with include=lag (or timeLag) also `lag` (its totals) or `lagError` (why not)',
+        'A group as listed; with include=lag (or timeLag) or the lag criteria also `lag` (its totals) or `lagError` (why not)',
     }),
     z.object({ failure: BrokerFailureSchema }).openapi({
       description: 'A broker whose ListGroups failed: the groups it coordinates are missing from the stream',
@@ -60,6 +65,15 @@ export const ListingLineSchema = z
             format: 'int32',
             description:
               "Group lines not read because the stream's deadline (STREAM_TIMEOUT_MS) passed first, each with a `request-timeout` `lagError` (counted in `lagErrors` too); absent when none",
+          }),
+          scanned: z.number().int().optional().openapi({
+            format: 'int32',
+            description: 'With the lag criteria: groups read, those left out by the criteria too',
+          }),
+          lagUnknown: z.number().int().optional().openapi({
+            format: 'int32',
+            description:
+              'With the lag criteria: groups whose lag is not known, each a line with `lagError` or with a `lag` whose partitionsWithErrors is above 0',
           }),
         }),
       })
