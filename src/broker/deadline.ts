@@ -20,8 +20,14 @@ import { BrokerTimeoutError } from './errors.js';
 /** What a broker call may be given besides its request. */
 export interface CallOptions {
   /** Bounds the call; default: the deadline of the request being served, if any. */
-  deadline?: Deadline;
+  deadline: Deadline | undefined;
 }
+
+/**
+ * For a call no request waits on (a warm-up, a check with timers of its own): bounded by its Kafka
+ * request timeout alone.
+ */
+export const NO_DEADLINE: CallOptions = Object.freeze({ deadline: undefined });
 
 /** The request's deadline passed: what is not done by now is not waited for. */
 export class DeadlineExceededError extends Error {

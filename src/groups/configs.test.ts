@@ -6,6 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { configsShowing, type GroupConfig, showsChange } from './configs.js';
 
+const NO_REQUEST = { deadline: undefined };
+
 const config = (name: string, value: string | null, source: GroupConfig['source']): GroupConfig => ({
   name,
   value,
@@ -35,7 +37,7 @@ describe('a change shows in the configs', () => {
   it('reads again until the broker has the change', async () => {
     const readings = [before, before, after];
     let reads = 0;
-    const configs = await configsShowing(async () => readings[reads++] ?? after, set);
+    const configs = await configsShowing(async () => readings[reads++] ?? after, set, NO_REQUEST);
     expect(configs).toBe(after);
     expect(reads).toBe(3);
   });
@@ -49,6 +51,7 @@ describe('a change shows in the configs', () => {
         return before;
       },
       set,
+      NO_REQUEST,
       100,
     );
     expect(configs).toBe(before);
@@ -58,10 +61,14 @@ describe('a change shows in the configs', () => {
 
   it('reads once when the first reading shows the change', async () => {
     let reads = 0;
-    await configsShowing(async () => {
-      reads++;
-      return after;
-    }, set);
+    await configsShowing(
+      async () => {
+        reads++;
+        return after;
+      },
+      set,
+      NO_REQUEST,
+    );
     expect(reads).toBe(1);
   });
 });

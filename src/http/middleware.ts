@@ -60,9 +60,9 @@ export function permissionsOf(c: Context): Permissions {
 /** The cluster a request is served by, for the tokens it makes or takes (tokens/cluster-binding.ts). */
 export async function tokenClusterOf(
   c: Context,
-  service: { describeCluster(): Promise<{ clusterId: string | null }> },
+  service: { describeCluster(options: CallOptions): Promise<{ clusterId: string | null }> },
 ): Promise<TokenCluster> {
-  const { clusterId } = await service.describeCluster();
+  const { clusterId } = await service.describeCluster(deadlineOf(c));
   return { alias: c.get('clusterAlias') ?? 'default', id: clusterId ?? '' };
 }
 
@@ -114,10 +114,12 @@ function deadline(ms: number, streamMs = ms): MiddlewareHandler {
   };
 }
 
-/** The request's deadline as a broker call's options, for a route that passes it down itself. */
+/**
+ * The request's deadline as the options of what the route asks of the service, which hands it to
+ * every broker call under it. None without the deadline guard (a route run on its own in a test).
+ */
 export function deadlineOf(c: Context): CallOptions {
-  const deadline = c.get('deadline');
-  return deadline ? { deadline } : {};
+  return { deadline: c.get('deadline') };
 }
 
 /** Runs `fn` in the request's deadline scope: a route that passes its deadline, calling what does not. */

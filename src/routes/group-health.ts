@@ -8,7 +8,7 @@ import {
 } from '../groups/health/progress-token.js';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../groups/health/verdicts.js';
 import type { GroupService } from '../groups/service.js';
-import { tokenClusterOf } from '../http/middleware.js';
+import { deadlineOf, tokenClusterOf } from '../http/middleware.js';
 import { requires } from '../http/route-policy.js';
 import { SNAPSHOT_MAX_AGE_MS, snapshotSince } from '../http/since-token.js';
 import { readVisible } from '../http/visibility.js';
@@ -135,6 +135,7 @@ export function groupHealthRoutes(app: OpenAPIHono, service: GroupService, token
           });
     const reading = await readVisible(c, 'offsets', groupId, async () => {
       const r = await service.groupHealth(groupId, {
+        ...deadlineOf(c),
         window: before === undefined,
         ...(isolation && { isolation }),
         ...(type && { expected: type }),

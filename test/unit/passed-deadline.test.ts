@@ -7,13 +7,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
-import {
-  bounded,
-  type CallOptions,
-  Deadline,
-  deadlineScopeUsed,
-  runWithDeadline,
-} from '../../src/broker/deadline.js';
+import { bounded, type CallOptions, Deadline, deadlineScopeUsed } from '../../src/broker/deadline.js';
 import { BrokerTimeoutError } from '../../src/broker/errors.js';
 import { ErrorCode } from '../../src/broker/protocol/errors.js';
 import type { KafkaCluster } from '../../src/broker/transport/cluster.js';
@@ -215,18 +209,5 @@ describe('the request deadline passed down the describe path (stand-in broker th
     for (const options of asked) expect(options?.deadline?.totalMs).toBe(400);
     expect(asked[0]).toMatchObject({ expected: 'classic' });
     expect(deadlineScopeUsed()).toBe(false);
-  });
-
-  // Last: it enters a scope, which the tests above check was never entered.
-  it('the group service: a describe made in a deadline scope passes that deadline on explicitly', async () => {
-    const { cluster, given } = stalledBroker();
-    const service = new KafkaGroupService(cluster, { coalesce: false });
-    const deadline = Deadline.after(400);
-    const error = await runWithDeadline(deadline, () => service.describeGroup('g1')).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(BrokerTimeoutError);
-    // A coalesced RPC may run in another caller's turn: each call was given the deadline itself.
-    expect(given.map((g) => g.api)).toEqual(expect.arrayContaining(['FindCoordinator', 'DescribeGroups']));
-    for (const call of given) expect(endsWith(call.deadline, deadline), call.api).toBe(true);
-    expect(given.find((g) => g.api === 'DescribeGroups')?.deadline).toBe(deadline);
   });
 });
