@@ -83,7 +83,7 @@ async function main(): Promise<void> {
   const { host, port } = first.coordinator as { host: string; port: number };
   const connection = service.cluster.connection({ host, port });
   const request = { groups: [groupId as string], includeAuthorizedOperations: false };
-  const { version } = await connection.send(DescribeGroups, request);
+  const { version } = await connection.send(DescribeGroups, request, undefined, NO_DEADLINE);
   const socket = connect(port, host).setNoDelay(true);
   await once(socket, 'connect');
   const exchange = rawExchange(socket);
@@ -99,7 +99,10 @@ async function main(): Promise<void> {
         decodeResponseFrame(DescribeGroups, version, await exchange(frame));
       },
     },
-    { name: 'transport (DescribeGroups)', call: () => connection.send(DescribeGroups, request) },
+    {
+      name: 'transport (DescribeGroups)',
+      call: () => connection.send(DescribeGroups, request, undefined, NO_DEADLINE),
+    },
     {
       name: 'service (describeGroup)',
       call: () => service.groups.describeGroup(groupId as string, NO_DEADLINE),

@@ -36,7 +36,7 @@ const describeGroup = (plain: MiddlewareHandler) =>
     method: 'get',
     path: '/groups/{groupId}',
     // The policy first: the guards read it from the route's first handler.
-    middleware: [requires({ action: 'read', passesDeadline: true }), plain],
+    middleware: [requires({ action: 'read' }), plain],
     operationId: 'getGroup',
     tags: ['groups'],
     summary: 'Describe a group of any type',
@@ -53,7 +53,7 @@ const batchDescribe = () =>
   createRoute({
     method: 'post',
     path: '/groups/describe',
-    middleware: requires({ action: 'read', body: 'json', passesDeadline: true }),
+    middleware: requires({ action: 'read', body: 'json' }),
     operationId: 'describeGroups',
     tags: ['groups'],
     summary: `Describe up to ${MAX_BATCH_GROUPS} groups at once`,
