@@ -7,10 +7,11 @@
  *
  * It travels one way: as an argument, route to socket (as franz-go's kadm passes a `ctx`). Every
  * call that reaches a broker takes `CallOptions`, whose `deadline` must be given, so a layer that
- * forgets to pass it on does not compile. No async context carries it: on Node 20 the first one
- * entered turns on promise hooks for the whole process (about 40 µs of CPU per describe), and what
- * a shared call (a coalesced describe, a coordinator lookup) would read from one is the context of
- * whichever caller happened to start it.
+ * forgets to pass it on does not compile. No async context carries it, as
+ * test/tree/no-async-context.test.ts checks: on Node 20 the first one entered turns on promise
+ * hooks for the whole process (about 40 µs of CPU per describe), and what a shared call (a
+ * coalesced describe, a coordinator lookup) would read from one is the context of whichever caller
+ * happened to start it.
  */
 
 import { BrokerTimeoutError } from './errors.js';
