@@ -12,12 +12,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const ALONE = ['test/cluster/**/*.test.ts'];
 // The unit files share their worker's module graph (isolate: false): importing `src/` once per
 // worker rather than once per file halves the unit loop. These are the files that read process-wide
-// state another file may have changed (whether a deadline scope was ever entered, which modules a
-// start loaded, a module registry reset), so
+// state another file may have changed (which modules a start loaded, a module registry reset), so
 // `unit-fresh` gives each its own.
 const FRESH = [
-  'test/unit/cluster-deadline.test.ts',
-  'test/unit/passed-deadline.test.ts',
   'test/unit/start-app.test.ts',
   'test/unit/lazy-routes.test.ts',
 ];

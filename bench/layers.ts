@@ -23,7 +23,7 @@ import { Agent } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { Deadline } from '../src/broker/deadline.js';
+import { Deadline, NO_DEADLINE } from '../src/broker/deadline.js';
 import { decodeResponseFrame, encodeRequestFrame } from '../src/broker/protocol/headers.js';
 import { DescribeGroups } from '../src/broker/protocol/messages/describe-groups.js';
 import { loadConfig } from '../src/config.js';
@@ -79,11 +79,11 @@ async function main(): Promise<void> {
   };
   const config = loadConfig(env);
   const service = createService(config, { logger: silentLogger });
-  const first = await service.groups.describeGroup(groupId as string);
+  const first = await service.groups.describeGroup(groupId as string, NO_DEADLINE);
   const { host, port } = first.coordinator as { host: string; port: number };
   const connection = service.cluster.connection({ host, port });
   const request = { groups: [groupId as string], includeAuthorizedOperations: false };
-  const { version } = await connection.send(DescribeGroups, request);
+  const { version } = await connection.send(DescribeGroups, request, undefined, NO_DEADLINE);
   const socket = connect(port, host).setNoDelay(true);
   await once(socket, 'connect');
   const exchange = rawExchange(socket);
@@ -99,8 +99,14 @@ async function main(): Promise<void> {
         decodeResponseFrame(DescribeGroups, version, await exchange(frame));
       },
     },
-    { name: 'transport (DescribeGroups)', call: () => connection.send(DescribeGroups, request) },
-    { name: 'service (describeGroup)', call: () => service.groups.describeGroup(groupId as string) },
+    {
+      name: 'transport (DescribeGroups)',
+      call: () => connection.send(DescribeGroups, request, undefined, NO_DEADLINE),
+    },
+    {
+      name: 'service (describeGroup)',
+      call: () => service.groups.describeGroup(groupId as string, NO_DEADLINE),
+    },
     {
       name: 'service, with a deadline',
       call: () => service.groups.describeGroup(groupId as string, { deadline: Deadline.after(30_000) }),

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { abandonAfter, bounded, currentDeadline, Deadline, runWithDeadline } from './deadline.js';
+import { abandonAfter, bounded, Deadline, NO_DEADLINE } from './deadline.js';
 import { BrokerTimeoutError } from './errors.js';
 
 const never = () => new Promise<never>(() => undefined);
@@ -27,17 +27,6 @@ describe('Deadline', () => {
     early.abort();
     expect(early.signal.aborted).toBe(true);
     expect(early.remainingMs()).toBe(0);
-  });
-
-  it('is the deadline of everything run under it, across awaits and timers', async () => {
-    const deadline = Deadline.after(10_000);
-    expect(currentDeadline()).toBeUndefined();
-    const seen = await runWithDeadline(deadline, async () => {
-      await new Promise((r) => setTimeout(r, 1));
-      return new Promise((resolve) => setImmediate(() => resolve(currentDeadline())));
-    });
-    expect(seen).toBe(deadline);
-    expect(currentDeadline()).toBeUndefined();
   });
 });
 
@@ -103,9 +92,7 @@ describe('abandonAfter', () => {
   it('bounded: a broker call under the request deadline is abandoned as a BrokerTimeoutError', async () => {
     const deadline = Deadline.after(300);
     const started = Date.now();
-    const error = await runWithDeadline(deadline, () => bounded('b:1', 'Metadata', undefined, never())).catch(
-      (e: unknown) => e,
-    );
+    const error = await bounded('b:1', 'Metadata', { deadline }, never()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BrokerTimeoutError);
     const within = /b:1 did not answer Metadata within (\d+) ms \(abandoned at the request deadline\)/.exec(
       (error as Error).message,
@@ -114,8 +101,8 @@ describe('abandonAfter', () => {
     // the answer, not the clock, which a loaded machine's late timers would move.
     expect(Number(within?.[1])).toBeLessThan(300);
     expect(Date.now() - started).toBeLessThan(2_000);
-    // No deadline anywhere: the call is the call.
-    await expect(bounded('b:1', 'Metadata', undefined, Promise.resolve(7))).resolves.toBe(7);
+    // No deadline given: the call is the call.
+    await expect(bounded('b:1', 'Metadata', NO_DEADLINE, Promise.resolve(7))).resolves.toBe(7);
   });
 
   it('bounded: a call under a deadline with no time left is never started', async () => {
@@ -167,8 +154,8 @@ describe('what a deadline costs a request', () => {
     vi.useFakeTimers();
     const deadline = Deadline.after(30_000);
     expect(vi.getTimerCount()).toBe(0);
-    const answered = await runWithDeadline(deadline, () =>
-      Promise.all([1, 2, 3].map((n) => bounded('b:1', 'DescribeGroups', undefined, Promise.resolve(n)))),
+    const answered = await Promise.all(
+      [1, 2, 3].map((n) => bounded('b:1', 'DescribeGroups', { deadline }, Promise.resolve(n))),
     );
     expect(answered).toEqual([1, 2, 3]);
     expect(vi.getTimerCount()).toBe(0);
@@ -197,9 +184,7 @@ describe('what a deadline costs a request', () => {
       passed = true;
     });
     const calls = [1, 2, 3].map(() =>
-      runWithDeadline(deadline, () => bounded('b:1', 'DescribeGroups', undefined, never())).catch(
-        (e: unknown) => e,
-      ),
+      bounded('b:1', 'DescribeGroups', { deadline }, never()).catch((e: unknown) => e),
     );
     expect(vi.getTimerCount()).toBe(1);
     await vi.advanceTimersByTimeAsync(1_000 - deadline.reserveMs());

@@ -5,23 +5,31 @@
  * waiting and answers with what the other calls gave, while the call itself ends on its own
  * timeout in the background.
  *
- * The deadline travels two ways. Explicitly: broker calls take an optional `deadline`, and the
- * describe path carries it from the route down. Else in the request's async scope
- * (`runWithDeadline`), so that every broker call made while serving the request, in any other
- * read path, is bounded by it without each signature in between carrying it. An explicit deadline
- * wins over the scope's. On Node 20 the scope is not free: the first one entered turns on promise
- * hooks for the whole process (about 40 µs of CPU per describe), so it is made on first use and
- * a route that passes its deadline never enters one.
+ * It travels one way: as an argument, route to socket (as franz-go's kadm passes a `ctx`). Every
+ * call that reaches a broker takes `CallOptions`, whose `deadline` must be given, so a layer that
+ * forgets to pass it on does not compile. No async context carries it, as
+ * test/tree/no-async-context.test.ts checks: on Node 20 the first one entered turns on promise
+ * hooks for the whole process (about 40 µs of CPU per describe), and what a shared call (a
+ * coalesced describe, a coordinator lookup) would read from one is the context of whichever caller
+ * happened to start it.
  */
 
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { BrokerTimeoutError } from './errors.js';
 
-/** What a broker call may be given besides its request. */
+/** What a call that reaches a broker is given besides its request. */
 export interface CallOptions {
-  /** Bounds the call; default: the deadline of the request being served, if any. */
-  deadline?: Deadline;
+  /**
+   * Bounds the call: the deadline of the request (or stream, or poll) it serves. Undefined only
+   * where none is waiting (NO_DEADLINE): the call is then bounded by its Kafka request timeout.
+   */
+  deadline: Deadline | undefined;
 }
+
+/**
+ * For a call no request waits on (a warm-up, a check with timers of its own): bounded by its Kafka
+ * request timeout alone.
+ */
+export const NO_DEADLINE: CallOptions = Object.freeze({ deadline: undefined });
 
 /** The request's deadline passed: what is not done by now is not waited for. */
 export class DeadlineExceededError extends Error {
@@ -256,25 +264,6 @@ export class Deadline {
 const noop = () => undefined;
 const passed = () => new DeadlineExceededError('the request deadline passed');
 
-// Node, Lambda, and Workers with nodejs_compat all have it. Made when first entered (see above).
-let scope: AsyncLocalStorage<Deadline> | undefined;
-
-/** Runs `fn` with `deadline` as the deadline of every broker call made under it. */
-export function runWithDeadline<T>(deadline: Deadline, fn: () => T): T {
-  scope ??= new AsyncLocalStorage<Deadline>();
-  return scope.run(deadline, fn);
-}
-
-/** The deadline of the request being served, when there is one. */
-export function currentDeadline(): Deadline | undefined {
-  return scope?.getStore();
-}
-
-/** Whether any deadline scope was ever entered in this process (the describe path enters none). */
-export function deadlineScopeUsed(): boolean {
-  return scope !== undefined;
-}
-
 /**
  * `call`, unless it does not settle within `budgetMs` or `until` (a signal, or a deadline) ends
  * first: then `late()` is thrown and `call` is left to end by itself (its outcome is dropped, never
@@ -332,18 +321,17 @@ function listen(signal: AbortSignal | undefined, run: () => void): () => void {
 }
 
 /**
- * One broker call under the deadline (the explicit one, else the request's): abandoned with a
- * BrokerTimeoutError once only the deadline's reserve is left; it then ends on its own timeout.
+ * One broker call under the deadline it is given: abandoned with a BrokerTimeoutError once only
+ * the deadline's reserve is left; it then ends on its own timeout.
  * Given as a function, the call is not even started when the deadline knows the broker for one
  * that does not answer (`oncePerBroker`).
  */
 export function bounded<T>(
   broker: string,
   apiName: string,
-  options: CallOptions | undefined,
+  { deadline }: CallOptions,
   call: Promise<T> | (() => Promise<T>),
 ): Promise<T> {
-  const deadline = options?.deadline ?? currentDeadline();
   const silent = deadline?.notAnswering(broker, apiName);
   if (silent) {
     if (typeof call !== 'function') call.catch(() => undefined);

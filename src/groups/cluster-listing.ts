@@ -5,7 +5,7 @@
  * while one request timeout lasts.
  */
 
-import { currentDeadline } from '../broker/deadline.js';
+import type { CallOptions } from '../broker/deadline.js';
 import { BrokerError, KafkaResponseError } from '../broker/errors.js';
 import { ErrorCode } from '../broker/protocol/errors.js';
 import { ListGroupsTable } from '../broker/protocol/list-groups-table.js';
@@ -65,20 +65,20 @@ export class ClusterListing {
   constructor(private readonly cluster: KafkaCluster) {}
 
   /** Every matching group of every broker, unsorted. */
-  async list(filter: ListFilter = {}): Promise<GroupList> {
-    const { listed, failures } = await this.listRows(filter);
+  async list(filter: ListFilter, options: CallOptions): Promise<GroupList> {
+    const { listed, failures } = await this.listRows(filter, options);
     const groups: GroupListing[] = [];
     if (listed) for (const row of listed.rows) groups.push(listingAt(listed.table, row));
     return { groups, failures };
   }
 
   /** `list` without an object per group: the brokers' answers and the rows of them that match. */
-  async listRows(filter: ListFilter = {}): Promise<ListedRowsList> {
+  async listRows(filter: ListFilter, options: CallOptions): Promise<ListedRowsList> {
     const started = Date.now();
-    const deadline = currentDeadline();
+    const { deadline } = options;
     for (let attempt = 0; ; attempt++) {
       const roundStarted = Date.now();
-      const round = await this.listOnce(filter);
+      const round = await this.listOnce(filter, options);
       // Another round only when it fits: within one request timeout, and (a round as long as the
       // last one) before the request's deadline.
       const budgetLeft = Math.min(
@@ -95,10 +95,13 @@ export class ClusterListing {
   }
 
   /** One round: every broker's answer merged, unsorted, with what makes it unsettled. */
-  private async listOnce(filter: ListFilter): Promise<ListedRowsList & { unsettled: boolean }> {
-    const [brokers, before] = await Promise.all([this.knownBrokers(), this.offsetsLeaders()]);
-    const answers = await Promise.all(brokers.map((broker) => this.ask(broker, filter)));
-    const after = await this.offsetsLeaders().catch(() => undefined);
+  private async listOnce(
+    filter: ListFilter,
+    options: CallOptions,
+  ): Promise<ListedRowsList & { unsettled: boolean }> {
+    const [brokers, before] = await Promise.all([this.knownBrokers(options), this.offsetsLeaders(options)]);
+    const answers = await Promise.all(brokers.map((broker) => this.ask(broker, filter, options)));
+    const after = await this.offsetsLeaders(options).catch(() => undefined);
 
     const failures = new Map<number, BrokerFailure>();
     const fail: Fail = (ref, name, message) => {
@@ -126,7 +129,11 @@ export class ClusterListing {
     return { listed, failures: [...failures.values()], unsettled };
   }
 
-  private async ask(broker: ClusterInfo['brokers'][number], filter: ListFilter): Promise<BrokerAnswer> {
+  private async ask(
+    broker: ClusterInfo['brokers'][number],
+    filter: ListFilter,
+    options: CallOptions,
+  ): Promise<BrokerAnswer> {
     const ref = { nodeId: broker.nodeId, host: broker.host, port: broker.port };
     const label = formatAddress(ref);
     // A broker that just hung is reported at once rather than waited for again; one probe
@@ -141,7 +148,7 @@ export class ClusterListing {
       };
     }
     try {
-      return { ref, rows: await this.listOn(ref, filter), failure: undefined, retriable: false };
+      return { ref, rows: await this.listOn(ref, filter, options), failure: undefined, retriable: false };
     } catch (error) {
       const retriable = error instanceof KafkaResponseError && isCoordinatorError(error.kafkaError.code);
       return { ref, rows: undefined, failure: failureOf(ref, error), retriable };
@@ -223,8 +230,8 @@ export class ClusterListing {
   }
 
   /** Leaders of the offsets topic's partitions; undefined when Metadata does not know the topic. */
-  private async offsetsLeaders(): Promise<TopicLeaders | undefined> {
-    const topics = await this.cluster.topicLeaders([OFFSETS_TOPIC]);
+  private async offsetsLeaders(options: CallOptions): Promise<TopicLeaders | undefined> {
+    const topics = await this.cluster.topicLeaders([OFFSETS_TOPIC], options);
     const topic = topics.get(OFFSETS_TOPIC);
     return topic && topic.errorCode === ErrorCode.NONE && topic.partitions.size > 0 ? topic : undefined;
   }
@@ -232,12 +239,13 @@ export class ClusterListing {
   /**
    * The brokers to list, from Metadata at most every BROKER_SET_TTL_MS: following pages would
    * otherwise pay a Metadata round trip per page. A listing with a failed broker forgets the set,
-   * so the next one sees the cluster as it is now.
+   * so the next one sees the cluster as it is now. The listings that share it meanwhile wait under
+   * the deadline of the one that asked.
    */
-  private knownBrokers(): Promise<ClusterInfo['brokers']> {
+  private knownBrokers(options: CallOptions): Promise<ClusterInfo['brokers']> {
     const now = Date.now();
     if (!this.brokerSet || now - this.brokerSet.at > BROKER_SET_TTL_MS) {
-      const brokers = this.cluster.describe().then((info) => info.brokers);
+      const brokers = this.cluster.describe(options).then((info) => info.brokers);
       const entry = { brokers, at: now };
       this.brokerSet = entry;
       brokers.catch(() => {
@@ -250,14 +258,20 @@ export class ClusterListing {
   private async listOn(
     broker: { nodeId: number; host: string; port: number },
     filter: ListFilter,
+    options: CallOptions,
   ): Promise<ListedRows> {
     const connection = this.cluster.connection(broker);
     // The broker filters where it can (less to send); the same filter runs here again, for brokers
     // too old to filter and for the states the broker cannot match (see listing.ts).
-    const { response } = await connection.send(ListGroupsTable, (v) => ({
-      ...(v >= 4 && { statesFilter: brokerStates(filter) }),
-      ...(v >= 5 && { typesFilter: filter.types ? [...filter.types] : [] }),
-    }));
+    const { response } = await connection.send(
+      ListGroupsTable,
+      (v) => ({
+        ...(v >= 4 && { statesFilter: brokerStates(filter) }),
+        ...(v >= 5 && { typesFilter: filter.types ? [...filter.types] : [] }),
+      }),
+      undefined,
+      options,
+    );
     if (response.errorCode !== ErrorCode.NONE)
       throw new KafkaResponseError(connection.label, 'ListGroups', response.errorCode);
     return { table: response, rows: selectRows(response, filter) };

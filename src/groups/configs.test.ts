@@ -4,6 +4,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
+import { Deadline, NO_DEADLINE } from '../broker/deadline.js';
 import { configsShowing, type GroupConfig, showsChange } from './configs.js';
 
 const config = (name: string, value: string | null, source: GroupConfig['source']): GroupConfig => ({
@@ -35,7 +36,7 @@ describe('a change shows in the configs', () => {
   it('reads again until the broker has the change', async () => {
     const readings = [before, before, after];
     let reads = 0;
-    const configs = await configsShowing(async () => readings[reads++] ?? after, set);
+    const configs = await configsShowing(async () => readings[reads++] ?? after, set, NO_DEADLINE);
     expect(configs).toBe(after);
     expect(reads).toBe(3);
   });
@@ -49,6 +50,7 @@ describe('a change shows in the configs', () => {
         return before;
       },
       set,
+      NO_DEADLINE,
       100,
     );
     expect(configs).toBe(before);
@@ -56,12 +58,32 @@ describe('a change shows in the configs', () => {
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 
+  it('stops reading again once the deadline it is given has passed', async () => {
+    let reads = 0;
+    const spent = Deadline.after(60_000);
+    spent.abort();
+    const configs = await configsShowing(
+      async () => {
+        reads++;
+        return before;
+      },
+      set,
+      { deadline: spent },
+    );
+    expect(configs).toBe(before);
+    expect(reads).toBe(1);
+  });
+
   it('reads once when the first reading shows the change', async () => {
     let reads = 0;
-    await configsShowing(async () => {
-      reads++;
-      return after;
-    }, set);
+    await configsShowing(
+      async () => {
+        reads++;
+        return after;
+      },
+      set,
+      NO_DEADLINE,
+    );
     expect(reads).toBe(1);
   });
 });

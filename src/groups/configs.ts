@@ -5,7 +5,7 @@
  * shows the broker's defaults.
  */
 
-import { currentDeadline } from '../broker/deadline.js';
+import type { CallOptions } from '../broker/deadline.js';
 import { describeKafkaError, KafkaResponseError, UnsupportedApiError } from '../broker/errors.js';
 import { ErrorCode } from '../broker/protocol/errors.js';
 import { ConfigResourceType, DescribeConfigs } from '../broker/protocol/messages/describe-configs.js';
@@ -15,7 +15,7 @@ import {
 } from '../broker/protocol/messages/incremental-alter-configs.js';
 import type { KafkaCluster } from '../broker/transport/cluster.js';
 import { GroupConfigInvalidError } from './errors.js';
-import { sendWrite, type WriteProgress } from './writes/progress.js';
+import { sendWrite, type WriteOptions } from './writes/progress.js';
 
 export { GroupConfigInvalidError } from './errors.js';
 
@@ -94,13 +94,24 @@ export interface GroupConfig {
 const GROUP_CONFIGS_API = 'DescribeConfigs on resource type GROUP (group configs)';
 
 /** Every config of `groupId`, sorted by name, from any broker of the cluster. */
-export async function describeGroupConfigs(cluster: KafkaCluster, groupId: string): Promise<GroupConfig[]> {
+export async function describeGroupConfigs(
+  cluster: KafkaCluster,
+  groupId: string,
+  options: CallOptions,
+): Promise<GroupConfig[]> {
   return cluster.anyBroker(async (connection) => {
-    const { response } = await connection.send(DescribeConfigs, (version) => ({
-      resources: [{ resourceType: ConfigResourceType.Group, resourceName: groupId, configurationKeys: null }],
-      includeSynonyms: false,
-      ...(version >= 3 && { includeDocumentation: true }),
-    }));
+    const { response } = await connection.send(
+      DescribeConfigs,
+      (version) => ({
+        resources: [
+          { resourceType: ConfigResourceType.Group, resourceName: groupId, configurationKeys: null },
+        ],
+        includeSynonyms: false,
+        ...(version >= 3 && { includeDocumentation: true }),
+      }),
+      undefined,
+      options,
+    );
     const result = response.results.find(
       (r) => r.resourceType === ConfigResourceType.Group && r.resourceName === groupId,
     );
@@ -138,7 +149,7 @@ export async function describeGroupConfigs(cluster: KafkaCluster, groupId: strin
         }),
       )
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  });
+  }, options);
 }
 
 /** What PATCH asks: values to set, names to delete (back to the broker's default). */
@@ -171,6 +182,7 @@ export async function configsShowing(
   read: () => Promise<GroupConfig[]>,
   /** Undefined: the first reading, as it is. */
   change: GroupConfigChange | undefined,
+  { deadline }: CallOptions,
   waitMs = SHOW_WAIT_MS,
   now: () => number = Date.now,
 ): Promise<GroupConfig[]> {
@@ -178,7 +190,7 @@ export async function configsShowing(
   let pause = 25;
   for (;;) {
     const configs = await read();
-    if (!change || showsChange(configs, change) || now() + pause > until || currentDeadline()?.expired())
+    if (!change || showsChange(configs, change) || now() + pause > until || deadline?.expired())
       return configs;
     await new Promise((resolve) => setTimeout(resolve, pause));
     pause = Math.min(pause * 2, 200);
@@ -194,8 +206,8 @@ export async function alterGroupConfigs(
   groupId: string,
   change: GroupConfigChange,
   validateOnly: boolean,
-  /** Marked when a change (not a validateOnly check, which applies nothing) leaves for Kafka. */
-  progress?: WriteProgress,
+  /** `progress` is marked when a change (not a validateOnly check, which applies nothing) leaves for Kafka. */
+  { progress, deadline }: WriteOptions,
 ): Promise<void> {
   const configs = [
     ...Object.entries(change.set).map(([name, value]) => ({
@@ -205,57 +217,60 @@ export async function alterGroupConfigs(
     })),
     ...change.delete.map((name) => ({ name, configOperation: AlterConfigOperation.Delete, value: null })),
   ];
-  await cluster.anyBroker(async (connection) => {
-    const { response } = await sendWrite(
-      connection,
-      validateOnly ? undefined : progress,
-      IncrementalAlterConfigs,
-      {
-        resources: [{ resourceType: ConfigResourceType.Group, resourceName: groupId, configs }],
-        validateOnly,
-      },
-    );
-    const result = response.responses.find((r) => r.resourceName === groupId);
-    if (!result) {
+  await cluster.anyBroker(
+    async (connection) => {
+      const { response } = await sendWrite(
+        connection,
+        validateOnly ? { deadline } : { deadline, progress },
+        IncrementalAlterConfigs,
+        {
+          resources: [{ resourceType: ConfigResourceType.Group, resourceName: groupId, configs }],
+          validateOnly,
+        },
+      );
+      const result = response.responses.find((r) => r.resourceName === groupId);
+      if (!result) {
+        throw new KafkaResponseError(
+          connection.label,
+          IncrementalAlterConfigs.name,
+          ErrorCode.UNKNOWN_SERVER_ERROR,
+          'no result for the group',
+        );
+      }
+      if (result.errorCode === ErrorCode.NONE) return;
+      if (
+        result.errorCode === ErrorCode.INVALID_REQUEST &&
+        /unknown resource type/i.test(result.errorMessage ?? '')
+      ) {
+        const own = { min: IncrementalAlterConfigs.minVersion, max: IncrementalAlterConfigs.maxVersion };
+        throw new UnsupportedApiError(
+          connection.label,
+          'IncrementalAlterConfigs on resource type GROUP (group configs)',
+          undefined,
+          own,
+        );
+      }
+      if (result.errorCode === ErrorCode.INVALID_CONFIG || result.errorCode === ErrorCode.INVALID_REQUEST) {
+        const message = result.errorMessage ?? '';
+        const asked = configs.map((c) => ({
+          name: c.name,
+          field: c.configOperation === AlterConfigOperation.Set ? ('set' as const) : ('delete' as const),
+          value: c.value,
+        }));
+        const named = asked.filter((c) => message.includes(c.name));
+        throw new GroupConfigInvalidError(
+          groupId,
+          named.length > 0 ? named : asked,
+          describeKafkaError(result.errorCode, result.errorMessage),
+        );
+      }
       throw new KafkaResponseError(
         connection.label,
         IncrementalAlterConfigs.name,
-        ErrorCode.UNKNOWN_SERVER_ERROR,
-        'no result for the group',
+        result.errorCode,
+        result.errorMessage,
       );
-    }
-    if (result.errorCode === ErrorCode.NONE) return;
-    if (
-      result.errorCode === ErrorCode.INVALID_REQUEST &&
-      /unknown resource type/i.test(result.errorMessage ?? '')
-    ) {
-      const own = { min: IncrementalAlterConfigs.minVersion, max: IncrementalAlterConfigs.maxVersion };
-      throw new UnsupportedApiError(
-        connection.label,
-        'IncrementalAlterConfigs on resource type GROUP (group configs)',
-        undefined,
-        own,
-      );
-    }
-    if (result.errorCode === ErrorCode.INVALID_CONFIG || result.errorCode === ErrorCode.INVALID_REQUEST) {
-      const message = result.errorMessage ?? '';
-      const asked = configs.map((c) => ({
-        name: c.name,
-        field: c.configOperation === AlterConfigOperation.Set ? ('set' as const) : ('delete' as const),
-        value: c.value,
-      }));
-      const named = asked.filter((c) => message.includes(c.name));
-      throw new GroupConfigInvalidError(
-        groupId,
-        named.length > 0 ? named : asked,
-        describeKafkaError(result.errorCode, result.errorMessage),
-      );
-    }
-    throw new KafkaResponseError(
-      connection.label,
-      IncrementalAlterConfigs.name,
-      result.errorCode,
-      result.errorMessage,
-    );
-  });
+    },
+    { deadline },
+  );
 }

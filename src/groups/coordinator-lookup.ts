@@ -26,7 +26,7 @@ export type CoordinatorAnswer = Pick<
 export async function findCoordinators(
   connection: BrokerConnection,
   groupIds: string[],
-  options?: CallOptions,
+  options: CallOptions,
   asking?: (api: string) => void,
 ): Promise<CoordinatorAnswer[]> {
   asking?.('ApiVersions');
@@ -40,7 +40,7 @@ export async function findCoordinators(
 async function lookupBatch(
   connection: BrokerConnection,
   groupIds: string[],
-  by?: CallOptions,
+  by: CallOptions,
 ): Promise<CoordinatorAnswer[]> {
   const { response } = await connection.send(
     FindCoordinator,
@@ -68,7 +68,7 @@ async function lookupBatch(
 async function lookupEach(
   connection: BrokerConnection,
   groupIds: string[],
-  by?: CallOptions,
+  by: CallOptions,
 ): Promise<CoordinatorAnswer[]> {
   const out: CoordinatorAnswer[] = [];
   for (let i = 0; i < groupIds.length; i += SINGLE_LOOKUP_CONCURRENCY) {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { bounded, type CallOptions, Deadline, runWithDeadline } from '../broker/deadline.js';
+import { bounded, type CallOptions, Deadline, NO_DEADLINE } from '../broker/deadline.js';
 import { BrokerTimeoutError } from '../broker/errors.js';
 import { ErrorCode } from '../broker/protocol/errors.js';
 import type { KafkaCluster } from '../broker/transport/cluster.js';
@@ -65,12 +65,16 @@ function fakeLink({
 const NO_RETRY = { attempts: 1, initialBackoffMs: 1, maxBackoffMs: 1 };
 
 /** Each group's coordinator, as forEachCoordinator hands it to the call. */
-async function coordinatorsOf(coordinators: Coordinators, ids: string[]) {
+async function coordinatorsOf(coordinators: Coordinators, ids: string[], options: CallOptions = NO_DEADLINE) {
   const seen = new Map<string, BrokerRef>();
-  const outcomes = await coordinators.forEachCoordinator(ids, async (coordinator, held) => {
-    for (const id of held) seen.set(id, coordinator);
-    return new Map(held.map((id) => [id, ok(id)]));
-  });
+  const outcomes = await coordinators.forEachCoordinator(
+    ids,
+    async (coordinator, held) => {
+      for (const id of held) seen.set(id, coordinator);
+      return new Map(held.map((id) => [id, ok(id)]));
+    },
+    options,
+  );
   return { seen, outcomes };
 }
 
@@ -185,9 +189,7 @@ describe('Coordinators under faults and the request deadline', () => {
       maxBackoffMs: 1_000,
     });
     const started = Date.now();
-    const { outcomes } = await runWithDeadline(Deadline.after(500), () =>
-      coordinatorsOf(coordinators, ['x1']),
-    );
+    const { outcomes } = await coordinatorsOf(coordinators, ['x1'], { deadline: Deadline.after(500) });
     // x1 never has a coordinator: without the deadline, eight rounds and seconds of backoff.
     expect(Date.now() - started).toBeLessThan(500);
     expect(requests.length).toBeLessThan(8);
@@ -210,7 +212,7 @@ function slowLookups(answerMs: number) {
       api: { name: string },
       request: { coordinatorKeys: string[] },
       _bounds: unknown,
-      options?: CallOptions,
+      options: CallOptions,
     ) {
       requests.push([...request.coordinatorKeys]);
       const answer = new Promise((resolve) => setTimeout(resolve, answerMs)).then(() => ({
@@ -312,9 +314,9 @@ function stalledBroker() {
   const never = () => new Promise<never>(() => undefined);
   const connection = {
     label: 'stand-in:9092',
-    versionFor: (_api: unknown, _bounds: unknown, options?: CallOptions) =>
+    versionFor: (_api: unknown, _bounds: unknown, options: CallOptions) =>
       bounded('stand-in:9092', 'ApiVersions', options, never),
-    send: (api: { name: string }, _request: unknown, _bounds: unknown, options?: CallOptions) =>
+    send: (api: { name: string }, _request: unknown, _bounds: unknown, options: CallOptions) =>
       bounded('stand-in:9092', api.name, options, never),
   } as unknown as BrokerConnection;
   return {
@@ -350,15 +352,13 @@ describe('Coordinators: a caller that stops waiting on a shared lookup', () => {
     expect(deadline.notAnswering('stand-in:9092', 'FindCoordinator')).toBeInstanceOf(BrokerTimeoutError);
   });
 
-  it('a caller with no deadline that joins a lookup made in another request’s deadline scope waits for the answer, not for that deadline', async () => {
+  it('a caller with no deadline that joins a lookup made under another request’s deadline waits for the answer, not for that deadline', async () => {
     vi.useFakeTimers();
     const { cluster, requests } = slowLookups(300);
     const coordinators = new Coordinators(cluster, NO_RETRY);
     const started = Date.now();
-    // The lookup is made in a scope whose deadline is cut at 80 ms; the second caller has none.
-    const scoped = runWithDeadline(Deadline.after(100), () =>
-      timedLookup(coordinators, 'g1', Deadline.after(100), started),
-    );
+    // The lookup is made under a deadline cut at 80 ms; the second caller has none.
+    const scoped = timedLookup(coordinators, 'g1', Deadline.after(100), started);
     const free = coordinatorsOf(coordinators, ['g1']).then(({ outcomes }) => ({
       outcome: outcomes.get('g1'),
       atMs: Date.now() - started,

@@ -6,7 +6,7 @@
  */
 
 import QuickLRU from 'quick-lru';
-import { type CallOptions, currentDeadline, Deadline } from '../broker/deadline.js';
+import { type CallOptions, Deadline } from '../broker/deadline.js';
 import {
   BrokerTimeoutError,
   describeKafkaError,
@@ -111,20 +111,19 @@ export class Coordinators {
   /**
    * Calls `call` once per coordinator with the groups it holds, until every group has a value or a
    * final error. Groups answered with a coordinator error go round again after a backoff; the
-   * coordinator is looked up afresh unless it was only loading. Bounded by `options.deadline`,
-   * else the request's scope.
+   * coordinator is looked up afresh unless it was only loading. Bounded by `options.deadline`.
    */
   async forEachCoordinator<T>(
     groupIds: readonly string[],
     call: (coordinator: BrokerRef, groupIds: string[]) => Promise<Map<string, Outcome<T>>>,
-    options?: CallOptions,
+    options: CallOptions,
   ): Promise<Map<string, Outcome<T>>> {
     const done = new Map<string, Outcome<T>>();
     const last = new Map<string, { kafkaError: KafkaErrorInfo; broker?: string; noAnswer?: Error }>();
     let pending = [...new Set(groupIds)];
     // Coordinators that timed out in this call: asked once, never twice in one request.
     const silent = new Map<string, Error>();
-    const deadline = options?.deadline ?? currentDeadline();
+    const { deadline } = options;
     let attempts = 0;
     let cut = false;
     for (let attempt = 0; attempt < this.retry.attempts && pending.length > 0; attempt++) {
@@ -289,8 +288,8 @@ export class Coordinators {
       // Until it leaves: the caller whose deadline is cut last, or none (a caller with no deadline).
       let latest: Deadline | undefined;
       let open = false;
-      // Once it has left: the deadline it runs under, moved later as callers join. Always given
-      // explicitly: the lookup starts in its first caller's async scope, whose deadline it must not take.
+      // Once it has left: the deadline it runs under, moved later as callers join; never its first
+      // caller's own, which would end the lookup for the callers that joined later.
       let bound!: Deadline;
       const created: Batch = {
         ids,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currentDeadline, Deadline } from '../broker/deadline.js';
+import { Deadline } from '../broker/deadline.js';
 import { pipelined, UnreadError } from './estate.js';
 import { batchesOf } from './offsets/committed.js';
 
@@ -56,8 +56,8 @@ describe('estate batches', () => {
     const out: { batch: readonly number[]; unread: boolean }[] = [];
     for await (const { batch, answer } of pipelined(
       [1, 2, 3, 4, 5, 6],
-      async (batch) => {
-        seen.push(currentDeadline());
+      async (batch, { deadline: given }) => {
+        seen.push(given);
         // The second batch outlasts the deadline.
         await new Promise((r) => setTimeout(r, batch[0] === 3 ? 400 : 1));
         return batch;

@@ -5,7 +5,7 @@
  * under what is left of it, and the batches whose turn comes after it are handed on unread.
  */
 
-import { type Deadline, DeadlineExceededError, runWithDeadline } from '../broker/deadline.js';
+import { type CallOptions, type Deadline, DeadlineExceededError } from '../broker/deadline.js';
 import type { Group } from './model.js';
 
 /** Groups read per batch: one describe, one offsets RPC per coordinator, one ListOffsets per leader. */
@@ -24,7 +24,7 @@ export interface PipelineOptions {
   size?: number;
   inFlight?: number;
   /**
-   * Bounds the reads: each batch is read in its scope (every broker call under it takes its budget
+   * Bounds the reads: each batch is read under it (every broker call of the batch takes its budget
    * from what is left), and a batch whose turn comes when its calls would get no more than the
    * deadline's reserve (or after it was aborted) is not read: its answer is an UnreadError.
    */
@@ -37,17 +37,17 @@ export interface PipelineOptions {
  */
 export async function* pipelined<T, R>(
   items: readonly T[],
-  read: (batch: readonly T[]) => Promise<R>,
+  read: (batch: readonly T[], options: CallOptions) => Promise<R>,
   { size = ESTATE_BATCH_GROUPS, inFlight = ESTATE_BATCHES_IN_FLIGHT, deadline }: PipelineOptions = {},
 ): AsyncGenerator<{ batch: readonly T[]; answer: R | UnreadError }> {
   const queue: { batch: readonly T[]; answer: Promise<R | UnreadError> }[] = [];
   let next = 0;
   const readOne = (batch: readonly T[]): Promise<R | UnreadError> => {
-    if (!deadline) return read(batch);
+    if (!deadline) return read(batch, { deadline });
     // Its calls would get no more than the reserve: not worth a turn, and the answer needs that time.
     if (deadline.budgetMs(Number.POSITIVE_INFINITY) <= deadline.reserveMs())
       return Promise.resolve(new UnreadError(deadline));
-    return runWithDeadline(deadline, () => read(batch));
+    return read(batch, { deadline });
   };
   const start = () => {
     while (queue.length < inFlight && next < items.length) {

@@ -6,7 +6,7 @@
  */
 
 import QuickLRU from 'quick-lru';
-import { type CallOptions, currentDeadline } from '../broker/deadline.js';
+import type { CallOptions } from '../broker/deadline.js';
 import { KafkaResponseError } from '../broker/errors.js';
 import { ErrorCode } from '../broker/protocol/errors.js';
 import type { ClusterInfo, KafkaCluster, Readiness } from '../broker/transport/cluster.js';
@@ -29,7 +29,7 @@ import type { Isolation } from './offsets/end-offsets.js';
 import type { OffsetsOptions, OffsetTable, OffsetTables } from './offsets/tables.js';
 import { failed, type Outcome } from './outcome.js';
 import { lazyWrites } from './writes/lazy.js';
-import type { WriteProgress } from './writes/progress.js';
+import type { WriteOptions } from './writes/progress.js';
 import type { GroupWrites } from './writes/service.js';
 
 export type { ListFilter } from './listing.js';
@@ -41,7 +41,9 @@ export interface ListPage {
   limit: number;
 }
 
-/** `deadline`: the request's, passed down rather than read from its async scope (broker/deadline.ts). */
+type ListOptions = CallOptions & { page?: ListPage };
+type ConfigsOptions = CallOptions & { showing?: GroupConfigChange };
+
 export interface DescribeOptions extends CallOptions {
   /** Assert the type: a group of another type is a GroupTypeMismatchError. */
   expected?: GroupType;
@@ -49,23 +51,23 @@ export interface DescribeOptions extends CallOptions {
 
 export interface GroupService {
   /** Every matching group, sorted by id; with `page`, only that page of them. */
-  listGroups(filter?: ListFilter, page?: ListPage): Promise<GroupList>;
+  listGroups(filter: ListFilter, options: ListOptions): Promise<GroupList>;
   /** Every matching group in no particular order: for a caller that cuts its own pages (held-listings.ts). */
-  listUnsorted(filter?: ListFilter): Promise<GroupList>;
+  listUnsorted(filter: ListFilter, options: CallOptions): Promise<GroupList>;
   /** Every matching group, sorted by id, as the brokers' answers (no object per group): for lines written from bytes. */
-  listRows(filter?: ListFilter): Promise<ListedRowsList>;
+  listRows(filter: ListFilter, options: CallOptions): Promise<ListedRowsList>;
   /** One group; throws GroupNotFoundError, GroupTypeMismatchError, … */
-  describeGroup(groupId: string, options?: DescribeOptions): Promise<Group>;
+  describeGroup(groupId: string, options: DescribeOptions): Promise<Group>;
   /**
    * Many groups, one RPC per coordinator and type; each with its own outcome, keyed by group id in
    * the order asked (duplicates once).
    */
   describeGroups(
     groupIds: readonly string[],
-    options?: DescribeOptions & { hints?: ReadonlyMap<string, GroupType> },
+    options: DescribeOptions & { hints?: ReadonlyMap<string, GroupType> },
   ): Promise<Map<string, Outcome<Group>>>;
   /** Committed offsets, end offsets and lag of one group, per partition. Reads only. */
-  groupOffsets(groupId: string, options?: OffsetsOptions): Promise<GroupOffsets>;
+  groupOffsets(groupId: string, options: OffsetsOptions): Promise<GroupOffsets>;
   /**
    * The offsets tables of many groups (what `groupOffsets` gives each): one offsets RPC per
    * coordinator, one ListOffsets per leader. The partitions members hold without a commit count
@@ -75,11 +77,7 @@ export interface GroupService {
    */
   offsetsOfGroups(
     groups: readonly { groupId: string; type: GroupType | null; state?: string | null }[],
-    options?: {
-      isolation?: Isolation;
-      timeLag?: boolean;
-      described?: Promise<ReadonlyMap<string, Outcome<Group>>>;
-    },
+    options: GroupsOffsetsOptions,
   ): Promise<Map<string, Outcome<OffsetTable>>>;
   /**
    * Listed groups described, their listed types as hints (no RPC spent finding a type); with
@@ -87,12 +85,9 @@ export interface GroupService {
    * With `skipEmpty`, groups listed Empty are not described (no members: their listing says what a
    * describe would); streams groups are, for their topology. Those groups are absent from `groups`.
    */
-  describeListed(
-    listed: readonly ListedGroup[],
-    options?: { offsets?: ListedOffsetsOptions; skipEmpty?: boolean },
-  ): Promise<ListedDetails>;
+  describeListed(listed: readonly ListedGroup[], options: DescribeListedOptions): Promise<ListedDetails>;
   /** Whether the topic exists (Metadata); undefined where the service cannot tell. */
-  topicExists?(topic: string): Promise<boolean>;
+  topicExists?(topic: string, options: CallOptions): Promise<boolean>;
   /**
    * What forecasts read beside the offsets, at `at` (ms): the first offset of each partition at or
    * after the production window's start (one ListOffsets per leader), and the topics' retention
@@ -102,30 +97,31 @@ export interface GroupService {
     partitions: readonly { topic: string; partition: number }[],
     topics: readonly string[],
     at: number,
+    options: CallOptions,
   ): Promise<ForecastReading>;
   /** One group as described and its offsets with time lag, read at `at` (ms): what a verdict needs. */
-  groupHealth(groupId: string, options?: HealthOptions): Promise<HealthReading>;
+  groupHealth(groupId: string, options: HealthOptions): Promise<HealthReading>;
   /**
    * One group as described and its committed and end offsets, read at `at` (ms): what diagnosis
    * reads. No time lag, production window or retention: one describe, one offsets RPC at the
    * coordinator, one ListOffsets per leader.
    */
-  groupReading(groupId: string, options?: Omit<OffsetsOptions, 'timeLag'>): Promise<GroupReading>;
-  describeCluster(options?: CallOptions): Promise<ClusterInfo>;
+  groupReading(groupId: string, options: Omit<OffsetsOptions, 'timeLag'>): Promise<GroupReading>;
+  describeCluster(options: CallOptions): Promise<ClusterInfo>;
   /** A streams group's topology (StreamsGroupDescribe v1, Kafka 4.4+); UnsupportedApiError before. */
-  streamsTopologyDescription?(groupId: string): Promise<TopologyDescriptionAnswer>;
+  streamsTopologyDescription?(groupId: string, options: CallOptions): Promise<TopologyDescriptionAnswer>;
   /** The group's configs (DescribeConfigs, type GROUP); with `showing`, once they show it (configsShowing). */
-  groupConfigs?(groupId: string, showing?: GroupConfigChange): Promise<GroupConfig[]>;
+  groupConfigs?(groupId: string, options: ConfigsOptions): Promise<GroupConfig[]>;
   /** IncrementalAlterConfigs on the group (validateOnly: Kafka's dry run); GroupConfigInvalidError. */
   alterGroupConfigs?(
     groupId: string,
     change: GroupConfigChange,
     validateOnly: boolean,
-    progress?: WriteProgress,
+    options: WriteOptions,
   ): Promise<void>;
   /** The API version ranges one broker of the cluster offers (what it can serve, which Kafka it is). */
-  apiVersions?(options?: CallOptions): Promise<ReadonlyMap<number, { min: number; max: number }>>;
-  /** Which brokers answer a Metadata request now (shared for a second); `ready` when one does. */
+  apiVersions?(options: CallOptions): Promise<ReadonlyMap<number, { min: number; max: number }>>;
+  /** Which brokers answer a Metadata request now (shared for a second, each on a timer of its own). */
   ping(): Promise<Readiness>;
   close(): Promise<void>;
   /** The writes (delete group, delete offsets, remove members, reset): see groups/writes/. */
@@ -161,6 +157,14 @@ export interface ForecastReading {
   window: { ms: number; startOffsets: ReadonlyMap<string, number | null> };
   retention: ReadonlyMap<string, Retention>;
 }
+
+export interface GroupsOffsetsOptions extends CallOptions {
+  isolation?: Isolation;
+  timeLag?: boolean;
+  described?: Promise<ReadonlyMap<string, Outcome<Group>>>;
+}
+
+export type DescribeListedOptions = CallOptions & { offsets?: ListedOffsetsOptions; skipEmpty?: boolean };
 
 /** The offsets `describeListed` reads: with `topic`, only that topic's partitions. */
 export interface ListedOffsetsOptions {
@@ -221,7 +225,9 @@ export class KafkaGroupService implements GroupService {
     this.listing = new ClusterListing(cluster);
     this.writes = lazyWrites(async () => {
       const { KafkaGroupWrites } = await import('./writes/service.js');
-      return new KafkaGroupWrites(cluster, this.coordinators, (groupId) => this.describeGroup(groupId));
+      return new KafkaGroupWrites(cluster, this.coordinators, (id, options) =>
+        this.describeGroup(id, options),
+      );
     });
     const describers: Record<GroupType, GroupDescriber> = {
       classic: classicDescriber,
@@ -242,31 +248,31 @@ export class KafkaGroupService implements GroupService {
           };
   }
 
-  describeCluster(options?: CallOptions): Promise<ClusterInfo> {
+  describeCluster(options: CallOptions): Promise<ClusterInfo> {
     return this.cluster.describe(options);
   }
 
-  streamsTopologyDescription(groupId: string): Promise<TopologyDescriptionAnswer> {
+  streamsTopologyDescription(groupId: string, options: CallOptions): Promise<TopologyDescriptionAnswer> {
     // atCoordinator finds the coordinator and retries its errors; the call itself only reads.
-    return this.writes.atCoordinator(groupId, (connection) => describeTopology(connection, groupId));
+    return this.writes.atCoordinator(groupId, options, (c) => describeTopology(c, groupId, options));
   }
 
-  async groupConfigs(groupId: string, showing?: GroupConfigChange): Promise<GroupConfig[]> {
+  async groupConfigs(groupId: string, { showing, ...options }: ConfigsOptions): Promise<GroupConfig[]> {
     const { configsShowing, describeGroupConfigs } = await import('./configs.js');
-    return configsShowing(() => describeGroupConfigs(this.cluster, groupId), showing);
+    return configsShowing(() => describeGroupConfigs(this.cluster, groupId, options), showing, options);
   }
 
   async alterGroupConfigs(
     groupId: string,
     change: GroupConfigChange,
     validateOnly: boolean,
-    progress?: WriteProgress,
+    options: WriteOptions,
   ): Promise<void> {
     const { alterGroupConfigs } = await import('./configs.js');
-    return alterGroupConfigs(this.cluster, groupId, change, validateOnly, progress);
+    return alterGroupConfigs(this.cluster, groupId, change, validateOnly, options);
   }
 
-  apiVersions(options?: CallOptions): Promise<ReadonlyMap<number, { min: number; max: number }>> {
+  apiVersions(options: CallOptions): Promise<ReadonlyMap<number, { min: number; max: number }>> {
     return this.cluster.anyBroker((connection) => connection.apiVersions(options), options);
   }
 
@@ -280,22 +286,22 @@ export class KafkaGroupService implements GroupService {
    * with the reason. An unsettled answer (a coordinator loading or moving) is asked again while
    * one request timeout lasts.
    */
-  async listGroups(filter: ListFilter = {}, page?: ListPage): Promise<GroupList> {
-    const { groups, failures } = await this.listUnsorted(filter);
+  async listGroups(filter: ListFilter, { page, ...options }: ListOptions): Promise<GroupList> {
+    const { groups, failures } = await this.listUnsorted(filter, options);
     return { groups: page ? smallestAfter(groups, page.after, page.limit) : sortById(groups), failures };
   }
 
-  listUnsorted(filter: ListFilter = {}): Promise<GroupList> {
-    return this.listing.list(filter);
+  listUnsorted(filter: ListFilter, options: CallOptions): Promise<GroupList> {
+    return this.listing.list(filter, options);
   }
 
-  async listRows(filter: ListFilter = {}): Promise<ListedRowsList> {
-    const listed = await this.listing.listRows(filter);
+  async listRows(filter: ListFilter, options: CallOptions): Promise<ListedRowsList> {
+    const listed = await this.listing.listRows(filter, options);
     if (listed.listed) sortRows(listed.listed);
     return listed;
   }
 
-  async describeGroup(groupId: string, options: DescribeOptions = {}): Promise<Group> {
+  async describeGroup(groupId: string, options: DescribeOptions): Promise<Group> {
     const result = (await this.describeGroups([groupId], options)).get(groupId);
     if (!result) throw new Error('describeGroups returned no result');
     if (!result.ok) throw result.error;
@@ -304,10 +310,8 @@ export class KafkaGroupService implements GroupService {
 
   async describeGroups(
     groupIds: readonly string[],
-    { expected, hints, deadline: given }: DescribeOptions & { hints?: ReadonlyMap<string, GroupType> } = {},
+    { expected, hints, deadline }: DescribeOptions & { hints?: ReadonlyMap<string, GroupType> },
   ): Promise<Map<string, Outcome<Group>>> {
-    // Explicit below: a coalesced RPC may run in another caller's turn, under its scope or none.
-    const deadline = given ?? currentDeadline();
     const unique = [...new Set(groupIds)];
     const known = new Map<string, GroupType>();
     for (const id of unique) {
@@ -319,10 +323,10 @@ export class KafkaGroupService implements GroupService {
       (coordinator, ids) =>
         resolveGroups(this.describers, this.cluster.connection(coordinator), coordinator, ids, {
           ...(expected && { expected }),
-          ...(deadline && { deadline }),
+          deadline,
           hints: known,
         }),
-      deadline && { deadline },
+      { deadline },
     );
     return new Map(
       unique.map((groupId) => {
@@ -333,16 +337,16 @@ export class KafkaGroupService implements GroupService {
     );
   }
 
-  async groupOffsets(groupId: string, options: OffsetsOptions = {}): Promise<GroupOffsets> {
+  async groupOffsets(groupId: string, options: OffsetsOptions): Promise<GroupOffsets> {
     return (await (await this.tables()).withGroup(groupId, options)).offsets;
   }
 
-  async groupReading(groupId: string, options: Omit<OffsetsOptions, 'timeLag'> = {}): Promise<GroupReading> {
+  async groupReading(groupId: string, options: Omit<OffsetsOptions, 'timeLag'>): Promise<GroupReading> {
     const { group, offsets, at } = await (await this.tables()).withGroup(groupId, options);
     return { group, offsets, at };
   }
 
-  async groupHealth(groupId: string, { window, ...options }: HealthOptions = {}): Promise<HealthReading> {
+  async groupHealth(groupId: string, { window, ...options }: HealthOptions): Promise<HealthReading> {
     const reading = await this.tables().then((tables) =>
       tables.withGroup(groupId, { ...options, timeLag: true }),
     );
@@ -354,6 +358,7 @@ export class KafkaGroupService implements GroupService {
       partitions,
       topics.map((t) => t.topic),
       reading.at,
+      options,
     );
     return { ...reading, retention: reads.retention, ...(window && { window: reads.window }) };
   }
@@ -362,6 +367,7 @@ export class KafkaGroupService implements GroupService {
     partitions: readonly { topic: string; partition: number }[],
     topics: readonly string[],
     at: number,
+    options: CallOptions,
   ): Promise<ForecastReading> {
     // The forecast's reads load with the first health answer or forecast scrape, like the offsets tables.
     const [{ PRODUCTION_WINDOW_MS }, { logOffsets }, { topicRetention }] = await Promise.all([
@@ -369,11 +375,10 @@ export class KafkaGroupService implements GroupService {
       import('./offsets/end-offsets.js'),
       import('./offsets/topic-retention.js'),
     ]);
+    const since = { kind: 'timestamp', timestamp: at - PRODUCTION_WINDOW_MS } as const;
     const [starts, retention] = await Promise.all([
-      partitions.length > 0
-        ? logOffsets(this.cluster, partitions, { kind: 'timestamp', timestamp: at - PRODUCTION_WINDOW_MS })
-        : new Map(),
-      topicRetention(this.cluster, topics),
+      partitions.length > 0 ? logOffsets(this.cluster, partitions, since, options) : new Map(),
+      topicRetention(this.cluster, topics, options),
     ]);
     const startOffsets = new Map([...starts].map(([key, r]) => [key, r.ok ? r.value : null]));
     return { window: { ms: PRODUCTION_WINDOW_MS, startOffsets }, retention };
@@ -381,25 +386,20 @@ export class KafkaGroupService implements GroupService {
 
   async offsetsOfGroups(
     groups: readonly { groupId: string; type: GroupType | null; state?: string | null }[],
-    options: {
-      isolation?: Isolation;
-      timeLag?: boolean;
-      described?: Promise<ReadonlyMap<string, Outcome<Group>>>;
-    } = {},
+    options: GroupsOffsetsOptions,
   ): Promise<Map<string, Outcome<OffsetTable>>> {
     return (await this.tables()).ofGroups(groups, options);
   }
 
   async describeListed(
     listed: readonly ListedGroup[],
-    options: { offsets?: ListedOffsetsOptions; skipEmpty?: boolean } = {},
+    { offsets: wanted, skipEmpty, deadline }: DescribeListedOptions,
   ): Promise<ListedDetails> {
-    const holders = options.skipEmpty ? listed.filter((g) => !listedWithoutMembers(g)) : listed;
+    const holders = skipEmpty ? listed.filter((g) => !listedWithoutMembers(g)) : listed;
     const described = this.describeGroups(
       holders.map((g) => g.groupId),
-      { hints: typeHints(holders) },
+      { hints: typeHints(holders), deadline },
     );
-    const wanted = options.offsets;
     const bytesPerRecord = wanted?.bytesPerRecord
       ? new Map<string, ReadonlyMap<string, number>>()
       : undefined;
@@ -408,6 +408,7 @@ export class KafkaGroupService implements GroupService {
       wanted
         ? this.tables().then((tables) =>
             tables.ofGroups(listed, {
+              deadline,
               ...(wanted.isolation && { isolation: wanted.isolation }),
               ...(wanted.timeLag && { timeLag: true }),
               ...(wanted.topic !== undefined && { topic: wanted.topic }),
@@ -420,8 +421,8 @@ export class KafkaGroupService implements GroupService {
     return { groups, ...(offsets && { offsets }), ...(bytesPerRecord && { bytesPerRecord }) };
   }
 
-  async topicExists(topic: string): Promise<boolean> {
-    const answer = (await this.cluster.topicLeaders([topic])).get(topic);
+  async topicExists(topic: string, options: CallOptions): Promise<boolean> {
+    const answer = (await this.cluster.topicLeaders([topic], options)).get(topic);
     if (!answer || answer.errorCode === ErrorCode.UNKNOWN_TOPIC_OR_PARTITION) return false;
     if (answer.errorCode !== ErrorCode.NONE)
       throw new KafkaResponseError('metadata', 'Metadata', answer.errorCode);

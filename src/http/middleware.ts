@@ -9,7 +9,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import type { Authenticator, Principal } from '../auth/authenticate.js';
 import { isWriteAction, Permissions } from '../auth/grants.js';
-import { type CallOptions, Deadline, runWithDeadline } from '../broker/deadline.js';
+import { type CallOptions, Deadline } from '../broker/deadline.js';
 import type { HttpLimits, WritesSetting } from '../config.js';
 import type { Logger } from '../logger.js';
 import { addResponseHeaders } from '../openapi/headers.js';
@@ -25,7 +25,7 @@ declare module 'hono' {
     principal: Principal;
     /** The alias of the cluster the request is served by (set by the guard). */
     clusterAlias: string;
-    /** The request's deadline (REQUEST_TIMEOUT_MS from its arrival), for what a route passes down itself. */
+    /** The request's deadline (REQUEST_TIMEOUT_MS from its arrival): what a route passes down (`deadlineOf`). */
     deadline: Deadline;
     /** The deadline of a streamed answer to this request (STREAM_TIMEOUT_MS from its arrival), made on demand. */
     streamDeadline: () => Deadline;
@@ -60,9 +60,9 @@ export function permissionsOf(c: Context): Permissions {
 /** The cluster a request is served by, for the tokens it makes or takes (tokens/cluster-binding.ts). */
 export async function tokenClusterOf(
   c: Context,
-  service: { describeCluster(): Promise<{ clusterId: string | null }> },
+  service: { describeCluster(options: CallOptions): Promise<{ clusterId: string | null }> },
 ): Promise<TokenCluster> {
-  const { clusterId } = await service.describeCluster();
+  const { clusterId } = await service.describeCluster(deadlineOf(c));
   return { alias: c.get('clusterAlias') ?? 'default', id: clusterId ?? '' };
 }
 
@@ -72,11 +72,11 @@ export function isAnonymous(c: Context): boolean {
 }
 
 /**
- * The request's one deadline (REQUEST_TIMEOUT_MS), made here and carried down (by the route's
- * policy marker, as an async scope, or by the route itself, see route-policy.ts): every broker call
- * made while serving the request takes its budget from it (broker/deadline.ts), so the route
- * answers with what it could read before the deadline. Should the route still be busy at the
- * deadline, the answer is a 504 and the calls under it are abandoned.
+ * The request's one deadline (REQUEST_TIMEOUT_MS), made here and handed down by the route as an
+ * argument (`deadlineOf`): every broker call made while serving the request takes its budget from
+ * it (broker/deadline.ts), so the route answers with what it could read before the deadline.
+ * Should the route still be busy at the deadline, the answer is a 504 and the calls under it are
+ * abandoned.
  */
 function deadline(ms: number, streamMs = ms): MiddlewareHandler {
   return async (c, next) => {
@@ -114,16 +114,12 @@ function deadline(ms: number, streamMs = ms): MiddlewareHandler {
   };
 }
 
-/** The request's deadline as a broker call's options, for a route that passes it down itself. */
+/**
+ * The request's deadline as the options of what the route asks of the service, which hands it to
+ * every broker call under it. None without the deadline guard (a route run on its own in a test).
+ */
 export function deadlineOf(c: Context): CallOptions {
-  const deadline = c.get('deadline');
-  return deadline ? { deadline } : {};
-}
-
-/** Runs `fn` in the request's deadline scope: a route that passes its deadline, calling what does not. */
-export function underDeadline<T>(c: Context, fn: () => Promise<T>): Promise<T> {
-  const deadline = c.get('deadline');
-  return deadline ? runWithDeadline(deadline, fn) : fn();
+  return { deadline: c.get('deadline') };
 }
 
 /**

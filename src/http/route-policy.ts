@@ -12,24 +12,19 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import type { Action } from '../auth/grants.js';
-import { runWithDeadline } from '../broker/deadline.js';
 import { negotiate, notAcceptable } from './negotiation.js';
 
 export type RoutePolicy =
   /**
-   * Liveness and readiness: served to everyone, with their own rate-limit bucket. Outside the
-   * deadline's async scope: a probe polled every few seconds would otherwise turn on its promise
-   * hooks for the life of the process; readiness bounds each broker's answer by its own timer.
+   * Liveness and readiness: served to everyone, with their own rate-limit bucket. Readiness bounds
+   * each broker's answer by its own timer, not by the request's deadline.
    */
   | { open: true }
   /**
    * An API route: the grant action it needs, `json` when it takes a JSON body, and `negotiates`
-   * when it answers in more than JSON (it weighs the Accept header itself). `passesDeadline` when
-   * its handler hands the request's deadline (`c.get('deadline')`) to every broker call itself:
-   * it then runs outside the deadline's async scope, which on Node 20 costs every promise of the
-   * process a hook once entered (broker/deadline.ts). Every other route runs inside that scope.
+   * when it answers in more than JSON (it weighs the Accept header itself).
    */
-  | { open?: false; action: Action; body?: 'json'; negotiates?: true; passesDeadline?: true };
+  | { open?: false; action: Action; body?: 'json'; negotiates?: true };
 
 const policies = new WeakMap<MiddlewareHandler, RoutePolicy>();
 const JSON_ONLY = ['application/json'] as const;
@@ -39,19 +34,12 @@ export function requires(policy: RoutePolicy): MiddlewareHandler {
   // A route that answers JSON alone says 406 to an Accept that takes no JSON (RFC 9110 §12.5.1),
   // after the guards have let the caller in. Probes answer whatever the Accept: their status code
   // is their answer, and a probe refused for its header would take a ready server out of service.
-  const scoped = !policy.open && !policy.passesDeadline;
-  const run: MiddlewareHandler = scoped
-    ? (c, next) => {
-        const deadline = c.get('deadline');
-        return deadline ? runWithDeadline(deadline, next) : next();
-      }
-    : (_c, next) => next();
   const marker: MiddlewareHandler =
     policy.open || policy.negotiates
-      ? run
+      ? (_c, next) => next()
       : (c, next) => {
           if (negotiate(c.req.header('accept'), JSON_ONLY) === undefined) notAcceptable(c, JSON_ONLY);
-          return run(c, next);
+          return next();
         };
   policies.set(marker, policy);
   return marker;

@@ -18,7 +18,7 @@ import type { WritesSetting } from '../config.js';
 import { GroupNotFoundError, GroupTypeMismatchError } from '../groups/errors.js';
 import type { Group, GroupType } from '../groups/model.js';
 import type { GroupService } from '../groups/service.js';
-import { isAnonymous, permissionsOf } from './middleware.js';
+import { deadlineOf, isAnonymous, permissionsOf } from './middleware.js';
 
 /** Writes are off on this server (403 `writes-disabled`). */
 export class WritesDisabledError extends Error {
@@ -83,7 +83,7 @@ export async function authorizeWrite(
   authorizeWriteAccess(c, writes, target);
   const { action, groupId, type } = target;
   try {
-    return await service.describeGroup(groupId, { expected: type });
+    return await service.describeGroup(groupId, { ...deadlineOf(c), expected: type });
   } catch (error) {
     if (isAnonymous(c)) throw error;
     const permissions = permissionsOf(c);

@@ -15,6 +15,7 @@ import {
   protocolGroups,
 } from '../groups/protocols.js';
 import type { GroupService } from '../groups/service.js';
+import { deadlineOf, streamDeadlineOf } from '../http/middleware.js';
 import { negotiate, notAcceptable } from '../http/negotiation.js';
 import { requires } from '../http/route-policy.js';
 import { listedVisible } from '../http/visibility.js';
@@ -66,20 +67,27 @@ const streamClusterProtocols = createRoute({
   },
 });
 
-async function gather(c: Context, service: GroupService) {
+async function gather(c: Context, service: GroupService, streamed: boolean) {
+  const options = deadlineOf(c);
   const [cluster, listing] = await Promise.all([
-    service.describeCluster(),
-    service.listGroups({ visible: (g: GroupListing) => listedVisible(c, 'read', g.groupId, g.type) }),
+    service.describeCluster(options),
+    service.listGroups(
+      { visible: (g: GroupListing) => listedVisible(c, 'read', g.groupId, g.type) },
+      options,
+    ),
   ]);
+  // A stream's describes are made as the client reads, after the route has answered: under the
+  // stream's deadline, not the request's.
+  const deadline = streamed ? streamDeadlineOf(c) : options.deadline;
   const features: ProtocolFeatures = protocolFeatures(cluster.features?.finalized ?? null);
   const consumerProtocol = features.groupVersion === null ? null : features.groupVersion >= 1;
   const totals = emptyTotals();
   const groups = protocolGroups(
     listing.groups,
-    (ids, hints) => service.describeGroups(ids, { hints }),
+    (ids, hints) => service.describeGroups(ids, { hints, deadline }),
     totals,
   );
-  return { features, consumerProtocol, failures: listing.failures, totals, groups };
+  return { features, consumerProtocol, failures: listing.failures, totals, groups, deadline };
 }
 
 function stream(parts: Awaited<ReturnType<typeof gather>>): Response {
@@ -104,6 +112,8 @@ function stream(parts: Awaited<ReturnType<typeof gather>>): Response {
         }
       },
       async cancel() {
+        // The client left: the describe in flight is abandoned, and no chunk after it is read.
+        parts.deadline?.abort();
         await parts.groups.return(undefined);
       },
     },
@@ -117,7 +127,7 @@ export function clusterProtocolRoutes(app: OpenAPIHono, service: GroupService): 
     const representation = negotiate(c.req.header('accept'), PROTOCOL_TYPES);
     if (representation === undefined) notAcceptable(c, PROTOCOL_TYPES);
     c.header('vary', 'accept');
-    const parts = await gather(c, service);
+    const parts = await gather(c, service, representation === NDJSON);
     if (representation === NDJSON) {
       const streamed = stream(parts);
       streamed.headers.set('vary', 'accept');
@@ -129,5 +139,5 @@ export function clusterProtocolRoutes(app: OpenAPIHono, service: GroupService): 
     return c.json({ features, consumerProtocol, totals, groups, failures }, 200);
   });
 
-  app.openapi(streamClusterProtocols, async (c) => stream(await gather(c, service)) as never);
+  app.openapi(streamClusterProtocols, async (c) => stream(await gather(c, service, true)) as never);
 }

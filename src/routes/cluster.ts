@@ -12,7 +12,7 @@ const describeCluster = () =>
   createRoute({
     method: 'get',
     path: '/cluster',
-    middleware: requires({ action: 'read', passesDeadline: true }),
+    middleware: requires({ action: 'read' }),
     operationId: 'getCluster',
     tags: ['cluster'],
     summary: 'Brokers, controller and cluster id',

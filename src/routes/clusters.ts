@@ -118,7 +118,7 @@ const listClusters = () =>
     method: 'get',
     path: '/clusters',
     // Asks no broker: nothing to bound.
-    middleware: requires({ action: 'read', passesDeadline: true }),
+    middleware: requires({ action: 'read' }),
     operationId: 'listClusters',
     tags: ['clusters'],
     summary: 'The clusters this API serves (those the caller may use)',
@@ -132,7 +132,7 @@ const getCluster = () =>
   createRoute({
     method: 'get',
     path: CLUSTER_PREFIX,
-    middleware: requires({ action: 'read', passesDeadline: true }),
+    middleware: requires({ action: 'read' }),
     operationId: 'getClusterByAlias',
     tags: ['clusters'],
     summary: 'One cluster: id, controller, brokers, the group types it serves, Kafka version hints',

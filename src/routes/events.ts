@@ -13,12 +13,18 @@ import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { EventLimits } from '../config/events.js';
 import type { PollRegistry } from '../groups/events/poller.js';
-import { eachUnderOwnDeadline, type Reading, readGroup, readListing } from '../groups/events/readings.js';
+import {
+  eachUnderOwnDeadline,
+  type Read,
+  type Reading,
+  readGroup,
+  readListing,
+} from '../groups/events/readings.js';
 import { fnv1a, readSeen, type SeenEntry } from '../groups/events/view.js';
 import type { GroupListing } from '../groups/model.js';
 import type { GroupService } from '../groups/service.js';
 import { runStream } from '../http/event-stream.js';
-import { permissionsOf, tokenClusterOf } from '../http/middleware.js';
+import { deadlineOf, permissionsOf, tokenClusterOf } from '../http/middleware.js';
 import { requires } from '../http/route-policy.js';
 import { RouteProblem } from '../http/route-problem.js';
 import { type StreamSlots, streamCaller } from '../http/stream-slots.js';
@@ -169,7 +175,7 @@ interface Watch {
   what: unknown[];
   /** The poll's key: the same question from the same view of the grants. */
   pollKey: string;
-  read: () => Promise<Reading>;
+  read: Read;
   intervalMs: number;
 }
 
@@ -247,7 +253,7 @@ export function eventRoutes(app: OpenAPIHono, service: GroupService, deps: Event
     const interval = intervalOf(intervalMs, deps.limits);
     // The 404 and 409 before the first byte: once streaming, the status is sent.
     await readVisible(c, 'read', groupId, () =>
-      service.describeGroup(groupId, type ? { expected: type } : {}),
+      service.describeGroup(groupId, { ...deadlineOf(c), ...(type && { expected: type }) }),
     );
     const alias = c.get('clusterAlias');
     return (await openStream(c, deps, service, {

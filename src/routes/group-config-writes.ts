@@ -7,6 +7,7 @@
 
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { type AuditNotes, guardedWrite, guardedWriteOrCreate, type WriteDeps } from '../http/audit.js';
+import { deadlineOf } from '../http/middleware.js';
 import { requires } from '../http/route-policy.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { expect, strictQuery } from '../openapi/validation.js';
@@ -148,9 +149,12 @@ export function groupConfigWriteRoutes(app: OpenAPIHono, deps: WriteDeps): void 
         : guardedWrite(c, deps, request, (_group, audit) => run(true, audit));
     const answer = await gated(async (groupExists, audit) => {
       audit.note({ set: change.set, delete: change.delete, ...(!groupExists && { groupExists }) });
-      await service.alterGroupConfigs?.(groupId, change, true);
-      if (!dryRun) await service.alterGroupConfigs?.(groupId, change, false, audit.progress);
-      const configs = (await service.groupConfigs?.(groupId, dryRun ? undefined : change)) ?? [];
+      const options = deadlineOf(c);
+      await service.alterGroupConfigs?.(groupId, change, true, options);
+      if (!dryRun)
+        await service.alterGroupConfigs?.(groupId, change, false, { ...options, progress: audit.progress });
+      const configs =
+        (await service.groupConfigs?.(groupId, { ...options, ...(!dryRun && { showing: change }) })) ?? [];
       return {
         groupId,
         type,

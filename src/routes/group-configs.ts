@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { CONFIG_SOURCES, CONFIG_TYPES } from '../groups/configs.js';
 import type { GroupService } from '../groups/service.js';
+import { deadlineOf } from '../http/middleware.js';
 import { requires } from '../http/route-policy.js';
 import { requireVisibleId } from '../http/visibility.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
@@ -74,6 +75,6 @@ export function groupConfigRoutes(app: OpenAPIHono, service: GroupService): void
     const { groupId } = c.req.valid('param');
     requireVisibleId(c, 'read', groupId);
     if (!service.groupConfigs) throw new Error('this service reads no group configs');
-    return c.json({ groupId, configs: await service.groupConfigs(groupId) }, 200);
+    return c.json({ groupId, configs: await service.groupConfigs(groupId, deadlineOf(c)) }, 200);
   });
 }

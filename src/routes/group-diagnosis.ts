@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import type { CallOptions } from '../broker/deadline.js';
 import { diagnose } from '../groups/diagnosis/diagnose.js';
 import {
   type DiagnosisData,
@@ -7,7 +8,7 @@ import {
   snapshotOf,
 } from '../groups/diagnosis/snapshot.js';
 import type { GroupService } from '../groups/service.js';
-import { tokenClusterOf } from '../http/middleware.js';
+import { deadlineOf, tokenClusterOf } from '../http/middleware.js';
 import { requires } from '../http/route-policy.js';
 import { SNAPSHOT_MAX_AGE_MS, SNAPSHOT_MAX_CHARS, snapshotSince } from '../http/since-token.js';
 import { readVisible } from '../http/visibility.js';
@@ -71,9 +72,10 @@ const groupDiagnosis = createRoute({
 async function configsOf(
   service: GroupService,
   groupId: string,
+  options: CallOptions,
 ): Promise<Map<string, string | null> | undefined> {
   try {
-    const configs = await service.groupConfigs?.(groupId);
+    const configs = await service.groupConfigs?.(groupId, options);
     return configs && new Map(configs.map((c) => [c.name, c.value]));
   } catch {
     return undefined;
@@ -117,12 +119,13 @@ export function groupDiagnosisRoutes(app: OpenAPIHono, service: GroupService, to
             })
           ).snapshot;
     const reading = await readVisible(c, 'offsets', groupId, async () => {
-      const r = await service.groupReading(groupId, { ...(type && { expected: type }) });
+      const r = await service.groupReading(groupId, { ...deadlineOf(c), ...(type && { expected: type }) });
       return { type: r.group.type, ...r };
     });
     // A group deleted and made again under the same id with another type: nothing to compare.
     if (before && before.type !== reading.group.type) before = undefined;
-    const configs = reading.group.type === 'streams' ? await configsOf(service, groupId) : undefined;
+    const configs =
+      reading.group.type === 'streams' ? await configsOf(service, groupId, deadlineOf(c)) : undefined;
     const diagnosis = diagnose({
       group: reading.group,
       offsets: reading.offsets,

@@ -7,7 +7,7 @@ import {
   readProgress,
 } from '../groups/health/progress-token.js';
 import type { GroupService } from '../groups/service.js';
-import { tokenClusterOf } from '../http/middleware.js';
+import { deadlineOf, tokenClusterOf } from '../http/middleware.js';
 import { requires } from '../http/route-policy.js';
 import { SNAPSHOT_MAX_AGE_MS, snapshotSince } from '../http/since-token.js';
 import { readVisible } from '../http/visibility.js';
@@ -77,6 +77,7 @@ export function groupHealthRoutes(app: OpenAPIHono, service: GroupService, token
           });
     const reading = await readVisible(c, 'offsets', groupId, async () => {
       const r = await service.groupHealth(groupId, {
+        ...deadlineOf(c),
         window: before === undefined,
         ...(isolation && { isolation }),
         ...(type && { expected: type }),

@@ -4,7 +4,7 @@
  * are written as soon as it is in, so lag of a hundred thousand groups streams with a batch in memory.
  */
 
-import type { Deadline } from '../broker/deadline.js';
+import type { CallOptions, Deadline } from '../broker/deadline.js';
 import { pipelined, UnreadError } from '../groups/estate.js';
 import type { BrokerFailure, GroupListing } from '../groups/model.js';
 import type { Outcome } from '../groups/outcome.js';
@@ -15,9 +15,12 @@ import { startAfter } from './paging.js';
 
 /** Reads the details of one batch; a batch that fails whole fails each of its groups. */
 export function batchReader(service: GroupService, offsets: ListedOffsetsOptions, skipEmpty = false) {
-  return async (batch: readonly GroupListing[]): Promise<ListedDetails | Error> => {
+  return async (
+    batch: readonly GroupListing[],
+    { deadline }: CallOptions,
+  ): Promise<ListedDetails | Error> => {
     try {
-      return await service.describeListed(batch, { offsets, skipEmpty });
+      return await service.describeListed(batch, { offsets, skipEmpty, deadline });
     } catch (error) {
       return error instanceof Error ? error : new Error(String(error));
     }
@@ -28,9 +31,10 @@ export function batchReader(service: GroupService, offsets: ListedOffsetsOptions
 function lagReader(service: GroupService, offsets: ListedOffsetsOptions) {
   return async (
     batch: readonly GroupListing[],
+    { deadline }: CallOptions,
   ): Promise<ReadonlyMap<string, Outcome<OffsetTable>> | Error> => {
     try {
-      return await service.offsetsOfGroups(batch, offsets);
+      return await service.offsetsOfGroups(batch, { ...offsets, deadline });
     } catch (error) {
       return error instanceof Error ? error : new Error(String(error));
     }

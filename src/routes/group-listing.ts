@@ -123,10 +123,10 @@ export function listingRoutes(app: OpenAPIHono, service: GroupService, logger: L
   ): Promise<Response> => {
     const offsets = lagWanted(query);
     if (!offsets) {
-      const { listed, failures } = await service.listRows(filter);
+      const { listed, failures } = await service.listRows(filter, deadlineOf(c));
       return ndjsonRows(listed, failures, query.cursor?.after);
     }
-    const { groups, failures } = await service.listGroups(filter);
+    const { groups, failures } = await service.listGroups(filter, deadlineOf(c));
     const problem = (e: unknown) => problemOf(e, logger, c.req.path);
     return ndjsonWithLag(
       service,
@@ -160,10 +160,10 @@ export function listingRoutes(app: OpenAPIHono, service: GroupService, logger: L
           'include=details does not go with the lag criteria',
           'lag or timeLag, or absent',
         );
-      const listed = await service.listGroups({
-        ...brokerFilter,
-        ...optional('visible', listingVisibility(c, 'read')),
-      });
+      const listed = await service.listGroups(
+        { ...brokerFilter, ...optional('visible', listingVisibility(c, 'read')) },
+        deadlineOf(c),
+      );
       const problem = (e: unknown) => problemOf(e, logger, c.req.path);
       if (representation === NDJSON) {
         if (query.limit !== undefined && !criteria.sort)
@@ -251,7 +251,7 @@ export function listingRoutes(app: OpenAPIHono, service: GroupService, logger: L
       // A first page, or a snapshot this process does not hold: a fresh listing, kept for the
       // next pages if there are any. This page is selected from it as it came (one pass, see
       // cutPage); when it is sorted, if ever, is the snapshot's choice (ListingSnapshots.page).
-      const listed = await service.listUnsorted(brokerFilter);
+      const listed = await service.listUnsorted(brokerFilter, deadlineOf(c));
       cut = cutPage(listed.groups, listed.failures, after, limit, visible);
       snapshot = cut.more ? snapshots.take(key, listed.groups, listed.failures) : undefined;
     }
@@ -263,12 +263,12 @@ export function listingRoutes(app: OpenAPIHono, service: GroupService, logger: L
     const wantLag = (query.include?.includes('lag') ?? false) || wantTimeLag;
     if (!wantDetails && !wantLag) return c.json({ groups: page, failures, nextCursor }, 200);
 
-    const listed = await service.describeListed(
-      page,
-      wantLag
-        ? { offsets: { ...(query.isolation && { isolation: query.isolation }), timeLag: wantTimeLag } }
-        : {},
-    );
+    const listed = await service.describeListed(page, {
+      ...deadlineOf(c),
+      ...(wantLag && {
+        offsets: { ...(query.isolation && { isolation: query.isolation }), timeLag: wantTimeLag },
+      }),
+    });
     const entries = page.map((listing) => {
       const described = wantDetails ? listed.groups.get(listing.groupId) : undefined;
       const lag = listed.offsets?.get(listing.groupId);
@@ -291,10 +291,10 @@ export function listingRoutes(app: OpenAPIHono, service: GroupService, logger: L
     if (query.limit !== undefined && !criteria?.sort)
       refuse(c, ['limit'], 'limit applies to the ndjson stream only with sort', 'absent without sort');
     if (criteria) {
-      const listed = await service.listGroups({
-        ...brokerFilterOf(query),
-        ...optional('visible', listingVisibility(c, 'read')),
-      });
+      const listed = await service.listGroups(
+        { ...brokerFilterOf(query), ...optional('visible', listingVisibility(c, 'read')) },
+        deadlineOf(c),
+      );
       const problem = (e: unknown) => problemOf(e, logger, c.req.path);
       return worstFirstStream(service, listed, criteria, query, problem, streamDeadlineOf(c)) as never;
     }

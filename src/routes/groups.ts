@@ -3,7 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { GROUP_TYPES } from '../groups/model.js';
 import type { GroupService } from '../groups/service.js';
 import { linkedJson } from '../http/links.js';
-import { deadlineOf, underDeadline } from '../http/middleware.js';
+import { deadlineOf } from '../http/middleware.js';
 import { requires } from '../http/route-policy.js';
 import { describeVisible, readVisible } from '../http/visibility.js';
 import type { Logger } from '../logger.js';
@@ -36,7 +36,7 @@ const describeGroup = (plain: MiddlewareHandler) =>
     method: 'get',
     path: '/groups/{groupId}',
     // The policy first: the guards read it from the route's first handler.
-    middleware: [requires({ action: 'read', passesDeadline: true }), plain],
+    middleware: [requires({ action: 'read' }), plain],
     operationId: 'getGroup',
     tags: ['groups'],
     summary: 'Describe a group of any type',
@@ -53,7 +53,7 @@ const batchDescribe = () =>
   createRoute({
     method: 'post',
     path: '/groups/describe',
-    middleware: requires({ action: 'read', body: 'json', passesDeadline: true }),
+    middleware: requires({ action: 'read', body: 'json' }),
     operationId: 'describeGroups',
     tags: ['groups'],
     summary: `Describe up to ${MAX_BATCH_GROUPS} groups at once`,
@@ -103,8 +103,7 @@ export function groupRoutes(app: OpenAPIHono, service: GroupService, logger: Log
       service.describeGroup(groupId, { ...deadlineOf(c), ...(type && { expected: type }) }),
     );
     if (group.type === 'streams' && include?.includes('topology') && service.streamsTopologyDescription) {
-      const describeTopology = service.streamsTopologyDescription.bind(service);
-      const topology = await underDeadline(c, () => describeTopology(groupId));
+      const topology = await service.streamsTopologyDescription(groupId, deadlineOf(c));
       return c.json(
         { ...group, topologyDescriptionStatus: topology.status, topologyDescription: topology.description },
         200,

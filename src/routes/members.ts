@@ -7,6 +7,7 @@
 
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { guardedWrite, type WriteDeps } from '../http/audit.js';
+import { deadlineOf } from '../http/middleware.js';
 import { requires } from '../http/route-policy.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { strictQuery } from '../openapi/validation.js';
@@ -100,7 +101,10 @@ export function memberRoutes(app: OpenAPIHono, deps: WriteDeps): void {
       async (_group, audit) => {
         audit.note({ instanceIds: [instanceId] });
         const outcome = (
-          await deps.service.writes.removeMembers(groupId, type, [instanceId], audit.progress)
+          await deps.service.writes.removeMembers(groupId, type, [instanceId], {
+            ...deadlineOf(c),
+            progress: audit.progress,
+          })
         ).get(instanceId);
         if (!outcome) throw new Error(`no outcome for member ${instanceId}`);
         if (!outcome.ok) throw outcome.error;
@@ -127,7 +131,10 @@ export function memberRoutes(app: OpenAPIHono, deps: WriteDeps): void {
       { operation: 'removeGroupMembers', action: 'remove-members', groupId, type },
       async (_group, audit) => {
         audit.note({ instanceIds });
-        const outcomes = await deps.service.writes.removeMembers(groupId, type, instanceIds, audit.progress);
+        const outcomes = await deps.service.writes.removeMembers(groupId, type, instanceIds, {
+          ...deadlineOf(c),
+          progress: audit.progress,
+        });
         const results = [...new Set(instanceIds)].map((instanceId) => {
           const outcome = outcomes.get(instanceId);
           if (outcome?.ok)

@@ -9,7 +9,7 @@
  * cost every Kafka read once per family (eleven times with forecasts).
  */
 
-import type { Deadline } from '../broker/deadline.js';
+import type { CallOptions, Deadline } from '../broker/deadline.js';
 import { pipelined, UnreadError } from '../groups/estate.js';
 import type { Retention } from '../groups/health/forecast.js';
 import type { BrokerFailure, GroupListing, GroupType } from '../groups/model.js';
@@ -93,8 +93,8 @@ function forecastReader(service: GroupService, forecast: boolean, retention: Map
   // Groups listed Empty are not described (streams groups are): their listing says all a describe would.
   const read = batchReader(service, { timeLag: true, ...(forecast && { bytesPerRecord: true }) }, true);
   const asked = new Set<string>();
-  return async (batch: readonly GroupListing[]): Promise<BatchAnswer> => {
-    const details = await read(batch);
+  return async (batch: readonly GroupListing[], options: CallOptions): Promise<BatchAnswer> => {
+    const details = await read(batch, options);
     if (!forecast || details instanceof Error || !service.forecastReads) return { details };
     const partitions = new Map<string, { topic: string; partition: number }>();
     for (const table of details.offsets?.values() ?? []) {
@@ -106,7 +106,7 @@ function forecastReader(service: GroupService, forecast: boolean, retention: Map
     const topics = [...new Set([...partitions.values()].map((p) => p.topic))].filter((t) => !asked.has(t));
     for (const t of topics) asked.add(t);
     try {
-      const reads = await service.forecastReads([...partitions.values()], topics, Date.now());
+      const reads = await service.forecastReads([...partitions.values()], topics, Date.now(), options);
       for (const [topic, r] of reads.retention) retention.set(topic, r);
       return { details, window: reads.window };
     } catch {

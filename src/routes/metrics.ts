@@ -3,7 +3,7 @@ import type { MetricsNames } from '../config.js';
 import { PRODUCTION_WINDOW_MS } from '../groups/health/forecast.js';
 import type { GroupListing } from '../groups/model.js';
 import type { GroupService } from '../groups/service.js';
-import { permissionsOf, streamDeadlineOf } from '../http/middleware.js';
+import { deadlineOf, permissionsOf, streamDeadlineOf } from '../http/middleware.js';
 import { requires } from '../http/route-policy.js';
 import { listedVisible } from '../http/visibility.js';
 import { patternParam } from '../openapi/pattern.js';
@@ -158,12 +158,15 @@ export function metricsRoutes(
     } = c.req.valid('query');
     const thresholds = thresholdsOf(query);
     const forecast = forecastParam === 'true' && naming.names === 'native';
-    const { groups: listed, failures } = await service.listGroups({
-      visible: (g: GroupListing) =>
-        listedVisible(c, 'offsets', g.groupId, g.type) &&
-        (allow === undefined || allow.test(g.groupId)) &&
-        (deny === undefined || !deny.test(g.groupId)),
-    });
+    const { groups: listed, failures } = await service.listGroups(
+      {
+        visible: (g: GroupListing) =>
+          listedVisible(c, 'offsets', g.groupId, g.type) &&
+          (allow === undefined || allow.test(g.groupId)) &&
+          (deny === undefined || !deny.test(g.groupId)),
+      },
+      deadlineOf(c),
+    );
     // Partitions' end and start offsets are named once per scrape, across batches.
     const seen = new Set<string>();
     return streamedScrape(service, {

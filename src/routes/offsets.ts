@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { GroupService } from '../groups/service.js';
+import { deadlineOf } from '../http/middleware.js';
 import { requires } from '../http/route-policy.js';
 import { readVisible } from '../http/visibility.js';
 import { BROKER_PROBLEMS, GROUP_PROBLEMS, problemResponses } from '../openapi/problems.js';
@@ -48,6 +49,7 @@ export function offsetRoutes(app: OpenAPIHono, service: GroupService): void {
     const { isolation, type, include } = c.req.valid('query');
     const offsets = await readVisible(c, 'offsets', groupId, () =>
       service.groupOffsets(groupId, {
+        ...deadlineOf(c),
         ...(isolation && { isolation }),
         ...(type && { expected: type }),
         ...(include === 'timeLag' && { timeLag: true }),

@@ -6,6 +6,7 @@
  */
 
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import type { CallOptions } from '../broker/deadline.js';
 import { absentShareGroup, type ResetGroup, type ResetRequest } from '../groups/reset/apply.js';
 import { parseDuration, ResetPlanError, type ResetScenario } from '../groups/reset/plan.js';
 import {
@@ -18,7 +19,7 @@ import {
   toWire,
 } from '../groups/reset/token.js';
 import { type AuditNotes, guardedWrite, guardedWriteOrCreate, type WriteDeps } from '../http/audit.js';
-import { tokenClusterOf } from '../http/middleware.js';
+import { deadlineOf, tokenClusterOf } from '../http/middleware.js';
 import { requires } from '../http/route-policy.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import {
@@ -169,10 +170,11 @@ async function plan(
   group: ResetGroup,
   body: ResetOffsetsRequestBody,
   audit: AuditNotes,
+  options: CallOptions,
 ): Promise<{ answer: ResetPlanned; token: string }> {
   const request = resetRequest(body);
   audit.note({ scenario: body.scenario, ...(group.absent && { creates: true }) });
-  const planned = await deps.service.writes.planReset(group, request);
+  const planned = await deps.service.writes.planReset(group, request, options);
   audit.note({
     partitions: planned.partitions.map((p) => ({
       topic: p.topic,
@@ -264,6 +266,7 @@ async function execute(
   group: ResetGroup,
   binding: PlanBinding,
   audit: AuditNotes,
+  options: CallOptions,
 ): Promise<ResetExecuted | ResetAlreadyApplied> {
   audit.note({
     partitions: binding.partitions.map((p) => ({
@@ -273,7 +276,10 @@ async function execute(
       after: p.target,
     })),
   });
-  const { outcome, partitions } = await deps.service.writes.applyReset(group, binding, audit.progress);
+  const { outcome, partitions } = await deps.service.writes.applyReset(group, binding, {
+    ...options,
+    progress: audit.progress,
+  });
   audit.note({ reset: outcome });
   const refused = partitions.filter((p) => p.error !== null);
   if (refused.length > 0)
@@ -328,7 +334,7 @@ export function resetRoutes(app: OpenAPIHono, writes: WriteDeps, tokens: TokenSi
         : guardedWrite(c, deps, request, run);
     if (!executing) {
       const { answer, token } = await gated(async (group, audit) =>
-        plan(deps, await tokenClusterOf(c, deps.service), group, body, audit),
+        plan(deps, await tokenClusterOf(c, deps.service), group, body, audit, deadlineOf(c)),
       );
       return c.json(answer, 200, { etag: `"${token}"` });
     }
@@ -338,6 +344,7 @@ export function resetRoutes(app: OpenAPIHono, writes: WriteDeps, tokens: TokenSi
         group,
         await verifiedPlan(deps, await tokenClusterOf(c, deps.service), groupId, body, ifMatch),
         audit,
+        deadlineOf(c),
       ),
     );
     return c.json(answer, 200);

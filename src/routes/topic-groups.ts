@@ -1,11 +1,11 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { Deadline } from '../broker/deadline.js';
+import type { CallOptions, Deadline } from '../broker/deadline.js';
 import { compareIds } from '../groups/listing.js';
 import type { BrokerFailure, GroupListing } from '../groups/model.js';
 import type { GroupService } from '../groups/service.js';
 import { nextLink } from '../http/links.js';
-import { streamDeadlineOf } from '../http/middleware.js';
+import { deadlineOf, streamDeadlineOf } from '../http/middleware.js';
 import { negotiate, notAcceptable } from '../http/negotiation.js';
 import { requires } from '../http/route-policy.js';
 import { RouteProblem } from '../http/route-problem.js';
@@ -170,11 +170,12 @@ async function listingFor(
   topic: string,
   query: TopicQuery,
   visible: (g: GroupListing) => boolean,
+  options: CallOptions,
 ): Promise<{ groups: GroupListing[]; failures: BrokerFailure[] }> {
-  if (service.topicExists && !(await service.topicExists(topic)))
+  if (service.topicExists && !(await service.topicExists(topic, options)))
     throw new RouteProblem('topic-not-found', `topic '${topic}' does not exist`);
   const after = query.cursor?.after;
-  const listed = await service.listGroups({ ...brokerFilterOf(query), visible });
+  const listed = await service.listGroups({ ...brokerFilterOf(query), visible }, options);
   const groups =
     after === undefined ? listed.groups : listed.groups.filter((g) => compareIds(g.groupId, after) > 0);
   return { groups, failures: listed.failures };
@@ -203,7 +204,7 @@ export function topicGroupRoutes(app: OpenAPIHono, service: GroupService, logger
     streamed: boolean,
   ) => {
     const visible = (g: GroupListing) => listedVisible(c, 'read', g.groupId, g.type);
-    const listing = await listingFor(service, topic, query, visible);
+    const listing = await listingFor(service, topic, query, visible, deadlineOf(c));
     // A page is read while the route runs (the request's deadline); a stream after it, under its own.
     const deadline = streamed ? streamDeadlineOf(c) : c.get('deadline');
     const readings = topicReaders(service, listing.groups, topic, {
@@ -324,7 +325,7 @@ export async function topicFilteredListing(
   const wantLag = query.include?.some((i) => i === 'lag' || i === 'timeLag') ?? false;
   const visible = (g: GroupListing) => listedVisible(c, 'read', g.groupId, g.type);
   const problem = (e: unknown) => problemOf(e, logger, c.req.path);
-  const listing = await listingFor(service, topic, query, visible);
+  const listing = await listingFor(service, topic, query, visible, deadlineOf(c));
   const deadline = ndjson ? streamDeadlineOf(c) : c.get('deadline');
   const readings = topicReaders(service, listing.groups, topic, {
     offsets: {

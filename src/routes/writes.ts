@@ -9,6 +9,7 @@ import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { GROUP_TYPES } from '../groups/model.js';
 import { GroupNotEmptyError, memberRefs } from '../groups/writes/errors.js';
 import { guardedWrite, type WriteDeps } from '../http/audit.js';
+import { deadlineOf } from '../http/middleware.js';
 import { requires } from '../http/route-policy.js';
 import { RouteProblem } from '../http/route-problem.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
@@ -151,11 +152,12 @@ export function writeRoutes(app: OpenAPIHono, deps: WriteDeps): void {
       async (group, audit) => {
         // Kafka refuses too (NON_EMPTY_GROUP); asking first makes a dry run answer as the delete would.
         if (group.members.length > 0) throw new GroupNotEmptyError(groupId, memberRefs(group));
-        const offsets = (await deps.service.writes.committedOffsets(groupId, type))
+        const offsets = (await deps.service.writes.committedOffsets(groupId, type, deadlineOf(c)))
           .filter((o) => o.offset !== null)
           .map(({ topic, partition, offset }) => ({ topic, partition, offset }));
         audit.note({ state: group.state, offsets });
-        if (!dryRun) await deps.service.writes.deleteGroup(groupId, audit.progress);
+        if (!dryRun)
+          await deps.service.writes.deleteGroup(groupId, { ...deadlineOf(c), progress: audit.progress });
         return {
           groupId,
           type,
@@ -197,10 +199,13 @@ export function writeRoutes(app: OpenAPIHono, deps: WriteDeps): void {
         const target = { topic, ...(partition && { partitions: partition }) };
         audit.note({ topic, ...(partition && { partitions: partition }) });
         const deleted = dryRun
-          ? (await deps.service.writes.committedOffsets(groupId, type))
+          ? (await deps.service.writes.committedOffsets(groupId, type, deadlineOf(c)))
               .filter((o) => o.topic === topic && (!partition || partition.includes(o.partition)))
               .map(({ partition: p, offset }) => ({ topic, partition: p, offset }))
-          : await deps.service.writes.deleteOffsets(groupId, type, [target], audit.progress);
+          : await deps.service.writes.deleteOffsets(groupId, type, [target], {
+              ...deadlineOf(c),
+              progress: audit.progress,
+            });
         audit.note({ deleted });
         return { groupId, type, topic, deleted, sent: audit.progress.sent };
       },

@@ -12,6 +12,7 @@
 import type { Writable } from 'node:stream';
 import { getConnInfo, handle, type LambdaContext, type LambdaEvent, streamHandle } from 'hono/aws-lambda';
 import { createApp } from '../app.js';
+import { NO_DEADLINE } from '../broker/deadline.js';
 import { awsMskIamSigner } from '../broker/transport/sasl/aws-msk-iam.js';
 import { loadConfig } from '../config.js';
 import { securityFrom } from '../http/security.js';
@@ -45,8 +46,8 @@ async function build(stream: boolean): Promise<Instance> {
   const service = createService(config, { logger, awsMskIamSigner });
   // The first answer needs a connection: opened now, its handshake and ApiVersions travel while
   // the app builds, CPU work no socket event could interrupt. A broker that cannot be reached is
-  // the request's to report (it tries every broker again).
-  service.cluster.anyBroker((c) => c.apiVersions()).catch(() => undefined);
+  // the request's to report (it tries every broker again). No request waits on it.
+  service.cluster.anyBroker((c) => c.apiVersions(NO_DEADLINE), NO_DEADLINE).catch(() => undefined);
   await turn();
   // Built once per instance: the token buckets and the JWKS cache outlive one invocation.
   const security = securityFrom(config, {

@@ -2,8 +2,10 @@
  * What the test broker offers of the group RPCs, recorded for the README's version table
  * (`npm run test:versions` collects .cache/api-versions-<version>.json of every version).
  */
+
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { describe, expect, inject, it } from 'vitest';
+import { NO_DEADLINE } from '../../src/broker/deadline.js';
 import { ApiKey } from '../../src/broker/protocol/index.js';
 import { KafkaCluster } from '../../src/broker/transport/cluster.js';
 import { loadConfig } from '../../src/config.js';
@@ -30,7 +32,7 @@ describe('the test broker’s group RPCs', () => {
       const at = first.lastIndexOf(':');
       const versions = await cluster
         .connection({ host: first.slice(0, at), port: Number(first.slice(at + 1)) })
-        .apiVersions();
+        .apiVersions(NO_DEADLINE);
       const ranges = Object.fromEntries(
         GROUP_RPCS.map((name) => {
           const range = versions.get(ApiKey[name]);

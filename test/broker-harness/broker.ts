@@ -31,6 +31,7 @@
  * OAuthBearerValidatorCallbackHandler against that key set. Without it there is no such listener
  * (the CLI's detached broker, the three-node cluster): nothing would serve the key set.
  */
+
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
@@ -38,6 +39,7 @@ import { mkdir, mkdtemp, open, readdir, readFile, rm, stat, writeFile } from 'no
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { NO_DEADLINE } from '../../src/broker/deadline.js';
 import { ErrorCode } from '../../src/broker/protocol/errors.js';
 import { DescribeGroups } from '../../src/broker/protocol/messages/describe-groups.js';
 import { FindCoordinator } from '../../src/broker/protocol/messages/find-coordinator.js';
@@ -633,11 +635,18 @@ export async function waitUntilReady(
       { logger: silentLogger },
     );
     try {
-      const { brokers } = await cluster.describe();
+      const { brokers } = await cluster.describe(NO_DEADLINE);
       if (brokers.length === 0) throw new Error('Metadata lists no broker yet');
       // COORDINATOR_NOT_AVAILABLE until the offsets topic exists: the loop asks again.
-      const { response } = await cluster.anyBroker((c) =>
-        c.send(FindCoordinator, (v) => (v >= 4 ? { coordinatorKeys: [probe] } : { key: probe })),
+      const { response } = await cluster.anyBroker(
+        (c) =>
+          c.send(
+            FindCoordinator,
+            (v) => (v >= 4 ? { coordinatorKeys: [probe] } : { key: probe }),
+            undefined,
+            NO_DEADLINE,
+          ),
+        NO_DEADLINE,
       );
       const found = response.coordinators?.[0] ?? response;
       if (found.errorCode !== 0 || found.host === undefined || found.port === undefined)
@@ -646,7 +655,7 @@ export async function waitUntilReady(
       // group does not exist, which is an answer (Dead from v0-5, GROUP_ID_NOT_FOUND from v6).
       const described = await cluster
         .connection({ host: found.host, port: found.port })
-        .send(DescribeGroups, { groups: [probe] });
+        .send(DescribeGroups, { groups: [probe] }, undefined, NO_DEADLINE);
       const code = described.response.groups[0]?.errorCode;
       if (code !== ErrorCode.NONE && code !== ErrorCode.GROUP_ID_NOT_FOUND)
         throw new Error(`DescribeGroups answered error ${code}`);

@@ -8,6 +8,7 @@
 
 import { expect, onTestFinished } from 'vitest';
 import type { createApp } from '../../src/app.js';
+import { NO_DEADLINE } from '../../src/broker/deadline.js';
 import type { GroupService } from '../../src/groups/service.js';
 import type { ClusterNode, RunningCluster } from '../broker-harness/cluster.js';
 import { startFixtures, uniqueName } from '../broker-harness/fixtures.js';
@@ -78,7 +79,7 @@ export async function hungMidStream({ cluster, service, app, deadlineMs, slackMs
   let last: Awaited<ReturnType<typeof service.describeGroups>> | undefined;
   const described = await waitFor(
     async () => {
-      last = await service.describeGroups(ids);
+      last = await service.describeGroups(ids, NO_DEADLINE);
       return [...last.values()].every((o) => o.ok) && last;
     },
     {

@@ -14,6 +14,7 @@
 
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createApp } from '../../src/app.js';
+import type { CallOptions } from '../../src/broker/deadline.js';
 import type { BrokerConnection } from '../../src/broker/transport/connection.js';
 import { loadConfig } from '../../src/config.js';
 import { loadedWrites } from '../../src/groups/writes/lazy.js';
@@ -132,10 +133,15 @@ async function faultAt(api: string, fault: () => Promise<void> | void): Promise<
   const writes = await loadedWrites(service.groups.writes as GroupWrites);
   const original = writes.atCoordinator;
   let fired = false;
-  writes.atCoordinator = <T>(groupId: string, run: (connection: BrokerConnection) => Promise<T>) =>
-    original.call<GroupWrites, [string, (c: BrokerConnection) => Promise<T>], Promise<T>>(
+  writes.atCoordinator = <T>(
+    groupId: string,
+    options: CallOptions,
+    run: (connection: BrokerConnection) => Promise<T>,
+  ) =>
+    original.call<GroupWrites, [string, CallOptions, (c: BrokerConnection) => Promise<T>], Promise<T>>(
       writes,
       groupId,
+      options,
       (connection) =>
         run(
           new Proxy(connection, {

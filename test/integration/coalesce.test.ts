@@ -7,6 +7,7 @@
 
 import { describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/app.js';
+import { NO_DEADLINE } from '../../src/broker/deadline.js';
 import { KafkaCluster } from '../../src/broker/transport/cluster.js';
 import { BrokerConnection } from '../../src/broker/transport/connection.js';
 import { loadConfig } from '../../src/config.js';
@@ -74,7 +75,7 @@ describe('coalesced describes', () => {
     const plain = appWith(false);
     try {
       // Coordinators known first, so the counts are the describes alone.
-      for (const s of [service, plain.service]) await s.describeGroups([...groupIds, missing]);
+      for (const s of [service, plain.service]) await s.describeGroups([...groupIds, missing], NO_DEADLINE);
 
       const coalesced = await countRpcs(() => describeAllAtOnce(app));
       const separate = await countRpcs(() => describeAllAtOnce(plain.app));

@@ -5,6 +5,7 @@
  */
 
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { NO_DEADLINE } from '../../src/broker/deadline.js';
 import { ErrorCode } from '../../src/broker/protocol/errors.js';
 import { AlterShareGroupOffsets } from '../../src/broker/protocol/messages/alter-share-group-offsets.js';
 import { DeleteGroups } from '../../src/broker/protocol/messages/delete-groups.js';
@@ -44,8 +45,9 @@ async function coordinator(groupId: string): Promise<BrokerConnection> {
   let last: string | undefined;
   return waitFor(
     async () => {
-      const { response } = await cluster.anyBroker((c) =>
-        c.send(FindCoordinator, { keyType: 0, coordinatorKeys: [groupId] }, { min: 4 }),
+      const { response } = await cluster.anyBroker(
+        (c) => c.send(FindCoordinator, { keyType: 0, coordinatorKeys: [groupId] }, { min: 4 }, NO_DEADLINE),
+        NO_DEADLINE,
       );
       const found = response.coordinators?.[0];
       last = JSON.stringify(found);
@@ -58,10 +60,17 @@ async function coordinator(groupId: string): Promise<BrokerConnection> {
 }
 
 async function topicInfo(name: string) {
-  const { response } = await cluster.anyBroker((c) =>
-    c.send(Metadata, (v) => ({ topics: [{ name }], ...(v >= 4 && { allowAutoTopicCreation: false }) }), {
-      min: 10,
-    }),
+  const { response } = await cluster.anyBroker(
+    (c) =>
+      c.send(
+        Metadata,
+        (v) => ({ topics: [{ name }], ...(v >= 4 && { allowAutoTopicCreation: false }) }),
+        {
+          min: 10,
+        },
+        NO_DEADLINE,
+      ),
+    NO_DEADLINE,
   );
   const t = response.topics.find((x) => x.name === name);
   if (!t?.topicId) throw new Error(`topic ${name} not in Metadata`);
@@ -80,6 +89,7 @@ async function committed(groupId: string) {
     OffsetFetch,
     { groups: [{ groupId, topics: [{ name: topic, partitionIndexes: [0, 1] }] }], requireStable: false },
     { min: 8, max: 9 },
+    NO_DEADLINE,
   );
   const group = response.groups?.[0];
   expect(group?.errorCode).toBe(0);
@@ -125,6 +135,7 @@ describe('Fetch', () => {
         ],
       },
       { min: 7 },
+      NO_DEADLINE,
     );
     const max = listed.topics[0]?.partitions[0];
     expect(max?.errorCode).toBe(0);
@@ -147,6 +158,7 @@ describe('Fetch', () => {
           ],
         }),
         bounds,
+        NO_DEADLINE,
       );
       expect(response.errorCode ?? ErrorCode.NONE).toBe(0);
       return { version, partition: response.responses[0]?.partitions[0] as FetchPartitionData };
@@ -155,7 +167,7 @@ describe('Fetch', () => {
     for (const bounds of [{}, { max: 12 }, { max: 4 }]) {
       const { version, partition } = await fetchAt(maxOffset, bounds);
       if (bounds.max) expect(version).toBe(bounds.max);
-      else expect(version).toBe(await leader.versionFor(Fetch));
+      else expect(version).toBe(await leader.versionFor(Fetch, undefined, NO_DEADLINE));
       expect(partition.errorCode).toBe(0);
       expect(partition.highWatermark).toBe(BigInt(RECORDS));
       if (version >= 5) expect(partition.logStartOffset).toBe(0n);
@@ -208,6 +220,7 @@ describe('OffsetCommit, OffsetDelete and DeleteGroups on a group without members
         ...(v >= 7 && { groupInstanceId: null }),
       }),
       { max: 9 },
+      NO_DEADLINE,
     );
     expect(version).toBe(9);
     expect(response.topics).toStrictEqual([
@@ -229,10 +242,15 @@ describe('OffsetCommit, OffsetDelete and DeleteGroups on a group without members
     expect(admin.committed.get(`${topic}:0`)).toMatchObject({ offset: 7, metadata: 'reset' });
     expect(admin.committed.get(`${topic}:1`)).toMatchObject({ offset: 11, metadata: '' });
 
-    const deleted = await connection.send(OffsetDelete, {
-      groupId,
-      topics: [{ name: topic, partitions: [{ partitionIndex: 0 }] }],
-    });
+    const deleted = await connection.send(
+      OffsetDelete,
+      {
+        groupId,
+        topics: [{ name: topic, partitions: [{ partitionIndex: 0 }] }],
+      },
+      undefined,
+      NO_DEADLINE,
+    );
     expect(deleted.response).toMatchObject({
       errorCode: ErrorCode.NONE,
       topics: [{ name: topic, partitions: [{ partitionIndex: 0, errorCode: ErrorCode.NONE }] }],
@@ -247,12 +265,12 @@ describe('OffsetCommit, OffsetDelete and DeleteGroups on a group without members
 
   it('DeleteGroups deletes the Empty group, and then finds nothing to delete', async () => {
     const connection = await coordinator(groupId);
-    const first = await connection.send(DeleteGroups, { groupsNames: [groupId] });
-    expect(first.version).toBe(await connection.versionFor(DeleteGroups));
+    const first = await connection.send(DeleteGroups, { groupsNames: [groupId] }, undefined, NO_DEADLINE);
+    expect(first.version).toBe(await connection.versionFor(DeleteGroups, undefined, NO_DEADLINE));
     expect(first.response.results).toStrictEqual([
       { groupId, errorCode: ErrorCode.NONE, ...(first.version >= 3 && { errorMessage: null }) },
     ]);
-    const again = await connection.send(DeleteGroups, { groupsNames: [groupId] }, { max: 2 });
+    const again = await connection.send(DeleteGroups, { groupsNames: [groupId] }, { max: 2 }, NO_DEADLINE);
     expect(again.response.results).toStrictEqual([{ groupId, errorCode: ErrorCode.GROUP_ID_NOT_FOUND }]);
   });
 });
@@ -272,23 +290,29 @@ describe('on a live classic group with a static member', () => {
       },
       // v10 names topics by id; v9 is the last by name.
       { max: 9 },
+      NO_DEADLINE,
     );
     expect(commit.response.topics[0]?.partitions[0]?.errorCode).toBe(ErrorCode.UNKNOWN_MEMBER_ID);
 
-    const del = await connection.send(DeleteGroups, { groupsNames: [classicGroup] });
+    const del = await connection.send(DeleteGroups, { groupsNames: [classicGroup] }, undefined, NO_DEADLINE);
     expect(del.response.results[0]?.errorCode).toBe(ErrorCode.NON_EMPTY_GROUP);
 
-    const left = await connection.send(LeaveGroup, (v) => ({
-      groupId: classicGroup,
-      members: [
-        {
-          memberId: UNKNOWN_MEMBER_ID,
-          groupInstanceId: `${instancePrefix}-0`,
-          ...(v >= 5 && { reason: 'removed by an administrator' }),
-        },
-        { memberId: UNKNOWN_MEMBER_ID, groupInstanceId: `${instancePrefix}-nobody` },
-      ],
-    }));
+    const left = await connection.send(
+      LeaveGroup,
+      (v) => ({
+        groupId: classicGroup,
+        members: [
+          {
+            memberId: UNKNOWN_MEMBER_ID,
+            groupInstanceId: `${instancePrefix}-0`,
+            ...(v >= 5 && { reason: 'removed by an administrator' }),
+          },
+          { memberId: UNKNOWN_MEMBER_ID, groupInstanceId: `${instancePrefix}-nobody` },
+        ],
+      }),
+      undefined,
+      NO_DEADLINE,
+    );
     expect(left.version).toBe(5);
     expect(left.response.errorCode).toBe(0);
     expect(left.response.members.map((m) => [m.groupInstanceId, m.errorCode])).toStrictEqual([
@@ -302,18 +326,23 @@ describe.runIf(hasGroupType('share'))('AlterShareGroupOffsets and DeleteShareGro
   it('refuse a live share group, then set and delete the start offsets once it is empty', async () => {
     const connection = await coordinator(shareGroup);
     const alter = () =>
-      connection.send(AlterShareGroupOffsets, {
-        groupId: shareGroup,
-        topics: [
-          {
-            topicName: topic,
-            partitions: [
-              { partitionIndex: 0, startOffset: 3n },
-              { partitionIndex: 1, startOffset: 5n },
-            ],
-          },
-        ],
-      });
+      connection.send(
+        AlterShareGroupOffsets,
+        {
+          groupId: shareGroup,
+          topics: [
+            {
+              topicName: topic,
+              partitions: [
+                { partitionIndex: 0, startOffset: 3n },
+                { partitionIndex: 1, startOffset: 5n },
+              ],
+            },
+          ],
+        },
+        undefined,
+        NO_DEADLINE,
+      );
     const live = await alter();
     if (kafkaAtLeast(4, 2)) {
       expect(live.response.errorCode).toBe(ErrorCode.NON_EMPTY_GROUP);
@@ -349,17 +378,27 @@ describe.runIf(hasGroupType('share'))('AlterShareGroupOffsets and DeleteShareGro
     expect(admin.share.get(`${topic}:0`)?.startOffset).toBe(3);
     expect(admin.share.get(`${topic}:1`)?.startOffset).toBe(5);
 
-    const deleted = await connection.send(DeleteShareGroupOffsets, {
-      groupId: shareGroup,
-      topics: [{ topicName: topic }],
-    });
+    const deleted = await connection.send(
+      DeleteShareGroupOffsets,
+      {
+        groupId: shareGroup,
+        topics: [{ topicName: topic }],
+      },
+      undefined,
+      NO_DEADLINE,
+    );
     expect(deleted.response).toMatchObject({
       errorCode: ErrorCode.NONE,
       responses: [{ topicName: topic, topicId, errorCode: ErrorCode.NONE }],
     });
-    const { response: described } = await connection.send(DescribeShareGroupOffsets, {
-      groups: [{ groupId: shareGroup, topics: null }],
-    });
+    const { response: described } = await connection.send(
+      DescribeShareGroupOffsets,
+      {
+        groups: [{ groupId: shareGroup, topics: null }],
+      },
+      undefined,
+      NO_DEADLINE,
+    );
     expect(described.groups[0]?.errorCode).toBe(0);
     expect(described.groups[0]?.topics.filter((t) => t.topicName === topic)).toStrictEqual([]);
   });

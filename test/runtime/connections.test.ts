@@ -4,6 +4,7 @@
  */
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { NO_DEADLINE } from '../../src/broker/deadline.js';
 import { ApiKey, Metadata } from '../../src/broker/protocol/index.js';
 import { KafkaCluster } from '../../src/broker/transport/cluster.js';
 import { loadConfig } from '../../src/config.js';
@@ -29,7 +30,9 @@ function clusterOf(options: { maxConnections?: number; idleRetryMs?: number } = 
 /** One Metadata call to stand-in `i` (its own connection). */
 function ask(cluster: KafkaCluster, i: number) {
   const b = brokers[i] as StandInBroker;
-  return cluster.connection({ host: b.host, port: b.port }).send(Metadata, { topics: [] }, { min: 1 });
+  return cluster
+    .connection({ host: b.host, port: b.port })
+    .send(Metadata, { topics: [] }, { min: 1 }, NO_DEADLINE);
 }
 
 const open = () => brokers.map((b) => b.openConnections);

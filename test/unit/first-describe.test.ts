@@ -5,6 +5,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
+import { NO_DEADLINE } from '../../src/broker/deadline.js';
 import type { BrokerConnection } from '../../src/broker/transport/connection.js';
 import type { GroupDescriber, TypedOutcome } from '../../src/groups/describe/describer.js';
 import { resolveGroups } from '../../src/groups/describe/resolve.js';
@@ -44,7 +45,7 @@ describe('the first describe of a group of unknown type (stand-in describers)', 
   it('asks DescribeGroups alone, then the other three for what it did not find', async () => {
     const { describers, asked } = standIns();
     const ids = ['classic-1', 'consumer-1', 'streams-1', 'missing'];
-    const out = await resolveGroups(describers, connection, coordinator, ids);
+    const out = await resolveGroups(describers, connection, coordinator, ids, NO_DEADLINE);
     expect(asked[0]).toEqual(['classic', ids]);
     expect(asked.slice(1).sort()).toEqual([
       ['consumer', ['consumer-1', 'streams-1', 'missing']],
@@ -60,7 +61,7 @@ describe('the first describe of a group of unknown type (stand-in describers)', 
 
   it('a classic group costs one RPC', async () => {
     const { describers, asked } = standIns();
-    const out = await resolveGroups(describers, connection, coordinator, ['classic-1']);
+    const out = await resolveGroups(describers, connection, coordinator, ['classic-1'], NO_DEADLINE);
     expect(asked).toEqual([['classic', ['classic-1']]]);
     expect(out.get('classic-1')).toMatchObject({ ok: true });
   });

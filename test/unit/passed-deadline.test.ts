@@ -1,19 +1,12 @@
 /**
- * The describe path carries the request's deadline down as an argument, not in an async scope
- * (on Node 20 the first scope entered turns on promise hooks for the whole process). Each layer is
- * checked with a stand-in broker connection whose describe RPCs never answer: the call made under
- * the request's deadline is cut at that deadline, and no deadline scope is ever entered.
+ * The describe path carries the request's deadline down as an argument. Each layer is checked with
+ * a stand-in broker connection whose describe RPCs never answer: the call made under the request's
+ * deadline is cut at that deadline.
  */
 
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
-import {
-  bounded,
-  type CallOptions,
-  Deadline,
-  deadlineScopeUsed,
-  runWithDeadline,
-} from '../../src/broker/deadline.js';
+import { bounded, type CallOptions, Deadline } from '../../src/broker/deadline.js';
 import { BrokerTimeoutError } from '../../src/broker/errors.js';
 import { ErrorCode } from '../../src/broker/protocol/errors.js';
 import type { KafkaCluster } from '../../src/broker/transport/cluster.js';
@@ -37,13 +30,13 @@ function stalledBroker() {
   const given: { api: string; deadline: Deadline | undefined }[] = [];
   const connection = {
     label: 'stand-in:9092',
-    versionFor: async (_api: unknown, _bounds: unknown, options?: CallOptions) => {
+    versionFor: async (_api: unknown, _bounds: unknown, options: CallOptions) => {
       given.push({ api: 'versions', deadline: options?.deadline });
       return 4;
     },
     // Every API is served: each describe is sent (and never answered).
     lacks: () => false,
-    send(api: { name: string }, build: unknown, _bounds: unknown, options?: CallOptions) {
+    send(api: { name: string }, build: unknown, _bounds: unknown, options: CallOptions) {
       given.push({ api: api.name, deadline: options?.deadline });
       if (api.name !== 'FindCoordinator') return bounded('stand-in:9092', api.name, options, never());
       const request = (typeof build === 'function' ? build(4) : build) as { coordinatorKeys: string[] };
@@ -61,7 +54,7 @@ function stalledBroker() {
   const cluster = {
     requestTimeoutMs: 30_000,
     connection: () => connection,
-    anyBroker: <T>(call: (c: BrokerConnection) => Promise<T>, options?: CallOptions) => {
+    anyBroker: <T>(call: (c: BrokerConnection) => Promise<T>, options: CallOptions) => {
       given.push({ api: 'anyBroker', deadline: options?.deadline });
       return call(connection);
     },
@@ -102,7 +95,6 @@ describe('the request deadline passed down the describe path (stand-in broker th
     const lookup = given.filter((g) => g.api === 'FindCoordinator' || g.api === 'anyBroker');
     expect(lookup.map((g) => g.api)).toEqual(['anyBroker', 'FindCoordinator']);
     for (const call of lookup) expect(endsWith(call.deadline, deadline), call.api).toBe(true);
-    expect(deadlineScopeUsed()).toBe(false);
   });
 
   it('coalesced describes: a lone caller’s deadline reaches the RPC; a batch goes under its latest caller’s', async () => {
@@ -174,12 +166,11 @@ describe('the request deadline passed down the describe path (stand-in broker th
     );
     for (const call of given) expect(endsWith(call.deadline, deadline), call.api).toBe(true);
     expect(given.find((g) => g.api === 'DescribeGroups')?.deadline).toBe(deadline);
-    expect(deadlineScopeUsed()).toBe(false);
   });
 
-  it('the describe routes: GET /groups/{id} and POST /groups/describe pass the request’s deadline, in no scope', async () => {
+  it('the describe routes: GET /groups/{id} and POST /groups/describe pass the request’s deadline', async () => {
     const asked: (CallOptions | undefined)[] = [];
-    const stall = (options?: CallOptions) => {
+    const stall = (options: CallOptions) => {
       asked.push(options);
       return bounded('stand-in:9092', 'DescribeGroups', options, never());
     };
@@ -188,9 +179,9 @@ describe('the request deadline passed down the describe path (stand-in broker th
         name === 'then'
           ? undefined
           : name === 'describeGroup'
-            ? (_id: string, options?: CallOptions) => stall(options)
+            ? (_id: string, options: CallOptions) => stall(options)
             : name === 'describeGroups'
-              ? (_ids: string[], options?: CallOptions) => stall(options)
+              ? (_ids: string[], options: CallOptions) => stall(options)
               : () => Promise.reject(new Error('stand-in service')),
     });
     const config = loadConfig({
@@ -214,19 +205,5 @@ describe('the request deadline passed down the describe path (stand-in broker th
     expect(asked).toHaveLength(2);
     for (const options of asked) expect(options?.deadline?.totalMs).toBe(400);
     expect(asked[0]).toMatchObject({ expected: 'classic' });
-    expect(deadlineScopeUsed()).toBe(false);
-  });
-
-  // Last: it enters a scope, which the tests above check was never entered.
-  it('the group service: a describe made in a deadline scope passes that deadline on explicitly', async () => {
-    const { cluster, given } = stalledBroker();
-    const service = new KafkaGroupService(cluster, { coalesce: false });
-    const deadline = Deadline.after(400);
-    const error = await runWithDeadline(deadline, () => service.describeGroup('g1')).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(BrokerTimeoutError);
-    // A coalesced RPC may run in another caller's turn: each call was given the deadline itself.
-    expect(given.map((g) => g.api)).toEqual(expect.arrayContaining(['FindCoordinator', 'DescribeGroups']));
-    for (const call of given) expect(endsWith(call.deadline, deadline), call.api).toBe(true);
-    expect(given.find((g) => g.api === 'DescribeGroups')?.deadline).toBe(deadline);
   });
 });

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
-import { bounded, currentDeadline } from '../../src/broker/deadline.js';
+import { bounded, type CallOptions, type Deadline } from '../../src/broker/deadline.js';
 import { loadConfig } from '../../src/config.js';
 import type { GroupListing } from '../../src/groups/model.js';
 import { ok } from '../../src/groups/outcome.js';
@@ -45,15 +45,18 @@ const HUNG = '10.0.0.9:9092';
 /**
  * A stand-in service: the listing answers at once; batch `n` (0-based) of the estate reads answers
  * at once when `answers(n)`, else its broker call is a stand-in that never answers (bounded by
- * whatever deadline it runs under). Records each batch's deadline signal.
+ * the deadline it is given). Records each batch's deadline signal.
  */
 function standIn(answers: (batch: number) => boolean) {
   const signals: AbortSignal[] = [];
-  const read = async <T>(ids: readonly { groupId: string }[], value: (id: string) => T) => {
+  const read = async <T>(
+    ids: readonly { groupId: string }[],
+    value: (id: string) => T,
+    options: CallOptions,
+  ) => {
     const n = signals.length;
-    const signal = currentDeadline()?.signal;
-    signals.push(signal ?? new AbortController().signal);
-    if (!answers(n)) await bounded(HUNG, 'OffsetFetch', undefined, () => new Promise<never>(() => undefined));
+    signals.push(options.deadline?.signal ?? new AbortController().signal);
+    if (!answers(n)) await bounded(HUNG, 'OffsetFetch', options, () => new Promise<never>(() => undefined));
     return new Map(ids.map((g) => [g.groupId, ok(value(g.groupId))]));
   };
   const service = new Proxy({} as GroupService, {
@@ -61,10 +64,11 @@ function standIn(answers: (batch: number) => boolean) {
       if (name === 'then') return undefined;
       if (name === 'listGroups') return async () => ({ groups: listed, failures: [] });
       if (name === 'topicExists') return async () => true;
-      if (name === 'offsetsOfGroups') return (ids: GroupListing[]) => read(ids, () => table);
+      if (name === 'offsetsOfGroups')
+        return (ids: GroupListing[], options: CallOptions) => read(ids, () => table, options);
       if (name === 'describeListed')
-        return async (ids: GroupListing[]) => ({
-          groups: await read(ids, group),
+        return async (ids: GroupListing[], options: CallOptions) => ({
+          groups: await read(ids, group, options),
           offsets: new Map(ids.map((g) => [g.groupId, ok(table)])),
         });
       return () => Promise.reject(new Error('stand-in service'));
@@ -209,4 +213,46 @@ describe('a client that disconnects mid-stream stops the reads (stand-in service
       }
     });
   }
+});
+
+describe('/cluster/protocols: where its describes get their deadline (stand-in service)', () => {
+  /** Consumer groups (described, 200 at a time) and the deadline each describe was given. */
+  function protocolsApp() {
+    const consumers = listed.slice(0, 300).map((g) => ({ ...g, type: 'consumer' as const }));
+    const given: (Deadline | undefined)[] = [];
+    const service = new Proxy({} as GroupService, {
+      get: (_target, name) => {
+        if (name === 'then') return undefined;
+        if (name === 'describeCluster')
+          return async () => ({ clusterId: 'c', controllerId: 1, brokers: [], features: null });
+        if (name === 'listGroups') return async () => ({ groups: consumers, failures: [] });
+        if (name === 'describeGroups')
+          return async (ids: string[], options: CallOptions) => {
+            given.push(options.deadline);
+            return new Map(ids.map((id) => [id, ok({ ...group(id), type: 'consumer' })]));
+          };
+        return () => Promise.reject(new Error('stand-in service'));
+      },
+    });
+    return { app: appOf(service), given };
+  }
+
+  it('the JSON answer describes under the request’s deadline', async () => {
+    const { app, given } = protocolsApp();
+    expect((await app.request('/cluster/protocols')).status).toBe(200);
+    expect(given).toHaveLength(2);
+    for (const deadline of given) expect(deadline?.totalMs).toBe(1_000);
+  });
+
+  it('the NDJSON stream describes as the client reads, under the stream’s deadline', async () => {
+    const { app, given } = protocolsApp();
+    const res = await app.request('/cluster/protocols.ndjson');
+    expect(res.status).toBe(200);
+    await res.text();
+    expect(given).toHaveLength(2);
+    const [first, second] = given;
+    // STREAM_TIMEOUT_MS (60 s here) from the request's arrival, one deadline for the whole stream.
+    expect(first?.totalMs).toBeGreaterThan(50_000);
+    expect(second).toBe(first);
+  });
 });

@@ -4,7 +4,7 @@
  */
 
 import type { Logger } from '../../logger.js';
-import { abandonAfter, currentDeadline, Deadline } from '../deadline.js';
+import { abandonAfter, Deadline, NO_DEADLINE } from '../deadline.js';
 import { BrokerTimeoutError, BrokerUnavailableError } from '../errors.js';
 import type { ApiMessage } from '../protocol/api.js';
 import { ApiVersions } from '../protocol/messages/api-versions.js';
@@ -202,13 +202,13 @@ export class KafkaCluster {
   /**
    * Runs `call` on one broker: bootstrap brokers and those Metadata named, those that failed lately
    * last. A broker that does not answer (refused, dropped, timed out) passes the call to the next
-   * one while the deadline lasts (the request's, else two request timeouts); an answer, even an
+   * one while the deadline lasts (the one given, else two request timeouts); an answer, even an
    * error, is the cluster's answer. Each try gets at most one request timeout, and while another
    * broker is left to try, at most half of what is left: a hung first broker costs a share of the
    * deadline, never all of it. A try past its budget is abandoned, not awaited.
    */
-  async anyBroker<T>(call: (connection: BrokerConnection) => Promise<T>, options?: CallOptions): Promise<T> {
-    const given = options?.deadline ?? currentDeadline();
+  async anyBroker<T>(call: (connection: BrokerConnection) => Promise<T>, options: CallOptions): Promise<T> {
+    const given = options.deadline;
     const deadline = given ?? Deadline.after(2 * this.settings.requestTimeoutMs);
     try {
       return await this.tryEach(call, deadline);
@@ -341,6 +341,8 @@ export class KafkaCluster {
               Metadata,
               (version) => ({ topics: [], ...(version >= 4 && { allowAutoTopicCreation: false }) }),
               { min: 1 },
+              // Bounded by its own timer: a probe's answer is shared by the probes of a second.
+              NO_DEADLINE,
             ),
             late,
           ]);
@@ -374,7 +376,7 @@ export class KafkaCluster {
    * Brokers, controller and cluster id, from Metadata with no topics; feature levels from a fresh
    * ApiVersions on the same broker (the negotiated one may be older than a feature upgrade).
    */
-  async describe(options?: CallOptions): Promise<ClusterInfo> {
+  async describe(options: CallOptions): Promise<ClusterInfo> {
     return this.anyBroker(async (connection) => {
       const [{ response }, versions] = await Promise.all([
         connection.send(
@@ -404,7 +406,7 @@ export class KafkaCluster {
   }
 
   /** Partition leaders of these topics, from Metadata (no topic is created by asking). */
-  async topicLeaders(topics: readonly string[], options?: CallOptions): Promise<Map<string, TopicLeaders>> {
+  async topicLeaders(topics: readonly string[], options: CallOptions): Promise<Map<string, TopicLeaders>> {
     if (topics.length === 0) return new Map();
     return this.anyBroker(async (connection) => {
       const { response } = await connection.send(
@@ -414,6 +416,7 @@ export class KafkaCluster {
           ...(version >= 4 && { allowAutoTopicCreation: false }),
         }),
         { min: 1 },
+        options,
       );
       const brokers = new Map(
         response.brokers.map((b) => [

@@ -106,7 +106,7 @@ export class BrokerConnection {
    * The broker's version range per API key, asked once per connection. Concurrent callers share
    * one negotiation; a connection that dropped since is replaced and asked again.
    */
-  apiVersions(options?: CallOptions): Promise<Map<number, VersionRange>> {
+  apiVersions(options: CallOptions): Promise<Map<number, VersionRange>> {
     // Negotiated on the live socket already (every call after the first): the answer is at hand,
     // with nothing to bound by the deadline or to count as a call in progress.
     const known = this.negotiation;
@@ -142,8 +142,8 @@ export class BrokerConnection {
   /** The version `send` would use for `api`, or undefined when there is none in common. */
   async versionFor(
     api: ApiMessage<unknown, unknown>,
-    bounds?: Partial<VersionRange>,
-    options?: CallOptions,
+    bounds: Partial<VersionRange> | undefined,
+    options: CallOptions,
   ): Promise<number | undefined> {
     const versions = await this.apiVersions(options);
     return pickVersion({ min: api.minVersion, max: api.maxVersion }, versions.get(api.apiKey), bounds);
@@ -160,13 +160,13 @@ export class BrokerConnection {
 
   /**
    * Sends `api` at the highest common version. `request` may depend on the version, for RPCs whose
-   * shape changed (FindCoordinator v4 batches its keys).
+   * shape changed (FindCoordinator v4 batches its keys). Bounded by `options.deadline`.
    */
   send<Req, Res>(
     api: ApiMessage<Req, Res>,
     request: Req | ((version: number) => Req),
-    bounds?: Partial<VersionRange>,
-    options?: CallOptions,
+    bounds: Partial<VersionRange> | undefined,
+    options: CallOptions,
   ): Promise<{ version: number; response: Res }> {
     return bounded(this.label, api.name, options, () => this.sendUnbounded(api, request, bounds));
   }

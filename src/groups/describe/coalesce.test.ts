@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { NO_DEADLINE } from '../../broker/deadline.js';
 import type { BrokerConnection } from '../../broker/transport/connection.js';
 import type { BrokerRef, Group } from '../model.js';
 import { coalesced } from './coalesce.js';
@@ -43,11 +44,11 @@ describe('coalesced describes', () => {
   it('sends a describe that finds nothing in flight at once, in the turn of its caller', async () => {
     const { calls, describer } = recording();
     const d = coalesced(describer);
-    const answer = d.describe(connection('b1'), coordinator(1), ['a']);
+    const answer = d.describe(connection('b1'), coordinator(1), ['a'], NO_DEADLINE);
     expect(calls).toEqual([{ node: 1, ids: ['a'] }]);
     expect((await answer).get('a')?.kind).toBe('found');
     // Nothing in flight again: the next one goes at once too.
-    const next = d.describe(connection('b1'), coordinator(1), ['b']);
+    const next = d.describe(connection('b1'), coordinator(1), ['b'], NO_DEADLINE);
     expect(calls).toHaveLength(2);
     await next;
   });
@@ -56,7 +57,9 @@ describe('coalesced describes', () => {
     const { calls, describer } = recording();
     const d = coalesced(describer);
     const ids = Array.from({ length: 64 }, (_, i) => (i % 8 === 0 ? `x${i}` : `g${i}`));
-    const answers = await Promise.all(ids.map((id) => d.describe(connection('b1'), coordinator(1), [id])));
+    const answers = await Promise.all(
+      ids.map((id) => d.describe(connection('b1'), coordinator(1), [id], NO_DEADLINE)),
+    );
     // The first found nothing in flight and left alone; the other 63 arrived in its turn.
     expect(calls).toHaveLength(2);
     expect(calls[0]?.ids).toEqual([ids[0]]);
@@ -72,9 +75,9 @@ describe('coalesced describes', () => {
     const { calls, describer } = recording();
     const d = coalesced(describer);
     await Promise.all([
-      d.describe(connection('b1'), coordinator(1), ['a', 'b']),
-      d.describe(connection('b2'), coordinator(2), ['c']),
-      d.describe(connection('b1'), coordinator(1), ['b', 'd']),
+      d.describe(connection('b1'), coordinator(1), ['a', 'b'], NO_DEADLINE),
+      d.describe(connection('b2'), coordinator(2), ['c'], NO_DEADLINE),
+      d.describe(connection('b1'), coordinator(1), ['b', 'd'], NO_DEADLINE),
     ]);
     expect(calls.map((c) => [c.node, c.ids])).toEqual([
       [1, ['a', 'b']],
@@ -86,9 +89,11 @@ describe('coalesced describes', () => {
   it('batches what arrives while the RPCs in flight are out, and sends it when one returns', async () => {
     const { calls, describer } = recording(30);
     const d = coalesced(describer, { maxInFlight: 1, windowMs: 10_000 });
-    const first = d.describe(connection('b1'), coordinator(1), ['a']);
+    const first = d.describe(connection('b1'), coordinator(1), ['a'], NO_DEADLINE);
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const later = ['b', 'c', 'd'].map((id) => d.describe(connection('b1'), coordinator(1), [id]));
+    const later = ['b', 'c', 'd'].map((id) =>
+      d.describe(connection('b1'), coordinator(1), [id], NO_DEADLINE),
+    );
     await Promise.all([first, ...later]);
     expect(calls.map((c) => c.ids)).toEqual([['a'], ['b', 'c', 'd']]);
   });
@@ -97,9 +102,9 @@ describe('coalesced describes', () => {
     const { calls, describer } = recording(2_000);
     const d = coalesced(describer, { maxInFlight: 1, windowMs: 20 });
     const started = Date.now();
-    const first = d.describe(connection('b1'), coordinator(1), ['a']);
+    const first = d.describe(connection('b1'), coordinator(1), ['a'], NO_DEADLINE);
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const second = d.describe(connection('b1'), coordinator(1), ['b']);
+    const second = d.describe(connection('b1'), coordinator(1), ['b'], NO_DEADLINE);
     // The second RPC leaves after the window (20 ms), long before the first returns (2 s).
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(calls.map((c) => c.ids)).toEqual([['a'], ['b']]);
@@ -111,15 +116,15 @@ describe('coalesced describes', () => {
     const { calls, describer, failOnce } = recording();
     const d = coalesced(describer);
     // Out at once; the two below arrive while it is in flight and travel together.
-    const first = d.describe(connection('b1'), coordinator(1), ['z']);
+    const first = d.describe(connection('b1'), coordinator(1), ['z'], NO_DEADLINE);
     failOnce(new Error('socket closed'));
     const failed = await Promise.allSettled([
-      d.describe(connection('b1'), coordinator(1), ['a']),
-      d.describe(connection('b1'), coordinator(1), ['b']),
+      d.describe(connection('b1'), coordinator(1), ['a'], NO_DEADLINE),
+      d.describe(connection('b1'), coordinator(1), ['b'], NO_DEADLINE),
     ]);
     expect((await first).get('z')?.kind).toBe('found');
     expect(failed.map((r) => r.status)).toEqual(['rejected', 'rejected']);
-    const again = await d.describe(connection('b1'), coordinator(1), ['a']);
+    const again = await d.describe(connection('b1'), coordinator(1), ['a'], NO_DEADLINE);
     expect(again.get('a')?.kind).toBe('found');
     expect(calls.map((c) => c.ids)).toEqual([['z'], ['a', 'b'], ['a']]);
   });
@@ -128,9 +133,9 @@ describe('coalesced describes', () => {
     const { calls, describer } = recording();
     const d = coalesced(describer, { maxGroups: 3 });
     await Promise.all([
-      d.describe(connection('b1'), coordinator(1), ['a', 'b']),
-      d.describe(connection('b1'), coordinator(1), ['c', 'd']),
-      d.describe(connection('b1'), coordinator(1), ['e']),
+      d.describe(connection('b1'), coordinator(1), ['a', 'b'], NO_DEADLINE),
+      d.describe(connection('b1'), coordinator(1), ['c', 'd'], NO_DEADLINE),
+      d.describe(connection('b1'), coordinator(1), ['e'], NO_DEADLINE),
     ]);
     expect(calls.map((c) => c.ids)).toEqual([
       ['a', 'b'],

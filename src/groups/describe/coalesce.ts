@@ -30,7 +30,7 @@ export interface CoalesceOptions {
 
 interface Waiter {
   groupIds: readonly string[];
-  options: CallOptions | undefined;
+  options: CallOptions;
   resolve: (outcomes: Map<string, TypedOutcome>) => void;
   reject: (error: unknown) => void;
 }
@@ -82,9 +82,9 @@ export function coalesced(describer: GroupDescriber, options: CoalesceOptions = 
     const shared = describer.describe(lane.connection, lane.coordinator, [...ids], options);
     shared.then(done, done);
     for (const waiter of batch) {
-      const mine = waiter.options?.deadline;
+      const mine = waiter.options.deadline;
       const heard =
-        mine && mine !== options?.deadline
+        mine && mine !== options.deadline
           ? bounded(lane.connection.label, describer.api, waiter.options, shared)
           : shared;
       heard.then(
@@ -146,12 +146,12 @@ export function coalesced(describer: GroupDescriber, options: CoalesceOptions = 
 }
 
 /** The batch's bound: the latest of its callers' deadlines; none when a caller has none. */
-function latestOf(batch: readonly Waiter[]): CallOptions | undefined {
+function latestOf(batch: readonly Waiter[]): CallOptions {
   let latest: Deadline | undefined;
   for (const waiter of batch) {
-    const deadline = waiter.options?.deadline;
-    if (!deadline) return undefined;
+    const deadline = waiter.options.deadline;
+    if (!deadline) return { deadline: undefined };
     if (!latest || deadline.expiresAt > latest.expiresAt) latest = deadline;
   }
-  return latest && { deadline: latest };
+  return { deadline: latest };
 }

@@ -33,12 +33,12 @@ export interface GroupDescriber {
   readonly type: GroupType;
   /** The RPC's name, for messages. */
   readonly api: string;
-  /** One RPC for all `groupIds` (they share this coordinator), under `options.deadline` if given. */
+  /** One RPC for all `groupIds` (they share this coordinator), under `options.deadline`. */
   describe(
     connection: BrokerConnection,
     coordinator: BrokerRef,
     groupIds: readonly string[],
-    options?: CallOptions,
+    options: CallOptions,
   ): Promise<Map<string, TypedOutcome>>;
 }
 
@@ -64,7 +64,7 @@ export async function sendIfSupported<Req, Res>(
   api: ApiMessage<Req, Res>,
   request: Req | ((version: number) => Req),
   bounds: Partial<{ min: number; max: number }> | undefined,
-  options: CallOptions | undefined,
+  options: CallOptions,
 ): Promise<{ version: number; response: Res } | undefined> {
   // Known absent from this broker's settled answer: no call at all (it would only fail locally).
   if (!bounds && connection.lacks(api)) return undefined;
@@ -114,7 +114,7 @@ export async function perGroup<
   groupIds: readonly string[],
   request: Req,
   found: (group: G) => Group,
-  options?: CallOptions,
+  options: CallOptions,
 ): Promise<Map<string, TypedOutcome>> {
   const sent = await sendIfSupported(connection, api, request, undefined, options);
   if (!sent) return unsupportedForAll(groupIds, `${connection.label} does not support ${api.name}`);

@@ -41,13 +41,13 @@ export async function resolveGroups(
   connection: BrokerConnection,
   coordinator: BrokerRef,
   groupIds: readonly string[],
-  { expected, hints, deadline }: ResolveRequest = {},
+  { expected, hints, deadline }: ResolveRequest,
 ): Promise<Map<string, Outcome<Group>>> {
   const verdicts = new Map<string, Verdicts>(
     groupIds.map((id) => [id, { tried: new Set(), said: new Map() }]),
   );
 
-  const options = deadline && { deadline };
+  const options = { deadline };
   const describe = async ([type, ids]: [GroupType, string[]]) =>
     [type, await describers[type].describe(connection, coordinator, ids, options)] as const;
   const ask = async (plan: Map<GroupType, string[]>) => {

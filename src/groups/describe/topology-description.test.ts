@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { NO_DEADLINE } from '../../broker/deadline.js';
 import { UnsupportedApiError } from '../../broker/errors.js';
 import type { StreamsGroupDescribeResponse } from '../../broker/protocol/messages/streams-group-describe.js';
 import type { BrokerConnection } from '../../broker/transport/connection.js';
@@ -64,7 +65,7 @@ describe('describeTopology', () => {
         globalStores: [{ source: node('gs', 1), processor: node('gp', 2, { stores: ['s'] }) }],
       },
     });
-    const answer = await describeTopology(connection, 'g');
+    const answer = await describeTopology(connection, 'g', NO_DEADLINE);
     expect(sent).toEqual([
       {
         request: { groupIds: ['g'], includeAuthorizedOperations: false, includeTopologyDescription: true },
@@ -85,18 +86,25 @@ describe('describeTopology', () => {
   });
 
   it('says not-stored with a null description, and unknown for a status it does not know', async () => {
-    expect(await describeTopology(answering({ topologyDescriptionStatus: 1 }).connection, 'g')).toEqual({
+    expect(
+      await describeTopology(answering({ topologyDescriptionStatus: 1 }).connection, 'g', NO_DEADLINE),
+    ).toEqual({
       status: 'not-stored',
       description: null,
     });
-    expect((await describeTopology(answering({ topologyDescriptionStatus: 9 }).connection, 'g')).status).toBe(
-      'unknown',
-    );
+    expect(
+      (await describeTopology(answering({ topologyDescriptionStatus: 9 }).connection, 'g', NO_DEADLINE))
+        .status,
+    ).toBe('unknown');
   });
 
   it('maps a missing group, and lets an unsupported version through', async () => {
     await expect(
-      describeTopology(answering({ errorCode: 69, errorMessage: 'Group g not found.' }).connection, 'g'),
+      describeTopology(
+        answering({ errorCode: 69, errorMessage: 'Group g not found.' }).connection,
+        'g',
+        NO_DEADLINE,
+      ),
     ).rejects.toBeInstanceOf(GroupNotFoundError);
     const old = {
       label: 'b:9092',
@@ -109,6 +117,6 @@ describe('describeTopology', () => {
         );
       },
     } as unknown as BrokerConnection;
-    await expect(describeTopology(old, 'g')).rejects.toBeInstanceOf(UnsupportedApiError);
+    await expect(describeTopology(old, 'g', NO_DEADLINE)).rejects.toBeInstanceOf(UnsupportedApiError);
   });
 });

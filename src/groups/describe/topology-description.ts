@@ -4,6 +4,7 @@
  * description plugin; then the Streams clients send theirs when the broker asks for it.
  */
 
+import type { CallOptions } from '../../broker/deadline.js';
 import { KafkaResponseError } from '../../broker/errors.js';
 import { ErrorCode } from '../../broker/protocol/errors.js';
 import {
@@ -69,11 +70,13 @@ function node(n: StreamsGroupTopologyDescriptionNode): TopologyNode {
 export async function describeTopology(
   connection: BrokerConnection,
   groupId: string,
+  options: CallOptions,
 ): Promise<TopologyDescriptionAnswer> {
   const { response } = await connection.send(
     StreamsGroupDescribe,
     { groupIds: [groupId], includeAuthorizedOperations: false, includeTopologyDescription: true },
     { min: 1 },
+    options,
   );
   const group = response.groups.find((g) => g.groupId === groupId);
   if (!group) {

@@ -5,7 +5,7 @@
  * says so in-band and polls again.
  */
 
-import { Deadline, runWithDeadline } from '../../broker/deadline.js';
+import { type CallOptions, Deadline } from '../../broker/deadline.js';
 import { GroupNotFoundError, GroupTypeMismatchError } from '../errors.js';
 import { healthOf } from '../health/assess.js';
 import { DEFAULT_THRESHOLDS } from '../health/verdicts.js';
@@ -40,14 +40,16 @@ export type Reading =
     }
   | { ok: false; at: number; error: unknown };
 
+/** One poll's read, under the deadline it is given. */
+export type Read = (options: CallOptions) => Promise<Reading>;
+
 /**
  * `read`, each call under a deadline of its own of `ms`. A poll outlives the request that started
- * it (its timers keep that request's scope), and that request's deadline passes after
- * REQUEST_TIMEOUT_MS: a poll under it would find no time left and fail from then on, for every
- * stream sharing it.
+ * it, and that request's deadline passes after REQUEST_TIMEOUT_MS: a poll under it would find no
+ * time left and fail from then on, for every stream sharing it.
  */
-export function eachUnderOwnDeadline(read: () => Promise<Reading>, ms: number): () => Promise<Reading> {
-  return () => runWithDeadline(Deadline.after(ms), read);
+export function eachUnderOwnDeadline(read: Read, ms: number): () => Promise<Reading> {
+  return () => read({ deadline: Deadline.after(ms) });
 }
 
 function observed(group: Group, offsets: GroupOffsets | null, at: number): Observed {
@@ -65,14 +67,10 @@ function observed(group: Group, offsets: GroupOffsets | null, at: number): Obser
 }
 
 /** One group, as GET /groups/{groupId}/health reads it; gone (or of another type than `expected`): absent. */
-export function readGroup(
-  service: GroupService,
-  groupId: string,
-  expected?: GroupType,
-): () => Promise<Reading> {
-  return async () => {
+export function readGroup(service: GroupService, groupId: string, expected?: GroupType): Read {
+  return async ({ deadline }) => {
     try {
-      const r = await service.groupHealth(groupId, expected ? { expected } : {});
+      const r = await service.groupHealth(groupId, { deadline, ...(expected && { expected }) });
       return {
         ok: true,
         at: r.at,
@@ -98,16 +96,12 @@ export function readGroup(
 }
 
 /** The first `maxGroups` groups (by id) of a listing, each described with its offsets. */
-export function readListing(
-  service: GroupService,
-  filter: ListFilter,
-  maxGroups: number,
-): () => Promise<Reading> {
-  return async () => {
+export function readListing(service: GroupService, filter: ListFilter, maxGroups: number): Read {
+  return async (options) => {
     try {
-      const listed = await service.listGroups(filter);
+      const listed = await service.listGroups(filter, options);
       const watched = listed.groups.slice(0, maxGroups);
-      const details = await service.describeListed(watched, { offsets: { timeLag: true } });
+      const details = await service.describeListed(watched, { ...options, offsets: { timeLag: true } });
       const at = Date.now();
       const groups = new Map<string, Observed>();
       const unknown = new Set<string>();

@@ -4,6 +4,7 @@
  * for share groups (their start offsets). Reading only: nothing here commits.
  */
 
+import type { CallOptions } from '../../broker/deadline.js';
 import { describeKafkaError, type KafkaErrorInfo, KafkaResponseError } from '../../broker/errors.js';
 import { ErrorCode } from '../../broker/protocol/errors.js';
 import {
@@ -103,10 +104,11 @@ function outcomesByGroup<G extends { groupId: string }>(
 export async function fetchCommitted(
   connection: BrokerConnection,
   groupIds: readonly string[],
+  options: CallOptions,
 ): Promise<Map<string, Outcome<CommittedOffsets>>> {
-  const version = await connection.versionFor(OffsetFetch, { min: 2, max: 9 });
+  const version = await connection.versionFor(OffsetFetch, { min: 2, max: 9 }, options);
   if (version !== undefined && version >= 8)
-    return inBatches(groupIds, (batch) => fetchCommittedBatch(connection, batch));
+    return inBatches(groupIds, (batch) => fetchCommittedBatch(connection, batch, options));
   const out = new Map<string, Outcome<CommittedOffsets>>();
   // Before v8 a request holds one group: one per group, a bounded number out at once.
   let next = 0;
@@ -117,6 +119,7 @@ export async function fetchCommitted(
         OffsetFetch,
         (v) => ({ groupId, topics: null, ...(v >= 7 && { requireStable: false }) }),
         { min: 2, max: 7 },
+        options,
       );
       out.set(
         groupId,
@@ -134,11 +137,13 @@ export async function fetchCommitted(
 async function fetchCommittedBatch(
   connection: BrokerConnection,
   groupIds: readonly string[],
+  options: CallOptions,
 ): Promise<Map<string, Outcome<CommittedOffsets>>> {
   const { response } = await connection.send(
     OffsetFetch,
     { groups: groupIds.map((groupId) => ({ groupId, topics: null })), requireStable: false },
     { min: 8, max: 9 },
+    options,
   );
   return outcomesByGroup(connection.label, OffsetFetch.name, groupIds, response.groups ?? [], (group) =>
     groupOutcome(connection.label, OffsetFetch.name, group.errorCode, null, () =>
@@ -197,17 +202,22 @@ function committed(
 export function fetchShareStartOffsets(
   connection: BrokerConnection,
   groupIds: readonly string[],
+  options: CallOptions,
 ): Promise<Map<string, Outcome<CommittedOffsets>>> {
-  return inBatches(groupIds, (batch) => fetchShareBatch(connection, batch));
+  return inBatches(groupIds, (batch) => fetchShareBatch(connection, batch, options));
 }
 
 async function fetchShareBatch(
   connection: BrokerConnection,
   groupIds: readonly string[],
+  options: CallOptions,
 ): Promise<Map<string, Outcome<CommittedOffsets>>> {
-  const { response } = await connection.send(DescribeShareGroupOffsets, {
-    groups: groupIds.map((groupId) => ({ groupId, topics: null })),
-  });
+  const { response } = await connection.send(
+    DescribeShareGroupOffsets,
+    { groups: groupIds.map((groupId) => ({ groupId, topics: null })) },
+    undefined,
+    options,
+  );
   return outcomesByGroup(
     connection.label,
     DescribeShareGroupOffsets.name,

@@ -5,6 +5,7 @@
  * The same path answers the log start offset and the offset at a time (resets plan with them).
  */
 
+import type { CallOptions } from '../../broker/deadline.js';
 import { BrokerError, describeKafkaError, type KafkaErrorInfo } from '../../broker/errors.js';
 import { ErrorCode } from '../../broker/protocol/errors.js';
 import {
@@ -51,8 +52,9 @@ export function endOffsets(
   cluster: KafkaCluster,
   partitions: readonly TopicPartitionRef[],
   isolation: Isolation,
+  options: CallOptions,
 ): Promise<Map<string, EndOffset>> {
-  return logOffsets(cluster, partitions, { kind: 'latest', isolation });
+  return logOffsets(cluster, partitions, { kind: 'latest', isolation }, options);
 }
 
 /** Offsets of `spec` per partition (keyed by tpKey), each asked of the partition's leader. */
@@ -60,12 +62,13 @@ export async function logOffsets(
   cluster: KafkaCluster,
   partitions: readonly TopicPartitionRef[],
   spec: OffsetSpec,
+  options: CallOptions,
 ): Promise<Map<string, EndOffset>> {
   const out = new Map<string, EndOffset>();
   let pending = dedupe(partitions);
   for (let round = 0; round < 2 && pending.length > 0; round++) {
     const retry: TopicPartitionRef[] = [];
-    const leaders = await cluster.topicLeaders([...new Set(pending.map((p) => p.topic))]);
+    const leaders = await cluster.topicLeaders([...new Set(pending.map((p) => p.topic))], options);
     const byLeader = new Map<number, { leader: BrokerInfo; partitions: TopicPartitionRef[] }>();
     for (const tp of pending) {
       const topic = leaders.get(tp.topic);
@@ -90,7 +93,7 @@ export async function logOffsets(
     }
     await Promise.all(
       [...byLeader.values()].map(async ({ leader, partitions: asked }) => {
-        for (const [key, result] of await askLeader(cluster, leader, asked, spec)) {
+        for (const [key, result] of await askLeader(cluster, leader, asked, spec, options)) {
           const [partition, ...topic] = key.split(':');
           if (!result.ok && LEADER_MOVED.has(result.error.code) && round === 0) {
             retry.push({ topic: topic.join(':'), partition: Number(partition) });
@@ -112,6 +115,7 @@ async function askLeader(
   leader: BrokerInfo,
   partitions: TopicPartitionRef[],
   spec: OffsetSpec,
+  options: CallOptions,
 ): Promise<Map<string, EndOffset>> {
   const readCommitted = spec.kind === 'latest' && spec.isolation === 'read_committed';
   const timestamp =
@@ -149,6 +153,7 @@ async function askLeader(
       }),
       // read_committed needs v2; read_uncommitted works from v1.
       { min: readCommitted ? 2 : 1 },
+      options,
     );
     for (const topic of response.topics) {
       for (const p of topic.partitions) {

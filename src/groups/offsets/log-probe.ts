@@ -6,6 +6,7 @@
  * first record batch header, so it runs the same on every runtime.
  */
 
+import type { CallOptions } from '../../broker/deadline.js';
 import { BrokerError, describeKafkaError, type KafkaErrorInfo } from '../../broker/errors.js';
 import { ErrorCode } from '../../broker/protocol/errors.js';
 import { Fetch, type RecordBatchHeader } from '../../broker/protocol/messages/fetch.js';
@@ -74,10 +75,11 @@ export async function probeLog(
   cluster: KafkaCluster,
   requests: readonly ProbeRequest[],
   isolation: Isolation,
+  options: CallOptions,
 ): Promise<Map<string, PartitionProbe>> {
   const out = new Map<string, PartitionProbe>();
   if (requests.length === 0) return out;
-  const leaders = await cluster.topicLeaders([...new Set(requests.map((r) => r.topic))]);
+  const leaders = await cluster.topicLeaders([...new Set(requests.map((r) => r.topic))], options);
   const byLeader = new Map<number, { leader: BrokerInfo; asked: ProbeRequest[] }>();
   for (const r of requests) {
     const topic = leaders.get(r.topic);
@@ -107,7 +109,7 @@ export async function probeLog(
             name: 'BrokerUnavailableError',
             message: avoided,
           })
-        : await probeLeader(cluster.connection(leader), asked, isolation);
+        : await probeLeader(cluster.connection(leader), asked, isolation, options);
       for (const [key, probe] of probes) out.set(key, probe);
     }),
   );
@@ -118,6 +120,7 @@ async function probeLeader(
   connection: BrokerConnection,
   asked: readonly ProbeRequest[],
   isolation: Isolation,
+  options: CallOptions,
 ): Promise<Map<string, PartitionProbe>> {
   const out = new Map<string, PartitionProbe>();
   for (const r of asked) {
@@ -139,7 +142,7 @@ async function probeLeader(
   let hasMaxTimestamp: boolean;
   try {
     hasMaxTimestamp =
-      (await connection.versionFor(ListOffsets, { min: MAX_TIMESTAMP_MIN_VERSION })) !== undefined;
+      (await connection.versionFor(ListOffsets, { min: MAX_TIMESTAMP_MIN_VERSION }, options)) !== undefined;
   } catch (error) {
     // The leader does not answer at all: its partitions say so, the others stand.
     failAll(error);
@@ -150,6 +153,7 @@ async function probeLeader(
       connection,
       toFetch.map((r) => ({ topic: r.topic, partition: r.partition, offset: r.fetchAt as number })),
       isolation,
+      options,
     )
       .then((batches) => {
         for (const [key, b] of batches) {
@@ -161,7 +165,7 @@ async function probeLeader(
         }
       })
       .catch(failAll),
-    listOffsets(connection, asked, ListOffsetsTimestamp.Earliest, 1)
+    listOffsets(connection, asked, ListOffsetsTimestamp.Earliest, 1, options)
       .then((answers) => {
         for (const a of answers) {
           const probe = at(a.topic, a.partition);
@@ -170,7 +174,7 @@ async function probeLeader(
       })
       .catch(failAll),
     hasMaxTimestamp
-      ? listOffsets(connection, asked, ListOffsetsTimestamp.MaxTimestamp, MAX_TIMESTAMP_MIN_VERSION)
+      ? listOffsets(connection, asked, ListOffsetsTimestamp.MaxTimestamp, MAX_TIMESTAMP_MIN_VERSION, options)
           .then((answers) => {
             for (const a of answers) {
               const probe = at(a.topic, a.partition);
@@ -188,6 +192,7 @@ async function probeLeader(
               : [],
           ),
           isolation,
+          options,
         )
           .then((batches) => {
             for (const [key, b] of batches) {
@@ -223,6 +228,7 @@ async function fetchWholeBatches(
   connection: BrokerConnection,
   at: readonly FetchAt[],
   isolation: Isolation,
+  options: CallOptions,
 ): Promise<Map<string, FetchedBatch>> {
   const out = new Map<string, FetchedBatch>();
   let pending = [...at];
@@ -236,10 +242,10 @@ async function fetchWholeBatches(
   };
   for (const budget of PARTITION_BUDGETS) {
     if (pending.length === 0) break;
-    keep(await fetchBatches(connection, pending, isolation, budget));
+    keep(await fetchBatches(connection, pending, isolation, budget, options));
   }
   for (const one of pending.slice(0, ALONE_MAX)) {
-    keep(await fetchBatches(connection, [one], isolation, ALONE_BUDGET));
+    keep(await fetchBatches(connection, [one], isolation, ALONE_BUDGET, options));
   }
   return out;
 }
@@ -249,7 +255,8 @@ async function fetchBatches(
   connection: BrokerConnection,
   at: readonly FetchAt[],
   isolation: Isolation,
-  budget = ALONE_BUDGET,
+  budget: number,
+  options: CallOptions,
 ): Promise<Map<string, FetchedBatch>> {
   const out = new Map<string, FetchedBatch>();
   if (at.length === 0) return out;
@@ -275,6 +282,7 @@ async function fetchBatches(
       })),
     },
     { max: FETCH_MAX_BY_NAME },
+    options,
   );
   for (const t of response.responses) {
     for (const p of t.partitions) {
@@ -304,6 +312,7 @@ async function listOffsets(
   asked: readonly ProbeRequest[],
   timestamp: bigint,
   minVersion: number,
+  options: CallOptions,
 ): Promise<{ topic: string; partition: number; errorCode: number; offset: number; timestamp: number }[]> {
   const byTopic = new Map<string, number[]>();
   for (const { topic, partition } of asked) byTopic.set(topic, [...(byTopic.get(topic) ?? []), partition]);
@@ -318,6 +327,7 @@ async function listOffsets(
       })),
     }),
     { min: minVersion },
+    options,
   );
   return response.topics.flatMap((t) =>
     t.partitions.map((p) => ({

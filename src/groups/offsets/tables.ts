@@ -4,6 +4,7 @@
  * lag on demand (one Fetch and two ListOffsets more per partition leader).
  */
 
+import type { CallOptions } from '../../broker/deadline.js';
 import { UnsupportedApiError } from '../../broker/errors.js';
 import type { KafkaCluster } from '../../broker/transport/cluster.js';
 import type { Coordinators } from '../coordinators.js';
@@ -19,7 +20,7 @@ import { withTimeLag } from './time-lag.js';
 /** A group's offsets per topic and its totals (the body of GroupOffsets). */
 export type OffsetTable = Pick<GroupOffsets, 'topics' | 'totals'>;
 
-export interface OffsetsOptions {
+export interface OffsetsOptions extends CallOptions {
   /** Assert the type: a group of another type is a GroupTypeMismatchError. */
   expected?: GroupType;
   isolation?: Isolation;
@@ -29,10 +30,10 @@ export interface OffsetsOptions {
 
 /** How the tables learn each group's members (whose partitions count without a commit). */
 export interface Describe {
-  one(groupId: string, options: { expected?: GroupType }): Promise<Group>;
+  one(groupId: string, options: CallOptions & { expected?: GroupType }): Promise<Group>;
   many(
     groupIds: readonly string[],
-    options: { hints: ReadonlyMap<string, GroupType> },
+    options: CallOptions & { hints: ReadonlyMap<string, GroupType> },
   ): Promise<ReadonlyMap<string, Outcome<Group>>>;
 }
 
@@ -47,8 +48,9 @@ export class OffsetTables {
     groupId: string,
     { isolation = 'read_uncommitted', timeLag = false, ...describe }: OffsetsOptions,
   ): Promise<{ group: Group; offsets: GroupOffsets; at: number; bytesPerRecord?: Map<string, number> }> {
+    const options = { deadline: describe.deadline };
     const group = await this.describe.one(groupId, describe);
-    const committed = (await this.committed([{ groupId, type: group.type }])).get(groupId);
+    const committed = (await this.committed([{ groupId, type: group.type }], options)).get(groupId);
     if (!committed) throw new Error(`no offsets for group ${groupId}`);
     if (!committed.ok) throw committed.error;
     const owners = ownership(group);
@@ -56,12 +58,12 @@ export class OffsetTables {
       ...committed.value.map(({ topic, partition }) => ({ topic, partition })),
       ...[...owners.keys()].map(fromKey),
     ];
-    const ends = await endOffsets(this.cluster, partitions, isolation);
+    const ends = await endOffsets(this.cluster, partitions, isolation, options);
     let table = offsetTable(committed.value, owners, ends);
     let at = Date.now();
     let bytesPerRecord: Map<string, number> | undefined;
     if (timeLag) {
-      const probes = await probeLog(this.cluster, probeRequests([table]), isolation);
+      const probes = await probeLog(this.cluster, probeRequests([table]), isolation, options);
       at = Date.now();
       table = withTimeLag(table, probes, at);
       bytesPerRecord = bytesPerRecordOf(probes);
@@ -89,7 +91,8 @@ export class OffsetTables {
       described,
       topic,
       bytesPerRecord,
-    }: {
+      deadline,
+    }: CallOptions & {
       isolation?: Isolation;
       timeLag?: boolean;
       described?: Promise<ReadonlyMap<string, Outcome<Group>>>;
@@ -97,12 +100,13 @@ export class OffsetTables {
       topic?: string;
       /** With timeLag, filled with each group's bytes per record at its offsets (forecasts read it). */
       bytesPerRecord?: Map<string, ReadonlyMap<string, number>>;
-    } = {},
+    },
   ): Promise<Map<string, Outcome<OffsetTable>>> {
+    const options = { deadline };
     const hints = typeHints(groups);
     const [committed, results] = await Promise.all([
-      this.committed(groups, topic),
-      described ?? this.describeHolders(groups, hints),
+      this.committed(groups, options, topic),
+      described ?? this.describeHolders(groups, hints, options),
     ]);
     const owners = new Map<string, Map<string, PartitionOwner[]>>();
     for (const [groupId, r] of results) if (r.ok) owners.set(groupId, ownership(r.value, topic));
@@ -112,7 +116,7 @@ export class OffsetTables {
       ),
       ...[...owners.values()].flatMap((held) => [...held.keys()].map(fromKey)),
     ];
-    const ends = await endOffsets(this.cluster, partitions, isolation);
+    const ends = await endOffsets(this.cluster, partitions, isolation, options);
     const tables = new Map<string, Outcome<OffsetTable>>();
     for (const [groupId, result] of committed) {
       if (!result.ok) {
@@ -130,7 +134,7 @@ export class OffsetTables {
     if (!timeLag) return tables;
     // One probe for every group's partitions: a partition two groups read is asked once per offset.
     const okTables = [...tables.values()].flatMap((t) => (t.ok ? [t.value] : []));
-    const probesByOffset = await probeEveryOffset(this.cluster, okTables, isolation);
+    const probesByOffset = await probeEveryOffset(this.cluster, okTables, isolation, options);
     const at = Date.now();
     const out = new Map<string, Outcome<OffsetTable>>();
     for (const [groupId, t] of tables) {
@@ -152,17 +156,19 @@ export class OffsetTables {
   private describeHolders(
     groups: readonly { groupId: string; state?: string | null }[],
     hints: ReadonlyMap<string, GroupType>,
+    options: CallOptions,
   ): Promise<ReadonlyMap<string, Outcome<Group>>> {
     const ids = groups.filter((g) => g.state !== 'Empty').map((g) => g.groupId);
-    return ids.length === 0 ? Promise.resolve(new Map()) : this.describe.many(ids, { hints });
+    return ids.length === 0 ? Promise.resolve(new Map()) : this.describe.many(ids, { ...options, hints });
   }
 
   /** Offsets of many groups: share groups' start offsets and the others' commits, per coordinator. */
   private async committed(
     groups: readonly { groupId: string; type: GroupType | null }[],
+    options: CallOptions,
     topic?: string,
   ): Promise<Map<string, Outcome<CommittedOffsets>>> {
-    const all = await this.committedAll(groups);
+    const all = await this.committedAll(groups, options);
     if (topic === undefined) return all;
     for (const [groupId, c] of all) if (c.ok) all.set(groupId, ok(c.value.filter((p) => p.topic === topic)));
     return all;
@@ -170,6 +176,7 @@ export class OffsetTables {
 
   private async committedAll(
     groups: readonly { groupId: string; type: GroupType | null }[],
+    options: CallOptions,
   ): Promise<Map<string, Outcome<CommittedOffsets>>> {
     const share = new Set(groups.filter((g) => g.type === 'share').map((g) => g.groupId));
     return this.coordinators.forEachCoordinator<CommittedOffsets>(
@@ -181,12 +188,13 @@ export class OffsetTables {
         const none = new Map<string, Outcome<CommittedOffsets>>();
         const [a, b] = await Promise.all([
           shareIds.length > 0
-            ? unsupportedAsFailure(shareIds, fetchShareStartOffsets(connection, shareIds))
+            ? unsupportedAsFailure(shareIds, fetchShareStartOffsets(connection, shareIds, options))
             : none,
-          otherIds.length > 0 ? fetchCommitted(connection, otherIds) : none,
+          otherIds.length > 0 ? fetchCommitted(connection, otherIds, options) : none,
         ]);
         return new Map([...a, ...b]);
       },
+      options,
     );
   }
 }
@@ -248,6 +256,7 @@ async function probeEveryOffset(
   cluster: KafkaCluster,
   tables: readonly OffsetTable[],
   isolation: Isolation,
+  options: CallOptions,
 ): Promise<Map<string, PartitionProbe>> {
   const rounds: Map<string, ProbeRequest>[] = [];
   for (const request of probeRequests(tables)) {
@@ -263,7 +272,7 @@ async function probeEveryOffset(
   }
   const out = new Map<string, PartitionProbe>();
   for (const round of rounds) {
-    const probes = await probeLog(cluster, [...round.values()], isolation);
+    const probes = await probeLog(cluster, [...round.values()], isolation, options);
     for (const [key, request] of round) {
       const probe = probes.get(key);
       if (!probe) continue;

@@ -4,6 +4,7 @@
  * whose configs cannot be read (not authorised, deleted) is left out, so its runway says no-config.
  */
 
+import type { CallOptions } from '../../broker/deadline.js';
 import { BrokerError } from '../../broker/errors.js';
 import { ErrorCode } from '../../broker/protocol/errors.js';
 import { ConfigResourceType, DescribeConfigs } from '../../broker/protocol/messages/describe-configs.js';
@@ -22,19 +23,25 @@ function limit(value: string | null | undefined): number | null {
 export async function topicRetention(
   cluster: KafkaCluster,
   topics: readonly string[],
+  options: CallOptions,
 ): Promise<Map<string, Retention>> {
   const out = new Map<string, Retention>();
   if (topics.length === 0) return out;
   try {
     await cluster.anyBroker(async (connection) => {
-      const { response } = await connection.send(DescribeConfigs, {
-        resources: [...new Set(topics)].map((name) => ({
-          resourceType: ConfigResourceType.Topic,
-          resourceName: name,
-          configurationKeys: KEYS,
-        })),
-        includeSynonyms: false,
-      });
+      const { response } = await connection.send(
+        DescribeConfigs,
+        {
+          resources: [...new Set(topics)].map((name) => ({
+            resourceType: ConfigResourceType.Topic,
+            resourceName: name,
+            configurationKeys: KEYS,
+          })),
+          includeSynonyms: false,
+        },
+        undefined,
+        options,
+      );
       for (const r of response.results) {
         if (r.resourceType !== ConfigResourceType.Topic || r.errorCode !== ErrorCode.NONE) continue;
         const value = (name: string) => r.configs.find((c) => c.name === name)?.value;
@@ -44,7 +51,7 @@ export async function topicRetention(
           deletes: (value('cleanup.policy') ?? 'delete').split(',').some((p) => p.trim() === 'delete'),
         });
       }
-    });
+    }, options);
   } catch (error) {
     // No retention is a forecast less, never a failed health answer.
     if (!(error instanceof BrokerError)) throw error;

@@ -5,6 +5,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
+import { NO_DEADLINE } from '../../broker/deadline.js';
 import type { KafkaCluster } from '../../broker/transport/cluster.js';
 import type { BrokerConnection } from '../../broker/transport/connection.js';
 import { GroupTypeUnavailableError, ShareGroupCreationUnsupportedError } from '../errors.js';
@@ -82,7 +83,8 @@ function resetter(offsets: Record<number, number>, offered: Offered = KAFKA_4_2)
         error: null,
       }));
     },
-    atCoordinator: <T>(_groupId: string, call: (c: BrokerConnection) => Promise<T>) => call(connection),
+    atCoordinator: <T>(_groupId: string, _options: unknown, call: (c: BrokerConnection) => Promise<T>) =>
+      call(connection),
   };
   const members = { of: () => [], now: async () => [] };
   const cluster = {
@@ -103,7 +105,7 @@ describe('applying a reset plan', () => {
         [0, 8, 0],
         [1, 8, 0],
       ]),
-      progress,
+      { ...NO_DEADLINE, progress },
     );
     expect(done.outcome).toBe('applied');
     expect(sent).toEqual([{ partitions: [0, 1] }]);
@@ -120,7 +122,7 @@ describe('applying a reset plan', () => {
         [0, 8, 0],
         [1, 8, 0],
       ]),
-      progress,
+      { ...NO_DEADLINE, progress },
     );
     expect(done).toEqual({
       outcome: 'already-applied',
@@ -143,6 +145,7 @@ describe('applying a reset plan', () => {
             [0, 8, 0],
             [1, 8, 0],
           ]),
+          NO_DEADLINE,
         )
       ).outcome,
     ).toBe('applied');
@@ -158,6 +161,7 @@ describe('applying a reset plan', () => {
           [0, 8, 0],
           [1, 8, 0],
         ]),
+        NO_DEADLINE,
       ),
     ).rejects.toBeInstanceOf(PlanStaleError);
     expect(sent).toEqual([]);
@@ -165,7 +169,7 @@ describe('applying a reset plan', () => {
 
   it('executes a plan that changes nothing, rather than calling it already applied', async () => {
     const { r, sent } = resetter({ 0: 8 });
-    expect((await r.apply(group, plan([[0, 8, 8]]))).outcome).toBe('applied');
+    expect((await r.apply(group, plan([[0, 8, 8]]), NO_DEADLINE)).outcome).toBe('applied');
     expect(sent).toHaveLength(1);
   });
 
@@ -173,7 +177,7 @@ describe('applying a reset plan', () => {
     const { r, reads } = resetter({});
     const absent = absentShareGroup('g');
     const share = { ...plan([[0, null, 3]]), type: 'share' as const, state: 'Dead' };
-    await r.apply(absent, share).catch(() => undefined);
+    await r.apply(absent, share, NO_DEADLINE).catch(() => undefined);
     expect(reads()).toBe(0);
   });
 
@@ -181,18 +185,20 @@ describe('applying a reset plan', () => {
     const absent = absentShareGroup('g');
     const share = { ...plan([[0, null, 3]]), type: 'share' as const, state: 'Dead' };
     const on42 = resetter({});
-    expect((await on42.r.apply(absent, share)).outcome).toBe('applied');
+    expect((await on42.r.apply(absent, share, NO_DEADLINE)).outcome).toBe('applied');
     expect(on42.sent).toHaveLength(1);
 
     // Kafka 4.1: AlterShareGroupOffsets v0 too, but an unknown group is UNKNOWN_SERVER_ERROR there.
     const on41 = resetter({}, { ...KAFKA_4_2, DescribeShareGroupOffsets: 0 });
-    const refused = await on41.r.apply(absent, share).catch((e: unknown) => e);
+    const refused = await on41.r.apply(absent, share, NO_DEADLINE).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ShareGroupCreationUnsupportedError);
     expect(refused).toMatchObject({ groupId: 'g', kafkaVersion: '4.1', requiredKafkaVersion: '4.2' });
     expect(on41.sent).toEqual([]);
 
     const noShare = resetter({}, { OffsetCommit: 9 });
-    await expect(noShare.r.apply(absent, share)).rejects.toBeInstanceOf(GroupTypeUnavailableError);
+    await expect(noShare.r.apply(absent, share, NO_DEADLINE)).rejects.toBeInstanceOf(
+      GroupTypeUnavailableError,
+    );
     expect(noShare.sent).toEqual([]);
   });
 });

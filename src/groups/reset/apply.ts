@@ -9,6 +9,7 @@
  * group with no members, and applied only while the group is as the plan saw it.
  */
 
+import type { CallOptions } from '../../broker/deadline.js';
 import { describeKafkaError, type KafkaErrorInfo, KafkaResponseError } from '../../broker/errors.js';
 import { ErrorCode } from '../../broker/protocol/errors.js';
 import { AlterShareGroupOffsets } from '../../broker/protocol/messages/alter-share-group-offsets.js';
@@ -22,7 +23,7 @@ import type { GroupType } from '../model.js';
 import type { CommittedOffsets } from '../offsets/committed.js';
 import { type EndOffset, logOffsets, type OffsetSpec, tpKey } from '../offsets/end-offsets.js';
 import { GroupNotEmptyError, type MemberRef } from '../writes/errors.js';
-import { sendWrite, type WriteProgress } from '../writes/progress.js';
+import { sendWrite, type WriteOptions } from '../writes/progress.js';
 import {
   durationTimestamp,
   type PartitionFacts,
@@ -55,8 +56,12 @@ export {
 
 /** What the reset needs of the other writes: the coordinator, with its retries, and the offsets read there. */
 export interface ResetWrites {
-  committedOffsets(groupId: string, type: GroupType): Promise<CommittedOffsets>;
-  atCoordinator<T>(groupId: string, call: (connection: BrokerConnection) => Promise<T>): Promise<T>;
+  committedOffsets(groupId: string, type: GroupType, options: CallOptions): Promise<CommittedOffsets>;
+  atCoordinator<T>(
+    groupId: string,
+    options: CallOptions,
+    call: (connection: BrokerConnection) => Promise<T>,
+  ): Promise<T>;
 }
 
 export type ResetScope =
@@ -91,19 +96,19 @@ export class OffsetResetter {
     /** The members a problem names: from the describe the caller made, or a new one after a refusal. */
     private readonly members: {
       of: (group: ResetGroup) => MemberRef[];
-      now: (groupId: string) => Promise<MemberRef[]>;
+      now: (groupId: string, options: CallOptions) => Promise<MemberRef[]>;
     },
     private readonly now: () => number = Date.now,
   ) {}
 
   /** The plan for `group` (just described by the caller): reads only. */
-  async plan(group: ResetGroup, request: ResetRequest): Promise<ResetPlan> {
+  async plan(group: ResetGroup, request: ResetRequest, options: CallOptions): Promise<ResetPlan> {
     requireEmpty(group, this.members.of);
     const { groupId, type } = group;
-    if (group.absent) await this.requireShareCreation(groupId);
-    const committed = group.absent ? [] : await this.writes.committedOffsets(groupId, type);
+    if (group.absent) await this.requireShareCreation(groupId, options);
+    const committed = group.absent ? [] : await this.writes.committedOffsets(groupId, type, options);
     const current = new Map(committed.map((c) => [partitionKey(c.topic, c.partition), c.offset]));
-    const partitions = await this.scopePartitions(request, committed, group.absent === true);
+    const partitions = await this.scopePartitions(request, committed, options, group.absent === true);
 
     const { scenario } = request;
     const timestamp =
@@ -113,9 +118,9 @@ export class OffsetResetter {
           ? durationTimestamp(this.now(), scenario.durationMs)
           : null;
     const [earliest, latest, atTime] = await Promise.all([
-      this.offsetsOf(partitions, { kind: 'earliest' }),
-      this.offsetsOf(partitions, { kind: 'latest', isolation: 'read_uncommitted' }),
-      timestamp === null ? undefined : this.offsetsOf(partitions, { kind: 'timestamp', timestamp }),
+      this.offsetsOf(partitions, { kind: 'earliest' }, options),
+      this.offsetsOf(partitions, { kind: 'latest', isolation: 'read_uncommitted' }, options),
+      timestamp === null ? undefined : this.offsetsOf(partitions, { kind: 'timestamp', timestamp }, options),
     ]);
     const facts: PartitionFacts[] = partitions.map(({ topic, partition }) => {
       const key = tpKey(topic, partition);
@@ -145,12 +150,14 @@ export class OffsetResetter {
    * AlterShareGroupOffsets v0 only and the same share.version level, so neither tells them apart;
    * DescribeShareGroupOffsets v1 (KIP-1226, share lag) came in the same release and does.
    */
-  private async requireShareCreation(groupId: string): Promise<void> {
-    const [alter, describe] = await this.cluster.anyBroker((connection) =>
-      Promise.all([
-        connection.versionFor(AlterShareGroupOffsets),
-        connection.versionFor(DescribeShareGroupOffsets, { min: 1 }),
-      ]),
+  private async requireShareCreation(groupId: string, options: CallOptions): Promise<void> {
+    const [alter, describe] = await this.cluster.anyBroker(
+      (connection) =>
+        Promise.all([
+          connection.versionFor(AlterShareGroupOffsets, undefined, options),
+          connection.versionFor(DescribeShareGroupOffsets, { min: 1 }, options),
+        ]),
+      options,
     );
     if (alter === undefined)
       throw new GroupTypeUnavailableError(
@@ -171,10 +178,11 @@ export class OffsetResetter {
    * Applies `plan` to `group` (just described by the caller) when nothing it was made from has
    * changed: no members, the same state and epochs, the same offsets on every planned partition.
    */
-  async apply(group: ResetGroup, plan: PlanToApply, progress?: WriteProgress): Promise<AppliedReset> {
+  async apply(group: ResetGroup, plan: PlanToApply, options: WriteOptions): Promise<AppliedReset> {
     requireEmpty(group, this.members.of);
     const { groupId, type } = group;
-    if (group.absent) await this.requireShareCreation(groupId);
+    const reads = { deadline: options.deadline };
+    if (group.absent) await this.requireShareCreation(groupId, reads);
     const changes: string[] = [];
     const moved: { topic: string; partition: number }[] = [];
     const now = planBasisOf(group);
@@ -183,7 +191,7 @@ export class OffsetResetter {
       changes.push(`group epoch ${plan.groupEpoch} → ${now.groupEpoch}`);
     if (now.assignmentEpoch !== plan.assignmentEpoch)
       changes.push(`assignment epoch ${plan.assignmentEpoch} → ${now.assignmentEpoch}`);
-    const committed = group.absent ? [] : await this.writes.committedOffsets(groupId, type);
+    const committed = group.absent ? [] : await this.writes.committedOffsets(groupId, type, reads);
     const current = new Map(committed.map((c) => [partitionKey(c.topic, c.partition), c.offset]));
     const offsetOf = (p: { topic: string; partition: number }) =>
       current.get(partitionKey(p.topic, p.partition)) ?? null;
@@ -210,13 +218,13 @@ export class OffsetResetter {
 
     const refused =
       type === 'share'
-        ? await this.alterShare(groupId, plan, progress)
-        : await this.commit(groupId, plan, progress);
+        ? await this.alterShare(groupId, plan, options)
+        : await this.commit(groupId, plan, options);
     const whole = wholeGroupError(refused, plan);
     if (whole) {
       // The group filled between the describe and the write: Kafka wrote nothing.
       if (LIVE_GROUP.has(whole.kafkaError.code))
-        throw new GroupNotEmptyError(groupId, await this.members.now(groupId), whole.kafkaError);
+        throw new GroupNotEmptyError(groupId, await this.members.now(groupId, reads), whole.kafkaError);
       throw whole;
     }
     return {
@@ -231,6 +239,7 @@ export class OffsetResetter {
   private async scopePartitions(
     { scenario, scope }: ResetRequest,
     committed: CommittedOffsets,
+    options: CallOptions,
     absent = false,
   ): Promise<{ topic: string; partition: number }[]> {
     let asked: { topic: string; partition?: number }[];
@@ -254,7 +263,7 @@ export class OffsetResetter {
       asked = committed.map(({ topic, partition }) => ({ topic, partition }));
       field = 'allTopics';
     }
-    const leaders = await this.cluster.topicLeaders([...new Set(asked.map((a) => a.topic))]);
+    const leaders = await this.cluster.topicLeaders([...new Set(asked.map((a) => a.topic))], options);
     const out = new Map<string, { topic: string; partition: number }>();
     const unknown: string[] = [];
     for (const { topic, partition } of asked) {
@@ -285,8 +294,9 @@ export class OffsetResetter {
   private async offsetsOf(
     partitions: readonly { topic: string; partition: number }[],
     spec: OffsetSpec,
+    options: CallOptions,
   ): Promise<Map<string, number>> {
-    const answers: Map<string, EndOffset> = await logOffsets(this.cluster, partitions, spec);
+    const answers: Map<string, EndOffset> = await logOffsets(this.cluster, partitions, spec, options);
     const out = new Map<string, number>();
     for (const { topic, partition } of partitions) {
       const answer = answers.get(tpKey(topic, partition));
@@ -308,11 +318,11 @@ export class OffsetResetter {
    * The admin commit (generation -1, no member): what Kafka's Admin.alterConsumerGroupOffsets
    * sends. Absolute offsets, so the coordinator retries of atCoordinator may repeat it.
    */
-  private commit(groupId: string, plan: PlanToApply, progress?: WriteProgress): Promise<Refusals> {
-    return this.writes.atCoordinator(groupId, async (connection) => {
+  private commit(groupId: string, plan: PlanToApply, options: WriteOptions): Promise<Refusals> {
+    return this.writes.atCoordinator(groupId, options, async (connection) => {
       const { response } = await sendWrite(
         connection,
-        progress,
+        options,
         OffsetCommit,
         {
           groupId,
@@ -341,13 +351,17 @@ export class OffsetResetter {
     });
   }
 
-  private alterShare(groupId: string, plan: PlanToApply, progress?: WriteProgress): Promise<Refusals> {
-    return this.writes.atCoordinator(groupId, async (connection) => {
-      const { response } = await sendWrite(connection, progress, AlterShareGroupOffsets, {
+  private alterShare(groupId: string, plan: PlanToApply, options: WriteOptions): Promise<Refusals> {
+    const reads = { deadline: options.deadline };
+    return this.writes.atCoordinator(groupId, options, async (connection) => {
+      const { response } = await sendWrite(connection, options, AlterShareGroupOffsets, {
         groupId,
         topics: byTopic(plan).map(([topicName, partitions]) => ({
           topicName,
-          partitions: partitions.map((p) => ({ partitionIndex: p.partition, startOffset: BigInt(p.target) })),
+          partitions: partitions.map((p) => ({
+            partitionIndex: p.partition,
+            startOffset: BigInt(p.target),
+          })),
         })),
       });
       if (response.errorCode !== ErrorCode.NONE) {
@@ -358,7 +372,7 @@ export class OffsetResetter {
           response.errorMessage,
         );
         if (LIVE_GROUP.has(response.errorCode))
-          throw new GroupNotEmptyError(groupId, await this.members.now(groupId), error.kafkaError);
+          throw new GroupNotEmptyError(groupId, await this.members.now(groupId, reads), error.kafkaError);
         throw error;
       }
       const errors = new Map<string, KafkaErrorInfo>();

@@ -5,7 +5,7 @@
  * batch is held; what a caller keeps of it (a page, a top k) is its own.
  */
 
-import type { Deadline } from '../../broker/deadline.js';
+import type { CallOptions, Deadline } from '../../broker/deadline.js';
 import { pipelined, UnreadError } from '../estate.js';
 import type { GroupListing } from '../model.js';
 import type { Isolation } from '../offsets/end-offsets.js';
@@ -51,16 +51,17 @@ function reader(service: GroupService, criteria: LagCriteria, options: ScanOptio
   };
   return async (
     batch: readonly GroupListing[],
+    { deadline }: CallOptions,
   ): Promise<
     { tables: ReadonlyMap<string, Outcome<OffsetTable>>; members: (g: GroupListing) => number } | Error
   > => {
     try {
       if (!criteria.verdicts) {
-        const tables = await service.offsetsOfGroups(batch, offsets);
+        const tables = await service.offsetsOfGroups(batch, { ...offsets, deadline });
         return { tables, members: () => 0 };
       }
       // Groups listed Empty hold no members: only the others are described.
-      const details = await service.describeListed(batch, { offsets, skipEmpty: true });
+      const details = await service.describeListed(batch, { offsets, skipEmpty: true, deadline });
       return {
         tables: details.offsets ?? new Map(),
         members: (g) => {

@@ -4,6 +4,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
+import { NO_DEADLINE } from '../../broker/deadline.js';
 import { KafkaResponseError } from '../../broker/errors.js';
 import type { DeleteGroupsResponse } from '../../broker/protocol/messages/delete-groups.js';
 import type { KafkaCluster } from '../../broker/transport/cluster.js';
@@ -35,7 +36,7 @@ describe('deleteGroup', () => {
   it('maps GROUP_DELETION_FAILED (134) with Kafka’s per-group message', async () => {
     const message = 'Topology description plugin failed to delete the topology.';
     const error = await writesAnswering(result(134, message))
-      .deleteGroup('g')
+      .deleteGroup('g', NO_DEADLINE)
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GroupDeletionFailedError);
     expect(error).toMatchObject({
@@ -47,12 +48,12 @@ describe('deleteGroup', () => {
   });
 
   it('keeps the other answers as they were', async () => {
-    await expect(writesAnswering(result(0, null)).deleteGroup('g')).resolves.toBeUndefined();
-    await expect(writesAnswering(result(69, 'Group g not found.')).deleteGroup('g')).rejects.toBeInstanceOf(
-      GroupNotFoundError,
-    );
+    await expect(writesAnswering(result(0, null)).deleteGroup('g', NO_DEADLINE)).resolves.toBeUndefined();
+    await expect(
+      writesAnswering(result(69, 'Group g not found.')).deleteGroup('g', NO_DEADLINE),
+    ).rejects.toBeInstanceOf(GroupNotFoundError);
     const other = await writesAnswering(result(30, 'no'))
-      .deleteGroup('g')
+      .deleteGroup('g', NO_DEADLINE)
       .catch((e: unknown) => e);
     expect(other).toBeInstanceOf(KafkaResponseError);
     expect(other).toMatchObject({ kafkaError: { code: 30, message: 'no' } });

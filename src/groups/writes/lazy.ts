@@ -26,7 +26,7 @@ export function lazyWrites(load: () => Promise<GroupWrites>): GroupWrites {
     deleteGroup: async (...a) => (await writes()).deleteGroup(...a),
     deleteOffsets: async (...a) => (await writes()).deleteOffsets(...a),
     removeMembers: async (...a) => (await writes()).removeMembers(...a),
-    atCoordinator: async (groupId, call) => (await writes()).atCoordinator(groupId, call),
+    atCoordinator: async (groupId, options, call) => (await writes()).atCoordinator(groupId, options, call),
     planReset: async (...a) => (await writes()).planReset(...a),
     applyReset: async (...a) => (await writes()).applyReset(...a),
   };

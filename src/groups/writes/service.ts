@@ -11,6 +11,7 @@
  * `atCoordinator` the same way.
  */
 
+import type { CallOptions } from '../../broker/deadline.js';
 import { describeKafkaError, KafkaResponseError } from '../../broker/errors.js';
 import { ErrorCode } from '../../broker/protocol/errors.js';
 import { DeleteGroups } from '../../broker/protocol/messages/delete-groups.js';
@@ -42,7 +43,7 @@ import {
   memberRefs,
   type TopicPartitionRef,
 } from './errors.js';
-import { sendWrite, type WriteProgress } from './progress.js';
+import { sendWrite, type WriteOptions } from './progress.js';
 
 export { memberRefs } from './errors.js';
 
@@ -69,9 +70,9 @@ export interface RemovedMember {
 /** What routes (and the reset) call to change a group. */
 export interface GroupWrites {
   /** Committed offsets (share groups: start offsets) of one group, read at its coordinator. */
-  committedOffsets(groupId: string, type: GroupType): Promise<CommittedOffsets>;
+  committedOffsets(groupId: string, type: GroupType, options: CallOptions): Promise<CommittedOffsets>;
   /** DeleteGroups: GroupNotEmptyError (with the members a describe sees), GroupNotFoundError, … */
-  deleteGroup(groupId: string, progress?: WriteProgress): Promise<void>;
+  deleteGroup(groupId: string, options: WriteOptions): Promise<void>;
   /**
    * OffsetDelete (DeleteShareGroupOffsets for share groups: whole topics). Answers what was
    * deleted, with the offsets that were there; GroupSubscribedToTopicError when the live group
@@ -81,7 +82,7 @@ export interface GroupWrites {
     groupId: string,
     type: GroupType,
     topics: readonly OffsetsToDelete[],
-    progress?: WriteProgress,
+    options: WriteOptions,
   ): Promise<DeletedOffset[]>;
   /**
    * LeaveGroup naming static members by group.instance.id, one request: each gets its outcome
@@ -92,22 +93,26 @@ export interface GroupWrites {
     groupId: string,
     type: GroupType,
     instanceIds: readonly string[],
-    progress?: WriteProgress,
+    options: WriteOptions,
   ): Promise<Map<string, Outcome<RemovedMember>>>;
   /**
    * Runs `call` on the group's coordinator. A KafkaResponseError with a coordinator error (14, 15,
    * 16) thrown by `call` sends it round again (looked up anew), as the reads do; any other error
    * is the answer. `call` must be safe to repeat: absolute offsets, not increments.
    */
-  atCoordinator<T>(groupId: string, call: (connection: BrokerConnection) => Promise<T>): Promise<T>;
+  atCoordinator<T>(
+    groupId: string,
+    options: CallOptions,
+    call: (connection: BrokerConnection) => Promise<T>,
+  ): Promise<T>;
   /** A reset plan for `group`, just described by the write gate: reads only (see ./reset.ts). */
-  planReset(group: ResetGroup, request: ResetRequest): Promise<ResetPlan>;
+  planReset(group: ResetGroup, request: ResetRequest, options: CallOptions): Promise<ResetPlan>;
   /**
    * Applies a plan to `group`, just described by the write gate: PlanStaleError when the group
    * changed since the plan, GroupNotEmptyError when it has members; `already-applied` (nothing
    * sent) when every planned partition is at its target already.
    */
-  applyReset(group: ResetGroup, plan: PlanToApply, progress?: WriteProgress): Promise<AppliedReset>;
+  applyReset(group: ResetGroup, plan: PlanToApply, options: WriteOptions): Promise<AppliedReset>;
 }
 
 const byPartition = (a: TopicPartitionRef, b: TopicPartitionRef) =>
@@ -118,31 +123,39 @@ export class KafkaGroupWrites implements GroupWrites {
     private readonly cluster: KafkaCluster,
     private readonly coordinators: Coordinators,
     /** Describes a group again when Kafka says it is not empty, to name its members. */
-    private readonly describe: (groupId: string) => Promise<Group>,
+    private readonly describe: (groupId: string, options: CallOptions) => Promise<Group>,
   ) {}
 
-  async atCoordinator<T>(groupId: string, call: (connection: BrokerConnection) => Promise<T>): Promise<T> {
-    const results = await this.coordinators.forEachCoordinator<T>([groupId], async (coordinator) => {
-      try {
-        return new Map([[groupId, ok(await call(this.cluster.connection(coordinator)))]]);
-      } catch (error) {
-        // An outcome, not a throw: forEachCoordinator retries outcomes with coordinator errors.
-        if (error instanceof KafkaResponseError && isCoordinatorError(error.kafkaError.code)) {
-          return new Map([[groupId, failed(error)]]);
+  async atCoordinator<T>(
+    groupId: string,
+    options: CallOptions,
+    call: (connection: BrokerConnection) => Promise<T>,
+  ): Promise<T> {
+    const results = await this.coordinators.forEachCoordinator<T>(
+      [groupId],
+      async (coordinator) => {
+        try {
+          return new Map([[groupId, ok(await call(this.cluster.connection(coordinator)))]]);
+        } catch (error) {
+          // An outcome, not a throw: forEachCoordinator retries outcomes with coordinator errors.
+          if (error instanceof KafkaResponseError && isCoordinatorError(error.kafkaError.code)) {
+            return new Map([[groupId, failed(error)]]);
+          }
+          throw error;
         }
-        throw error;
-      }
-    });
+      },
+      options,
+    );
     const result = results.get(groupId);
     if (!result) throw new Error(`no outcome for group ${groupId}`);
     if (!result.ok) throw result.error;
     return result.value;
   }
 
-  async committedOffsets(groupId: string, type: GroupType): Promise<CommittedOffsets> {
-    const offsets = await this.atCoordinator(groupId, async (connection) => {
+  async committedOffsets(groupId: string, type: GroupType, options: CallOptions): Promise<CommittedOffsets> {
+    const offsets = await this.atCoordinator(groupId, options, async (connection) => {
       const read = type === 'share' ? fetchShareStartOffsets : fetchCommitted;
-      const result = (await read(connection, [groupId])).get(groupId);
+      const result = (await read(connection, [groupId], options)).get(groupId);
       if (!result) throw new Error(`no offsets for group ${groupId}`);
       if (!result.ok) throw result.error;
       return result.value;
@@ -150,9 +163,9 @@ export class KafkaGroupWrites implements GroupWrites {
     return [...offsets].sort(byPartition);
   }
 
-  async deleteGroup(groupId: string, progress?: WriteProgress): Promise<void> {
-    const code = await this.atCoordinator(groupId, async (connection) => {
-      const { response } = await sendWrite(connection, progress, DeleteGroups, { groupsNames: [groupId] });
+  async deleteGroup(groupId: string, options: WriteOptions): Promise<void> {
+    const code = await this.atCoordinator(groupId, options, async (connection) => {
+      const { response } = await sendWrite(connection, options, DeleteGroups, { groupsNames: [groupId] });
       const result = response.results.find((r) => r.groupId === groupId);
       if (!result) {
         throw new KafkaResponseError(
@@ -178,7 +191,7 @@ export class KafkaGroupWrites implements GroupWrites {
     if (code.code === ErrorCode.NON_EMPTY_GROUP) {
       throw new GroupNotEmptyError(
         groupId,
-        await this.currentMembers(groupId),
+        await this.currentMembers(groupId, options),
         new KafkaResponseError(code.broker, 'DeleteGroups', code.code, code.message).kafkaError,
       );
     }
@@ -188,12 +201,12 @@ export class KafkaGroupWrites implements GroupWrites {
     groupId: string,
     type: GroupType,
     topics: readonly OffsetsToDelete[],
-    progress?: WriteProgress,
+    options: WriteOptions,
   ): Promise<DeletedOffset[]> {
-    const committed = await this.committedOffsets(groupId, type);
+    const committed = await this.committedOffsets(groupId, type, { deadline: options.deadline });
     const had = new Map(committed.map((c) => [`${c.topic}\u0000${c.partition}`, c.offset]));
     const offsetAt = (topic: string, partition: number) => had.get(`${topic}\u0000${partition}`) ?? null;
-    if (type === 'share') return this.deleteShareOffsets(groupId, topics, committed, offsetAt, progress);
+    if (type === 'share') return this.deleteShareOffsets(groupId, topics, committed, offsetAt, options);
 
     // Whole topics: the partitions the group has offsets on (OffsetDelete names partitions).
     const request = topics
@@ -205,8 +218,8 @@ export class KafkaGroupWrites implements GroupWrites {
       }))
       .filter((t) => t.partitions.length > 0);
     if (request.length === 0) return [];
-    const response = await this.atCoordinator(groupId, async (connection) => {
-      const { response } = await sendWrite(connection, progress, OffsetDelete, { groupId, topics: request });
+    const response = await this.atCoordinator(groupId, options, async (connection) => {
+      const { response } = await sendWrite(connection, options, OffsetDelete, { groupId, topics: request });
       if (response.errorCode === ErrorCode.GROUP_ID_NOT_FOUND) throw new GroupNotFoundError(groupId);
       if (response.errorCode === ErrorCode.NON_EMPTY_GROUP) {
         // A classic group whose protocol is not `consumer` keeps its offsets while it has members.
@@ -220,7 +233,7 @@ export class KafkaGroupWrites implements GroupWrites {
     if (response.errorCode === ErrorCode.NON_EMPTY_GROUP) {
       throw new GroupNotEmptyError(
         groupId,
-        await this.currentMembers(groupId),
+        await this.currentMembers(groupId, options),
         new KafkaResponseError(response.broker, 'OffsetDelete', response.errorCode).kafkaError,
       );
     }
@@ -257,11 +270,11 @@ export class KafkaGroupWrites implements GroupWrites {
     topics: readonly OffsetsToDelete[],
     committed: CommittedOffsets,
     offsetAt: (topic: string, partition: number) => number | null,
-    progress?: WriteProgress,
+    options: WriteOptions,
   ): Promise<DeletedOffset[]> {
     const names = [...new Set(topics.map((t) => t.topic))];
-    const response = await this.atCoordinator(groupId, async (connection) => {
-      const { response } = await sendWrite(connection, progress, DeleteShareGroupOffsets, {
+    const response = await this.atCoordinator(groupId, options, async (connection) => {
+      const { response } = await sendWrite(connection, options, DeleteShareGroupOffsets, {
         groupId,
         topics: names.map((topicName) => ({ topicName })),
       });
@@ -279,7 +292,7 @@ export class KafkaGroupWrites implements GroupWrites {
     if (response.errorCode === ErrorCode.NON_EMPTY_GROUP) {
       throw new GroupNotEmptyError(
         groupId,
-        await this.currentMembers(groupId),
+        await this.currentMembers(groupId, options),
         new KafkaResponseError(
           response.broker,
           'DeleteShareGroupOffsets',
@@ -319,12 +332,12 @@ export class KafkaGroupWrites implements GroupWrites {
     groupId: string,
     type: GroupType,
     instanceIds: readonly string[],
-    progress?: WriteProgress,
+    options: WriteOptions,
   ): Promise<Map<string, Outcome<RemovedMember>>> {
     if (type === 'share' || type === 'streams') throw new MemberRemovalUnsupportedError(groupId, type);
     const ids = [...new Set(instanceIds)];
-    const response = await this.atCoordinator(groupId, async (connection) => {
-      const { response } = await sendWrite(connection, progress, LeaveGroup, {
+    const response = await this.atCoordinator(groupId, options, async (connection) => {
+      const { response } = await sendWrite(connection, options, LeaveGroup, {
         groupId,
         members: ids.map((groupInstanceId) => ({
           memberId: UNKNOWN_MEMBER_ID,
@@ -377,7 +390,7 @@ export class KafkaGroupWrites implements GroupWrites {
     // it is missing.
     const notFound = [...out].filter(([, o]) => !o.ok && o.error instanceof MemberNotFoundError);
     if (type === 'consumer' && notFound.length > 0) {
-      const listed = new Set((await this.currentMembers(groupId)).map((m) => m.instanceId));
+      const listed = new Set((await this.currentMembers(groupId, options)).map((m) => m.instanceId));
       for (const [instanceId] of notFound) {
         if (!listed.has(instanceId)) continue;
         out.set(
@@ -395,24 +408,24 @@ export class KafkaGroupWrites implements GroupWrites {
     return out;
   }
 
-  planReset(group: ResetGroup, request: ResetRequest): Promise<ResetPlan> {
-    return this.resetter().plan(group, request);
+  planReset(group: ResetGroup, request: ResetRequest, options: CallOptions): Promise<ResetPlan> {
+    return this.resetter().plan(group, request, options);
   }
 
-  applyReset(group: ResetGroup, plan: PlanToApply, progress?: WriteProgress): Promise<AppliedReset> {
-    return this.resetter().apply(group, plan, progress);
+  applyReset(group: ResetGroup, plan: PlanToApply, options: WriteOptions): Promise<AppliedReset> {
+    return this.resetter().apply(group, plan, options);
   }
 
   private resetter(): OffsetResetter {
     return new OffsetResetter(this.cluster, this, {
       of: memberRefs,
-      now: (groupId) => this.currentMembers(groupId),
+      now: (groupId, options) => this.currentMembers(groupId, options),
     });
   }
 
-  private async currentMembers(groupId: string): Promise<MemberRef[]> {
+  private async currentMembers(groupId: string, { deadline }: CallOptions): Promise<MemberRef[]> {
     try {
-      return memberRefs(await this.describe(groupId));
+      return memberRefs(await this.describe(groupId, { deadline }));
     } catch {
       return [];
     }
