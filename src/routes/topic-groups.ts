@@ -4,6 +4,7 @@ import type { CallOptions, Deadline } from '../broker/deadline.js';
 import { compareIds } from '../groups/listing.js';
 import type { BrokerFailure, GroupListing } from '../groups/model.js';
 import type { GroupService } from '../groups/service.js';
+import { TopK } from '../groups/worst-first/top-k.js';
 import { nextLink } from '../http/links.js';
 import { deadlineOf, streamDeadlineOf } from '../http/middleware.js';
 import { negotiate, notAcceptable } from '../http/negotiation.js';
@@ -185,15 +186,23 @@ async function listingFor(
 export async function collectReaders(
   readings: AsyncIterable<TopicReading[]>,
   enough = Number.POSITIVE_INFINITY,
+  /** With sort=lag: the `top` readers with most lag on the topic, held as a heap, never all of them. */
+  top?: number,
 ): Promise<{ readers: TopicGroup[]; unreadable: UnreadableGroup[] }> {
   const readers: TopicGroup[] = [];
   const unreadable: UnreadableGroup[] = [];
+  // Ties keep the listing's order (by group id): the first offered stays ahead.
+  const heap = top === undefined ? undefined : new TopK<TopicGroup>(top, (a, b) => a.lag.lag > b.lag.lag);
   for await (const batch of readings) {
-    for (const r of batch) 'reader' in r ? readers.push(r.reader) : unreadable.push(r.unreadable);
+    for (const r of batch) {
+      if (!('reader' in r)) unreadable.push(r.unreadable);
+      else if (heap) heap.offer(r.reader);
+      else readers.push(r.reader);
+    }
     // In id order, a page needs no batch after the one that holds its last reader and one more.
     if (readers.length >= enough) break;
   }
-  return { readers, unreadable };
+  return { readers: heap ? heap.sorted() : readers, unreadable };
 }
 
 export function topicGroupRoutes(app: OpenAPIHono, service: GroupService, logger: Logger): void {
@@ -291,11 +300,10 @@ export function topicGroupRoutes(app: OpenAPIHono, service: GroupService, logger
     const { readers, unreadable } = await collectReaders(
       readings,
       query.sort === 'lag' ? undefined : limit + 1,
+      query.sort === 'lag' ? limit : undefined,
     );
-    if (query.sort === 'lag') {
-      readers.sort((a, b) => b.lag.lag - a.lag.lag || compareIds(a.groupId, b.groupId));
-      return c.json({ topic, groups: readers.slice(0, limit), unreadable, failures, nextCursor: null }, 200);
-    }
+    if (query.sort === 'lag')
+      return c.json({ topic, groups: readers, unreadable, failures, nextCursor: null }, 200);
     // The listing comes sorted by id; the readers keep its order.
     const page = readers.slice(0, limit);
     const nextCursor = readers.length > limit ? encodeCursor((page.at(-1) as TopicGroup).groupId) : null;
