@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { securityFrom } from '../src/http/security.js';
-import { createService } from '../src/service.js';
+import { createService } from '../src/wiring.js';
 import { startBroker } from '../test/broker-harness/broker.js';
 import { startFixtures, uniqueName } from '../test/broker-harness/fixtures.js';
 import { stopAll } from './stop-all.js';

@@ -29,7 +29,7 @@ import { DescribeGroups } from '../src/broker/protocol/messages/describe-groups.
 import { loadConfig } from '../src/config.js';
 import { silentLogger } from '../src/logger.js';
 import { startServer } from '../src/runtime/node.js';
-import { createService } from '../src/service.js';
+import { createService } from '../src/wiring.js';
 import { getStatus } from './get-status.js';
 
 const groupId = process.argv.slice(2).find((a) => !a.startsWith('--'));

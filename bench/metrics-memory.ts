@@ -14,8 +14,8 @@
 import type { GroupListing } from '../src/groups/model.js';
 import { ok } from '../src/groups/outcome.js';
 import type { GroupService, ListedDetails, OffsetTable } from '../src/groups/service.js';
-import type { Granularity } from '../src/routes/metrics-families.js';
-import { groupFamilies } from '../src/routes/metrics-families.js';
+import type { Granularity } from '../src/metrics/families.js';
+import { groupFamilies } from '../src/metrics/families.js';
 import { type ScrapeProbe, streamedScrape } from '../src/routes/metrics-stream.js';
 import { DEFAULT_THRESHOLDS } from '../src/vocabulary.js';
 

@@ -10,7 +10,7 @@ import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { securityFrom } from '../src/http/security.js';
 import { encodeCursor } from '../src/routes/paging.js';
-import { createService } from '../src/service.js';
+import { createService } from '../src/wiring.js';
 
 const config = loadConfig({ AUTH: 'none', RATE_LIMIT_PER_MINUTE: '0', ...process.env });
 const service = createService(config);

@@ -17,7 +17,7 @@ import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import type { GroupService } from '../src/groups/service.js';
-import type { GroupWrites } from '../src/groups/writes/service.js';
+import type { GroupWrites } from '../src/groups/writes/group-writes.js';
 import { securityFrom } from '../src/http/security.js';
 
 export const SDK_DIR = fileURLToPath(new URL('../sdk/', import.meta.url));

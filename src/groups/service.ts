@@ -30,7 +30,7 @@ import type { OffsetsOptions, OffsetTable, OffsetTables } from './offsets/tables
 import { failed, type Outcome } from './outcome.js';
 import { lazyWrites } from './writes/lazy.js';
 import type { WriteOptions } from './writes/progress.js';
-import type { GroupWrites } from './writes/service.js';
+import type { GroupWrites } from './writes/group-writes.js';
 
 export type { ListFilter } from './listing.js';
 export { compareIds } from './listing.js';
@@ -224,7 +224,7 @@ export class KafkaGroupService implements GroupService {
     this.coordinators = new Coordinators(cluster, options.retry);
     this.listing = new ClusterListing(cluster);
     this.writes = lazyWrites(async () => {
-      const { KafkaGroupWrites } = await import('./writes/service.js');
+      const { KafkaGroupWrites } = await import('./writes/group-writes.js');
       return new KafkaGroupWrites(cluster, this.coordinators, (id, options) =>
         this.describeGroup(id, options),
       );

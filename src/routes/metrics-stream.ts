@@ -27,9 +27,9 @@ import {
 } from '../http/prometheus.js';
 import { HeldFamilies } from '../http/prometheus-held.js';
 import { batchReader } from './group-lines.js';
-import type { ForecastReads, GroupReading, GroupSummary } from './metrics-families.js';
+import type { ForecastReads, GroupReading, GroupSummary } from '../metrics/families.js';
 
-export type { GroupReading } from './metrics-families.js';
+export type { GroupReading } from '../metrics/families.js';
 
 /** The families of some groups' readings, until `maxSeries` series (a group whole or not at all). */
 export type FamiliesOf = (

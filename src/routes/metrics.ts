@@ -9,8 +9,8 @@ import { listedVisible } from '../http/visibility.js';
 import { patternParam } from '../openapi/pattern.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { expect, strictQuery } from '../openapi/validation.js';
-import { GRANULARITIES, groupFamilies } from './metrics-families.js';
-import { compatibleFamilies } from './metrics-names.js';
+import { GRANULARITIES, groupFamilies } from '../metrics/families.js';
+import { compatibleFamilies } from '../metrics/names.js';
 import { streamedScrape } from './metrics-stream.js';
 import { ThresholdParams, thresholdsOf } from './threshold-params.js';
 
@@ -133,8 +133,8 @@ const metrics = createRoute({
   },
 });
 
-export type { GroupReading } from './metrics-families.js';
-export { GRANULARITIES, type Granularity, groupFamilies } from './metrics-families.js';
+export type { GroupReading } from '../metrics/families.js';
+export { GRANULARITIES, type Granularity, groupFamilies } from '../metrics/families.js';
 
 /** METRICS_NAMES, and the cluster alias the kafka-lag-exporter names put in cluster_name. */
 export interface MetricsNaming {

@@ -19,7 +19,7 @@ import { type Config, ConfigError, loadConfig } from '../config.js';
 import { securityFrom } from '../http/security.js';
 import { createLogger, type Logger } from '../logger.js';
 import { PROBLEM_CONTENT_TYPE, type ProblemSlug, problemBody } from '../openapi/problems.js';
-import { clustersOf, createService } from '../service.js';
+import { clustersOf, createService } from '../wiring.js';
 import { tokenSigner } from '../tokens/signed.js';
 import { answerHalfClosed } from './half-close.js';
 import { type ManagementListener, splitFetch, startManagementListener } from './management.js';

@@ -23,7 +23,7 @@ import { securityFrom } from '../http/security.js';
 import { StreamSlots } from '../http/stream-slots.js';
 import { createLogger } from '../logger.js';
 import { PROBLEM_CONTENT_TYPE, problemBody } from '../openapi/problems.js';
-import { clustersOf, createService } from '../service.js';
+import { clustersOf, createService } from '../wiring.js';
 import { type TokenSigner, tokenSigner } from '../tokens/signed.js';
 import { cloudflareSocketFactory, unsupportedTlsOption } from './cloudflare-socket.js';
 

@@ -18,7 +18,7 @@ import { loadConfig } from '../../src/config.js';
 import type { GroupList } from '../../src/groups/model.js';
 import { securityFrom } from '../../src/http/security.js';
 import { createLogger } from '../../src/logger.js';
-import { createService, type Service } from '../../src/service.js';
+import { createService, type Service } from '../../src/wiring.js';
 import type { RunningCluster } from '../broker-harness/cluster.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 import { javaAdminOffsets } from '../broker-harness/java-admin.js';

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { type Env, loadConfig } from '../../src/config.js';
 import { securityFrom } from '../../src/http/security.js';
-import { createService, type Service } from '../../src/service.js';
+import { createService, type Service } from '../../src/wiring.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 import { hasGroupType } from '../support/kafka-version.js';
 import { OpenApiChecker } from '../support/openapi.js';

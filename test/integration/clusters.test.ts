@@ -14,7 +14,7 @@ import { loadConfig } from '../../src/config.js';
 import type { GroupList } from '../../src/groups/model.js';
 import { securityFrom } from '../../src/http/security.js';
 import type { Problem } from '../../src/openapi/problems.js';
-import { createService } from '../../src/service.js';
+import { createService } from '../../src/wiring.js';
 import { type RunningBroker, startBroker } from '../broker-harness/broker.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 import { waitFor } from '../broker-harness/wait.js';

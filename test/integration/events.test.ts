@@ -15,7 +15,7 @@ import { loadConfig } from '../../src/config.js';
 import { securityFrom } from '../../src/http/security.js';
 import { silentLogger } from '../../src/logger.js';
 import { type RunningServer, startServer } from '../../src/runtime/node.js';
-import { clustersOf, createService } from '../../src/service.js';
+import { clustersOf, createService } from '../../src/wiring.js';
 import { fixtureArgs, type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 import { spawnJavaClient } from '../broker-harness/java-client.js';
 import { waitFor } from '../broker-harness/wait.js';

@@ -20,7 +20,7 @@ import { loadConfig } from '../../src/config.js';
 import type { ClassicGroup, GroupList } from '../../src/groups/model.js';
 import { securityFrom } from '../../src/http/security.js';
 import type { Problem } from '../../src/openapi/problems.js';
-import { createService, type Service } from '../../src/service.js';
+import { createService, type Service } from '../../src/wiring.js';
 import { OpenApiChecker } from '../support/openapi.js';
 import { codecApiVersions, describedGroup, reply, StandInBroker } from '../support/stand-in-broker.js';
 

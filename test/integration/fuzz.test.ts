@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { securityFrom } from '../../src/http/security.js';
-import { createService, type Service } from '../../src/service.js';
+import { createService, type Service } from '../../src/wiring.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1500);
 const KEY = randomBytes(24).toString('base64url');

@@ -11,7 +11,7 @@ import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { securityFrom } from '../../src/http/security.js';
 import type { GroupHealth } from '../../src/openapi/health-schemas.js';
-import { createService, type Service } from '../../src/service.js';
+import { createService, type Service } from '../../src/wiring.js';
 import { tokenSigner } from '../../src/tokens/signed.js';
 import { commitOffsets } from '../broker-harness/commit-offset.js';
 import { uniqueName } from '../broker-harness/fixtures.js';

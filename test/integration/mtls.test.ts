@@ -15,7 +15,7 @@ import type { ClassicGroup } from '../../src/groups/model.js';
 import { securityFrom } from '../../src/http/security.js';
 import { createLogger } from '../../src/logger.js';
 import type { Problem } from '../../src/openapi/problems.js';
-import { createService, type Service } from '../../src/service.js';
+import { createService, type Service } from '../../src/wiring.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 import { OpenApiChecker } from '../support/openapi.js';
 

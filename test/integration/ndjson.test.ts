@@ -15,7 +15,7 @@ import { loadConfig } from '../../src/config.js';
 import type { GroupListing } from '../../src/groups/model.js';
 import { securityFrom } from '../../src/http/security.js';
 import { encodeCursor } from '../../src/routes/paging.js';
-import { createService } from '../../src/service.js';
+import { createService } from '../../src/wiring.js';
 import { uniqueName } from '../broker-harness/fixtures.js';
 import type { TestApp } from '../support/app.js';
 import { appWithGroups } from '../support/app-with-groups.js';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { securityFrom } from '../../src/http/security.js';
-import { clustersOf, createService, type Service } from '../../src/service.js';
+import { clustersOf, createService, type Service } from '../../src/wiring.js';
 import { tokenSigner } from '../../src/tokens/signed.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 

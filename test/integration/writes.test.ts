@@ -12,7 +12,7 @@ import { createApp } from '../../src/app.js';
 import { type Env, loadConfig } from '../../src/config.js';
 import type { GroupType } from '../../src/groups/model.js';
 import { securityFrom } from '../../src/http/security.js';
-import { createService, type Service } from '../../src/service.js';
+import { createService, type Service } from '../../src/wiring.js';
 import {
   type GroupSpec,
   type RunningFixtures,

@@ -32,7 +32,7 @@ const ONLY_ON_FIRST_USE = [
   'node_modules/jose/',
   'src/routes/reset.ts',
   'src/routes/metrics.ts',
-  'src/groups/writes/service.ts',
+  'src/groups/writes/group-writes.ts',
   'src/groups/offsets/tables.ts',
   // The MCP SDK, and the tools' bridge: only a POST /mcp loads them.
   'node_modules/@modelcontextprotocol/',

@@ -4,7 +4,7 @@ import { inject } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { securityFrom } from '../../src/http/security.js';
-import { clustersOf, createService, type Service } from '../../src/service.js';
+import { clustersOf, createService, type Service } from '../../src/wiring.js';
 import { OpenApiChecker } from './openapi.js';
 
 export interface TestApp {

@@ -8,7 +8,7 @@ import { inject } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { securityFrom } from '../../src/http/security.js';
-import { clustersOf, createService, type Service } from '../../src/service.js';
+import { clustersOf, createService, type Service } from '../../src/wiring.js';
 import { tokenSigner } from '../../src/tokens/signed.js';
 
 export interface BrokerApps {

@@ -5,12 +5,14 @@
  *   runtime        src/runtime/: sockets and configuration per platform, nothing else
  *   app            src/app.ts: middleware, routes and the document put together
  *   routes         src/routes/: parse, ask the service, shape the JSON
+ *   metrics        src/metrics/: the /metrics families and series of the groups' readings, and
+ *                  their two naming schemes (the exposition format is http/'s)
  *   http           src/http/: request-scoped pieces: limits, audit, visibility, the write guard and
  *                  the error → HTTP mapping
  *   auth, config   src/auth/ (credentials and grants: they know no request) and src/config.ts,
  *                  src/config/ (the environment read once into each layer's settings; it parses
  *                  grants and API keys with auth/, and builds the transport's own settings)
- *   service        src/service.ts: settings → connections → group service
+ *   wiring         src/wiring.ts: settings → connections → group service
  *   groups         src/groups/: the domain
  *   openapi        src/openapi/: the API's shapes (the zod schemas the document is made from, which
  *                  also type what the domain returns) and the problem catalogue; it knows only the
@@ -39,9 +41,10 @@ const LAYERS: readonly Layer[] = [
   { name: 'runtime', paths: ['runtime/'] },
   { name: 'app', paths: ['app.ts'] },
   { name: 'routes', paths: ['routes/'] },
+  { name: 'metrics', paths: ['metrics/'] },
   { name: 'http', paths: ['http/'] },
   { name: 'auth, config', paths: ['auth/', 'config.ts', 'config/'] },
-  { name: 'service', paths: ['service.ts'] },
+  { name: 'wiring', paths: ['wiring.ts'] },
   { name: 'groups', paths: ['groups/'] },
   { name: 'openapi', paths: ['openapi/'] },
   { name: 'broker', paths: ['broker/'] },

@@ -11,7 +11,7 @@ import type { KafkaCluster } from '../../broker/transport/cluster.js';
 import type { Coordinators } from '../coordinators.js';
 import { GroupNotFoundError } from '../errors.js';
 import { GroupDeletionFailedError } from './errors.js';
-import { KafkaGroupWrites } from './service.js';
+import { KafkaGroupWrites } from './group-writes.js';
 
 const BROKER = { nodeId: 1, host: '127.0.0.1', port: 9092 };
 

@@ -3,7 +3,7 @@
  * the codecs only they use) stays out of what a start loads, since most requests only read.
  */
 
-import type { GroupWrites } from './service.js';
+import type { GroupWrites } from './group-writes.js';
 
 const loaders = new WeakMap<GroupWrites, () => Promise<GroupWrites>>();
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compatibleFamilies } from './metrics-names.js';
+import { compatibleFamilies } from './names.js';
 
 const partition = (n: number, offset: number | null, endOffset: number) => ({
   partition: n,
