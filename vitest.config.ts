@@ -14,10 +14,7 @@ const ALONE = ['test/cluster/**/*.test.ts'];
 // worker rather than once per file halves the unit loop. These are the files that read process-wide
 // state another file may have changed (which modules a start loaded, a module registry reset), so
 // `unit-fresh` gives each its own.
-const FRESH = [
-  'test/unit/start-app.test.ts',
-  'test/unit/lazy-routes.test.ts',
-];
+const FRESH = ['test/unit/start-app.test.ts', 'test/unit/lazy-routes.test.ts'];
 const UNIT = ['src/**/*.test.ts', 'test/unit/**/*.test.ts', 'test/tree/**/*.test.ts'];
 // The broker files share their worker's modules too, but for the runtimes' own: they set the
 // globals a runtime finds (Lambda's `awslambda`, fetch classes) and build its app once per module.
