@@ -28,9 +28,9 @@ import type { Group, GroupList, GroupOffsets, GroupType } from './model.js';
 import type { Isolation } from './offsets/end-offsets.js';
 import type { OffsetsOptions, OffsetTable, OffsetTables } from './offsets/tables.js';
 import { failed, type Outcome } from './outcome.js';
+import type { GroupWrites } from './writes/group-writes.js';
 import { lazyWrites } from './writes/lazy.js';
 import type { WriteOptions } from './writes/progress.js';
-import type { GroupWrites } from './writes/group-writes.js';
 
 export type { ListFilter } from './listing.js';
 export { compareIds } from './listing.js';

@@ -26,8 +26,8 @@ import {
   sampleLines,
 } from '../http/prometheus.js';
 import { HeldFamilies } from '../http/prometheus-held.js';
-import { batchReader } from './group-lines.js';
 import type { ForecastReads, GroupReading, GroupSummary } from '../metrics/families.js';
+import { batchReader } from './group-lines.js';
 
 export type { GroupReading } from '../metrics/families.js';
 

@@ -6,11 +6,11 @@ import type { GroupService } from '../groups/service.js';
 import { deadlineOf, permissionsOf, streamDeadlineOf } from '../http/middleware.js';
 import { requires } from '../http/route-policy.js';
 import { listedVisible } from '../http/visibility.js';
+import { GRANULARITIES, groupFamilies } from '../metrics/families.js';
+import { compatibleFamilies } from '../metrics/names.js';
 import { patternParam } from '../openapi/pattern.js';
 import { BROKER_PROBLEMS, problemResponses } from '../openapi/problems.js';
 import { expect, strictQuery } from '../openapi/validation.js';
-import { GRANULARITIES, groupFamilies } from '../metrics/families.js';
-import { compatibleFamilies } from '../metrics/names.js';
 import { streamedScrape } from './metrics-stream.js';
 import { ThresholdParams, thresholdsOf } from './threshold-params.js';
 

@@ -18,8 +18,8 @@ import { loadConfig } from '../config.js';
 import { securityFrom } from '../http/security.js';
 import { createLogger } from '../logger.js';
 import { PROBLEM_CONTENT_TYPE } from '../openapi/problem-catalogue.js';
-import { clustersOf, createService, type Service } from '../wiring.js';
 import { tokenSigner } from '../tokens/signed.js';
+import { clustersOf, createService, type Service } from '../wiring.js';
 import { eventFault, malformedEventResult, withoutIgnoredBody } from './lambda-event.js';
 
 interface Instance {

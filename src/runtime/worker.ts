@@ -23,8 +23,8 @@ import { securityFrom } from '../http/security.js';
 import { StreamSlots } from '../http/stream-slots.js';
 import { createLogger } from '../logger.js';
 import { PROBLEM_CONTENT_TYPE, problemBody } from '../openapi/problems.js';
-import { clustersOf, createService } from '../wiring.js';
 import { type TokenSigner, tokenSigner } from '../tokens/signed.js';
+import { clustersOf, createService } from '../wiring.js';
 import { cloudflareSocketFactory, unsupportedTlsOption } from './cloudflare-socket.js';
 
 // A module export other than the handler would be read as an entry point by workerd.

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { securityFrom } from '../../src/http/security.js';
-import { clustersOf, createService, type Service } from '../../src/wiring.js';
 import { tokenSigner } from '../../src/tokens/signed.js';
+import { clustersOf, createService, type Service } from '../../src/wiring.js';
 import { type RunningFixtures, startFixtures, uniqueName } from '../broker-harness/fixtures.js';
 
 const run = uniqueName('tokcl');

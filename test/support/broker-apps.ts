@@ -8,8 +8,8 @@ import { inject } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { securityFrom } from '../../src/http/security.js';
-import { clustersOf, createService, type Service } from '../../src/wiring.js';
 import { tokenSigner } from '../../src/tokens/signed.js';
+import { clustersOf, createService, type Service } from '../../src/wiring.js';
 
 export interface BrokerApps {
   /** An app from `env`, over KAFKA_BROKERS (the test broker) and RATE_LIMIT_PER_MINUTE=0. */
