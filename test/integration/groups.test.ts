@@ -129,7 +129,7 @@ describe('GET /groups', () => {
         name: 'typ',
         received: 'share',
         expected:
-          'one of the known parameters: type, state, prefix, protocolType, limit, cursor, include, isolation, topic',
+          'one of the known parameters: type, state, prefix, protocolType, limit, cursor, include, isolation, topic, minLag, minTimeLagSeconds, verdict, sort, maxLag, maxTimeLagSeconds, idleAfterSeconds',
       }),
     ]);
   });

@@ -82,7 +82,7 @@ public class NativeClientCheck {
 
     // `limit` is an Integer parameter: a document with a string limit does not compile here.
     Integer limit = 1000;
-    GroupPage page = groupsApi.listGroups(null, null, prefix, null, limit, null, List.of("lag"), null, null);
+    GroupPage page = groupsApi.listGroups(null, null, prefix, null, limit, null, List.of("lag"), null, null, null, null, null, null, null, null, null);
     for (GroupPageEntry entry : page.getGroups()) {
       Long lag = entry.getLag() == null ? null : entry.getLag().getLag();
       System.out.println("LIST " + entry.getGroupId() + " " + entry.getType() + " " + (lag == null ? "-" : lag));
@@ -92,7 +92,7 @@ public class NativeClientCheck {
     String cursor = null;
     int pages = 0;
     do {
-      GroupPage next = groupsApi.listGroups(null, null, prefix, null, 2, cursor, null, null, null);
+      GroupPage next = groupsApi.listGroups(null, null, prefix, null, 2, cursor, null, null, null, null, null, null, null, null, null, null);
       for (GroupPageEntry entry : next.getGroups()) System.out.println("PAGE " + entry.getGroupId());
       cursor = next.getNextCursor();
       pages++;
