@@ -4713,9 +4713,9 @@ export interface operations {
                 isolation?: "read_uncommitted" | "read_committed";
                 /** @description Only groups that read this topic (committed offsets on it, a subscription, or its partitions held), as /topics/{topic}/groups; with include=lag, their lag on it */
                 topic?: string;
-                /** @description Only groups at least this many records behind in all (default 0) */
+                /** @description Only groups at least this many records behind in all */
                 minLag?: number;
-                /** @description Only groups whose largest time lag is at least this many seconds (its lower bound; reads each partition's time lag) (default 0) */
+                /** @description Only groups whose largest time lag is at least this many seconds (its lower bound; reads each partition's time lag) */
                 minTimeLagSeconds?: number;
                 /** @description Only groups with one of these verdicts (the rules of GET /groups/{groupId}/health, one reading; maxLag, maxTimeLagSeconds and idleAfterSeconds set its thresholds): one or more of OK, IDLE, NO_OFFSET, UNKNOWN, LAGGING, STALLED, STOPPED, REWOUND, DATA_LOSS (repeated or comma-separated, any case) */
                 verdict?: ("OK" | "IDLE" | "NO_OFFSET" | "UNKNOWN" | "LAGGING" | "STALLED" | "STOPPED" | "REWOUND" | "DATA_LOSS")[];
@@ -4926,9 +4926,9 @@ export interface operations {
                 include?: ("lag" | "timeLag")[];
                 /** @description With include=lag: read_uncommitted (default) or read_committed */
                 isolation?: "read_uncommitted" | "read_committed";
-                /** @description Only groups at least this many records behind in all (default 0) */
+                /** @description Only groups at least this many records behind in all */
                 minLag?: number;
-                /** @description Only groups whose largest time lag is at least this many seconds (its lower bound; reads each partition's time lag) (default 0) */
+                /** @description Only groups whose largest time lag is at least this many seconds (its lower bound; reads each partition's time lag) */
                 minTimeLagSeconds?: number;
                 /** @description Only groups with one of these verdicts (the rules of GET /groups/{groupId}/health, one reading; maxLag, maxTimeLagSeconds and idleAfterSeconds set its thresholds): one or more of OK, IDLE, NO_OFFSET, UNKNOWN, LAGGING, STALLED, STOPPED, REWOUND, DATA_LOSS (repeated or comma-separated, any case) */
                 verdict?: ("OK" | "IDLE" | "NO_OFFSET" | "UNKNOWN" | "LAGGING" | "STALLED" | "STOPPED" | "REWOUND" | "DATA_LOSS")[];
@@ -5829,9 +5829,9 @@ export interface operations {
                 isolation?: "read_uncommitted" | "read_committed";
                 /** @description Only groups that read this topic (committed offsets on it, a subscription, or its partitions held), as /topics/{topic}/groups; with include=lag, their lag on it */
                 topic?: string;
-                /** @description Only groups at least this many records behind in all (default 0) */
+                /** @description Only groups at least this many records behind in all */
                 minLag?: number;
-                /** @description Only groups whose largest time lag is at least this many seconds (its lower bound; reads each partition's time lag) (default 0) */
+                /** @description Only groups whose largest time lag is at least this many seconds (its lower bound; reads each partition's time lag) */
                 minTimeLagSeconds?: number;
                 /** @description Only groups with one of these verdicts (the rules of GET /groups/{groupId}/health, one reading; maxLag, maxTimeLagSeconds and idleAfterSeconds set its thresholds): one or more of OK, IDLE, NO_OFFSET, UNKNOWN, LAGGING, STALLED, STOPPED, REWOUND, DATA_LOSS (repeated or comma-separated, any case) */
                 verdict?: ("OK" | "IDLE" | "NO_OFFSET" | "UNKNOWN" | "LAGGING" | "STALLED" | "STOPPED" | "REWOUND" | "DATA_LOSS")[];
@@ -6060,9 +6060,9 @@ export interface operations {
                 include?: ("lag" | "timeLag")[];
                 /** @description With include=lag: read_uncommitted (default) or read_committed */
                 isolation?: "read_uncommitted" | "read_committed";
-                /** @description Only groups at least this many records behind in all (default 0) */
+                /** @description Only groups at least this many records behind in all */
                 minLag?: number;
-                /** @description Only groups whose largest time lag is at least this many seconds (its lower bound; reads each partition's time lag) (default 0) */
+                /** @description Only groups whose largest time lag is at least this many seconds (its lower bound; reads each partition's time lag) */
                 minTimeLagSeconds?: number;
                 /** @description Only groups with one of these verdicts (the rules of GET /groups/{groupId}/health, one reading; maxLag, maxTimeLagSeconds and idleAfterSeconds set its thresholds): one or more of OK, IDLE, NO_OFFSET, UNKNOWN, LAGGING, STALLED, STOPPED, REWOUND, DATA_LOSS (repeated or comma-separated, any case) */
                 verdict?: ("OK" | "IDLE" | "NO_OFFSET" | "UNKNOWN" | "LAGGING" | "STALLED" | "STOPPED" | "REWOUND" | "DATA_LOSS")[];

@@ -35,15 +35,13 @@ function WorstFirstParams() {
       Number.MAX_SAFE_INTEGER,
       'Only groups at least this many records behind in all',
       1000,
-      0,
-    ).openapi({ param: { name: 'minLag', in: 'query' }, default: undefined }),
+    ).openapi({ param: { name: 'minLag', in: 'query' } }),
     minTimeLagSeconds: wholeNumber(
       SECONDS_RULE,
       31_536_000,
       "Only groups whose largest time lag is at least this many seconds (its lower bound; reads each partition's time lag)",
       60,
-      0,
-    ).openapi({ param: { name: 'minTimeLagSeconds', in: 'query' }, default: undefined }),
+    ).openapi({ param: { name: 'minTimeLagSeconds', in: 'query' } }),
     verdict: listParam(
       VERDICTS,
       (v) => VERDICTS.find((x) => x === v.toUpperCase()),

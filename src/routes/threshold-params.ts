@@ -15,7 +15,8 @@ export function wholeNumber(
   max: number,
   description: string,
   example: number,
-  fallback: number,
+  /** What an absent value means; none for a filter that is off when absent. */
+  fallback?: number,
 ) {
   return z
     .string()
@@ -28,8 +29,8 @@ export function wholeNumber(
       format: 'int64',
       minimum: 0,
       maximum: max,
-      default: fallback,
-      description: `${description} (default ${fallback})`,
+      ...(fallback !== undefined && { default: fallback }),
+      description: fallback === undefined ? description : `${description} (default ${fallback})`,
       example,
     });
 }

@@ -14,7 +14,8 @@ import type { Logger } from '../../logger.js';
 const TRACEPARENT = /^[\da-f]{2}-[\da-f]{32}-[\da-f]{16}-[\da-f]{2}$/;
 const TRACESTATE = /^[\x20-\x7e]{1,512}$/;
 
-function metaOf(body: unknown): Record<string, unknown> {
+/** The `_meta` of a message's params, or an empty one. */
+export function metaOf(body: unknown): Record<string, unknown> {
   const meta = (body as { params?: { _meta?: unknown } } | undefined)?.params?._meta;
   return meta !== null && typeof meta === 'object' ? (meta as Record<string, unknown>) : {};
 }

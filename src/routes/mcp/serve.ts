@@ -18,7 +18,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { Context } from 'hono';
 import { problemResponse } from '../../openapi/problems.js';
-import { logMcpRequest } from './log-line.js';
+import { logMcpRequest, metaOf } from './log-line.js';
 import { type McpDeps, mcpServer, misfit, toolRoutes } from './server.js';
 
 export type { McpDeps } from './server.js';
@@ -85,10 +85,9 @@ function jsonRpcError(id: unknown, error: ProtocolError) {
 
 /** Whether the request names 2026-07-28 or later: by its envelope, or by its version header alone. */
 function claimsModern(c: Context, body: unknown): boolean {
-  const meta = (body as { params?: { _meta?: Record<string, unknown> } } | undefined)?.params?._meta;
   const header = c.req.header('mcp-protocol-version')?.trim() ?? '';
   return (
-    (meta !== null && typeof meta === 'object' && meta[PROTOCOL_VERSION_META_KEY] !== undefined) ||
+    metaOf(body)[PROTOCOL_VERSION_META_KEY] !== undefined ||
     (/^\d{4}-\d{2}-\d{2}$/.test(header) && header >= FIRST_MODERN_VERSION)
   );
 }
